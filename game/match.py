@@ -1,0 +1,204 @@
+"""A match: the rules, options, seed, seats and move list, and the states they lead to.
+
+Undo, replay, save, resume and network sync all work from (game, options, seed, moves,
+reseeds): replaying that record rebuilds every state bit for bit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from game import registry
+from game.rules import Outcome, RulesError
+
+SEAT_KINDS = ("human", "ai", "remote", "agent")
+
+
+@dataclass
+class Seat:
+    """Who plays a seat: a local human, a built-in bot, a LAN peer or an outside program."""
+
+    kind: str = "human"
+    name: str = "Player"
+    level: str = "normal"  # the bot level, for kind "ai"
+    command: str = ""  # the program's command line, for kind "agent"
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Any) -> Seat:
+        if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
+            raise RulesError(f"bad seat {d!r}")
+        return cls(kind=d["kind"], name=str(d.get("name", "Player"))[:40],
+                   level=str(d.get("level", "normal")), command=str(d.get("command", "")))
+
+
+class Match:
+    def __init__(self, game_id: str, options: dict | None = None, seed: int | None = None,
+                 seats: list[Seat] | None = None):
+        self.info = registry.get(game_id)
+        self.rules = self.info.rules
+        self.game_id = game_id
+        self.options = self.rules.normalize_options(options)
+        self.seed = random.randrange(2**31) if seed is None else int(seed)
+        players = self.rules.PLAYERS
+        self.seats = list(seats) if seats else [Seat(name=f"Player {i + 1}")
+                                                 for i in range(players)]
+        if len(self.seats) != players:
+            raise RulesError(f"{game_id} takes {players} seats, not {len(self.seats)}")
+        self.moves: list[Any] = []
+        # (ply, seed): before move `ply` the unrevealed chance was redrawn with `seed`.
+        self.reseeds: list[tuple[int, int]] = []
+        self.states = [self.rules.new_game(self.options, self.seed)]
+        self.started = time.time()
+        self.resigned: int | None = None  # the seat that resigned, if one did
+        self._undo_rng = random.Random(self.seed ^ 0x5EED)
+
+    # --- what the state says
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def to_move(self) -> int | None:
+        return None if self.over else self.rules.to_move(self.state)
+
+    def legal_moves(self) -> list:
+        return [] if self.over else self.rules.legal_moves(self.state)
+
+    def outcome(self) -> Outcome | None:
+        if self.resigned is not None:
+            base = self.rules.outcome(self.state)
+            score = base.score if base else self._score_now()
+            return Outcome(1 - self.resigned, score, f"{self.seat_title(self.resigned)} resigned")
+        return self.rules.outcome(self.state)
+
+    def _score_now(self) -> tuple[int, ...]:
+        score = self.rules.view(self.state, None).get("score")
+        if isinstance(score, (list, tuple)):
+            return tuple(int(s) for s in score)
+        return tuple(0 for _ in self.seats)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome() is not None
+
+    def view(self, seat: int | None) -> dict:
+        return self.rules.view(self.state, seat)
+
+    def setup_pending(self) -> bool:
+        """True while the game is in its setup phase (planes)."""
+        return bool(getattr(self.rules, "SETUP", False)) and self.rules.setup_pending(self.state)
+
+    def seat_title(self, seat: int) -> str:
+        """How the screen names a seat: the player's name and the game's colour."""
+        name = self.seats[seat].name
+        colour = self.rules.SEAT_NAMES[seat]
+        return f"{name} ({colour})" if self.rules.PLAYERS > 1 else name
+
+    # --- changing it
+    def play(self, move: Any) -> Any:
+        """Play a move (its wire value). RulesError if it is malformed or illegal; then
+        nothing changes."""
+        if self.over:
+            raise RulesError("the game is over")
+        move = self.rules.move_from_wire(move)
+        new_state = self.rules.apply(self.state, move)
+        self.moves.append(self.rules.move_to_wire(move))
+        self.states.append(new_state)
+        return new_state
+
+    def resign(self, seat: int) -> None:
+        if not self.over and self.rules.PLAYERS == 2:
+            self.resigned = seat
+
+    def undo(self, count: int = 1) -> int:
+        """Take back up to count moves; returns how many were taken back."""
+        count = min(count, len(self.moves))
+        if count <= 0:
+            return 0
+        self.resigned = None
+        del self.moves[-count:]
+        del self.states[-count:]
+        self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
+        if hasattr(self.rules, "reseed"):
+            seed = self._undo_rng.randrange(2**31)
+            self.reseeds.append((len(self.moves), seed))
+            self.states[-1] = self.rules.reseed(self.states[-1], seed)
+        return count
+
+    def undo_for(self, seat: int) -> int:
+        """Undo back to the last position where `seat` was to move, before its move there
+        (against a bot: back to your turn). Returns the moves taken back, 0 if none."""
+        for back in range(1, len(self.moves) + 1):
+            earlier = self.states[-1 - back]
+            if self.rules.to_move(earlier) == seat:
+                return self.undo(back)
+        return 0
+
+    # --- records
+    def to_record(self) -> dict:
+        """Everything needed to rebuild this match (saves, replays, the LAN link)."""
+        return {
+            "game": self.game_id,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "seats": [s.to_dict() for s in self.seats],
+            "moves": list(self.moves),
+            "reseeds": [list(r) for r in self.reseeds],
+            "resigned": self.resigned,
+            "started": self.started,
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> Match:
+        """Rebuild a match by replaying its record; RulesError if any part is wrong."""
+        if not isinstance(record, dict):
+            raise RulesError("a match record must be a mapping")
+        try:
+            game_id = record["game"]
+            seats_raw = record.get("seats")
+            seats = [Seat.from_dict(s) for s in seats_raw] if seats_raw else None
+            match = cls(game_id, record.get("options"), int(record["seed"]), seats)
+            moves = record.get("moves", [])
+            reseeds = [(int(p), int(s)) for p, s in record.get("reseeds", [])]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, RulesError):
+                raise
+            raise RulesError(f"damaged match record: {exc}") from exc
+        if not isinstance(moves, list):
+            raise RulesError("a match record's moves must be a list")
+        for ply in range(len(moves) + 1):
+            for p, s in reseeds:
+                if p == ply and hasattr(match.rules, "reseed"):
+                    match.states[-1] = match.rules.reseed(match.states[-1], s)
+            if ply < len(moves):
+                try:
+                    match.play(moves[ply])
+                except RulesError as exc:
+                    raise RulesError(f"move {ply + 1} ({moves[ply]!r}): {exc}") from exc
+        match.reseeds = reseeds
+        resigned = record.get("resigned")
+        if resigned in range(match.rules.PLAYERS) and match.rules.PLAYERS == 2:
+            match.resign(resigned)
+        if isinstance(record.get("started"), (int, float)):
+            match.started = float(record["started"])
+        return match
+
+    def result_line(self) -> str:
+        """One line: the game, who won, the score and why (printed by --headless runs)."""
+        out = self.outcome()
+        if out is None:
+            return f"{self.game_id}: unfinished after {len(self.moves)} moves"
+        score = "-".join(str(s) for s in out.score)
+        if self.rules.PLAYERS == 1:
+            verdict = "won" if out.winner == 0 else "over"
+        elif out.winner is None:
+            verdict = "draw"
+        else:
+            verdict = f"{self.rules.SEAT_NAMES[out.winner]} wins"
+        reason = f" ({out.reason})" if out.reason else ""
+        return f"{self.game_id}: {verdict} {score}{reason}"

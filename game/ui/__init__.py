@@ -1,0 +1,1 @@
+"""Look and feel shared by every scene and board: colours, fonts, widgets."""
