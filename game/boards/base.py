@@ -15,16 +15,23 @@ import pygame
 class BoardBase:
     """Draws one game's view in a rect and reports the moves the local player makes."""
 
-    def __init__(self, options: dict, seat_names: tuple[str, ...]):
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
         self.options = options
         self.seat_names = seat_names
+        # The player's client settings (game.settings keys such as "animation_speed");
+        # read with self.prefs.get(key, default).
+        self.prefs: dict = dict(prefs or {})
         self.rect = pygame.Rect(0, 0, 400, 400)
         self.view: dict | None = None
         self.legal: list = []
         self.my_turn = False
         self.viewer: int | None = None
         self.last_move: Any = None
-        self.animation_speed = 1.0  # 0 turns animations off; 2 twice as fast
+
+    @property
+    def animation_speed(self) -> float:
+        """0 turns animations off; 2 plays them twice as fast."""
+        return float(self.prefs.get("animation_speed", 1.0))
 
     def set_view(self, view: dict, legal: list, *, my_turn: bool, viewer: int | None,
                  last_move: Any = None, animate: bool = True) -> None:
@@ -57,6 +64,14 @@ class BoardBase:
     def actions(self) -> list[tuple[str, Callable[[], None]]]:
         """Extra side-panel buttons this game offers (hint, heat map, ...)."""
         return []
+
+    def pending_move(self) -> Any | None:
+        """A move the board makes on the player's behalf (2048 autoplay), polled each frame."""
+        return None
+
+    def sound_for(self, old_view: dict | None, new_view: dict, move: Any) -> str:
+        """Which effect a move makes: move, capture, hit, miss, flip (see game/sound.py)."""
+        return "move"
 
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""
