@@ -1,0 +1,108 @@
+"""The player's settings, persisted under the config directory; saved off the loop thread."""
+
+from __future__ import annotations
+
+import copy
+import threading
+from typing import Any
+
+from game import storage
+
+FORMAT = 1
+FILE_NAME = "settings.msgpack"
+
+DEFAULTS: dict[str, Any] = {
+    "player_name": "Player",
+    "sound": True,
+    "volume": 0.7,
+    "animation_speed": 1.0,
+    "ai_level": "normal",
+    "ai_seconds": 1.0,
+    "fullscreen": False,
+    "banqi_glyphs": "auto",
+    "g2048_ai_ms": 100,
+    "g2048_best": 0,
+    "last_setup": {},  # game id -> the setup the player chose last time
+}
+
+_lock = threading.Lock()
+_values: dict[str, Any] | None = None
+_problem: str | None = None  # a one-line message about a damaged settings file, shown once
+
+
+def path():
+    return storage.config_dir() / FILE_NAME
+
+
+def _load() -> dict[str, Any]:
+    global _values, _problem
+    if _values is None:
+        values = copy.deepcopy(DEFAULTS)
+        p = path()
+        if p.exists():
+            try:
+                body = storage.read_file(p, "settings", FORMAT)
+            except storage.FileError as exc:
+                moved = storage.set_aside(p)
+                _problem = f"Settings reset: {exc}" + (f" (kept as {moved.name})" if moved else "")
+            else:
+                for key, value in body.items():
+                    if key in DEFAULTS and type(value) is type(DEFAULTS[key]):
+                        values[key] = value
+                    elif key in DEFAULTS and isinstance(DEFAULTS[key], float) \
+                            and isinstance(value, int):
+                        values[key] = float(value)
+        _values = values
+    return _values
+
+
+def get(key: str, default: Any = None) -> Any:
+    with _lock:
+        values = _load()
+        return copy.deepcopy(values.get(key, default if default is not None else DEFAULTS.get(key)))
+
+
+def all_values() -> dict[str, Any]:
+    with _lock:
+        return copy.deepcopy(_load())
+
+
+def put(key: str, value: Any) -> None:
+    """Set a value and save the settings in the background."""
+    with _lock:
+        _load()[key] = copy.deepcopy(value)
+        snapshot = copy.deepcopy(_values)
+    threading.Thread(target=_save, args=(snapshot,), name="settings-save", daemon=True).start()
+
+
+_save_lock = threading.Lock()
+
+
+def _save(snapshot: dict[str, Any]) -> None:
+    with _save_lock:  # the last put wins; writes never interleave
+        try:
+            storage.write_file(path(), "settings", FORMAT, snapshot)
+        except OSError:
+            pass  # a read-only disk must not stop the game; the values stay in memory
+
+
+def save_now() -> None:
+    """Write synchronously (at exit and in tests)."""
+    with _lock:
+        snapshot = copy.deepcopy(_load())
+    _save(snapshot)
+
+
+def take_problem() -> str | None:
+    """The message about a damaged settings file, once."""
+    global _problem
+    with _lock:
+        _load()
+        msg, _problem = _problem, None
+        return msg
+
+
+def reset_for_tests() -> None:
+    global _values, _problem
+    with _lock:
+        _values, _problem = None, None
