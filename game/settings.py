@@ -71,26 +71,21 @@ def put(key: str, value: Any) -> None:
     """Set a value and save the settings in the background."""
     with _lock:
         _load()[key] = copy.deepcopy(value)
-        snapshot = copy.deepcopy(_values)
-    threading.Thread(target=_save, args=(snapshot,), name="settings-save", daemon=True).start()
+    threading.Thread(target=save_now, name="settings-save", daemon=True).start()
 
 
 _save_lock = threading.Lock()
 
 
-def _save(snapshot: dict[str, Any]) -> None:
-    with _save_lock:  # the last put wins; writes never interleave
+def save_now() -> None:
+    """Write the current values (at exit, in tests, and behind every put)."""
+    with _save_lock:  # writes never interleave, and each writes the newest values
+        with _lock:
+            snapshot = copy.deepcopy(_load())
         try:
             storage.write_file(path(), "settings", FORMAT, snapshot)
         except OSError:
             pass  # a read-only disk must not stop the game; the values stay in memory
-
-
-def save_now() -> None:
-    """Write synchronously (at exit and in tests)."""
-    with _lock:
-        snapshot = copy.deepcopy(_load())
-    _save(snapshot)
 
 
 def take_problem() -> str | None:
