@@ -55,7 +55,8 @@ class Match:
         self.reseeds: list[tuple[int, int]] = []
         self.states = [self.rules.new_game(self.options, self.seed)]
         self.started = time.time()
-        self.resigned: int | None = None  # the seat that resigned, if one did
+        self.resigned: int | None = None  # the seat that resigned or forfeited, if one did
+        self.resign_reason = ""
         self._undo_rng = random.Random(self.seed ^ 0x5EED)
 
     # --- what the state says
@@ -73,7 +74,8 @@ class Match:
         if self.resigned is not None:
             base = self.rules.outcome(self.state)
             score = base.score if base else self._score_now()
-            return Outcome(1 - self.resigned, score, f"{self.seat_title(self.resigned)} resigned")
+            reason = self.resign_reason or f"{self.seat_title(self.resigned)} resigned"
+            return Outcome(1 - self.resigned, score, reason)
         return self.rules.outcome(self.state)
 
     def _score_now(self) -> tuple[int, ...]:
@@ -111,16 +113,18 @@ class Match:
         self.states.append(new_state)
         return new_state
 
-    def resign(self, seat: int) -> None:
+    def resign(self, seat: int, reason: str = "") -> None:
+        """Seat gives up (or forfeits, with the reason: a program that failed, a lost link)."""
         if not self.over and self.rules.PLAYERS == 2:
             self.resigned = seat
+            self.resign_reason = reason
 
     def undo(self, count: int = 1) -> int:
         """Take back up to count moves; returns how many were taken back."""
         count = min(count, len(self.moves))
         if count <= 0:
             return 0
-        self.resigned = None
+        self.resigned, self.resign_reason = None, ""
         del self.moves[-count:]
         del self.states[-count:]
         self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
@@ -150,6 +154,7 @@ class Match:
             "moves": list(self.moves),
             "reseeds": [list(r) for r in self.reseeds],
             "resigned": self.resigned,
+            "resign_reason": self.resign_reason,
             "started": self.started,
         }
 
@@ -183,7 +188,7 @@ class Match:
         match.reseeds = reseeds
         resigned = record.get("resigned")
         if resigned in range(match.rules.PLAYERS) and match.rules.PLAYERS == 2:
-            match.resign(resigned)
+            match.resign(resigned, str(record.get("resign_reason", ""))[:200])
         if isinstance(record.get("started"), (int, float)):
             match.started = float(record["started"])
         return match

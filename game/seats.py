@@ -118,8 +118,8 @@ def play_out(match: Match, controllers: list[Controller], poll_interval: float =
             while decision is None:
                 try:
                     decision = ctrl.poll()
-                except SeatFailure:
-                    match.resign(seat)
+                except SeatFailure as exc:
+                    match.resign(seat, str(exc))
                     break
                 if decision is None:
                     time.sleep(poll_interval)
@@ -127,8 +127,8 @@ def play_out(match: Match, controllers: list[Controller], poll_interval: float =
                 break
             try:
                 match.play(decision.move)
-            except RulesError:
-                match.resign(seat)
+            except RulesError as exc:
+                match.resign(seat, f"{match.seat_title(seat)} played an illegal move: {exc}")
                 break
             if on_move is not None:
                 on_move(match, seat, decision.move)
