@@ -1,0 +1,166 @@
+"""The one pygame loop and the scene stack."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable
+
+import pygame
+
+from game import APP_NAME, settings
+from game.scenes.base import Scene
+from game.ui import theme
+
+MIN_SIZE = (800, 560)
+DEFAULT_SIZE = (1100, 720)
+FPS = 60
+
+
+class App:
+    """Owns the window, the clock and the scene stack; scenes push, pop and replace scenes."""
+
+    def __init__(self, size: tuple[int, int] = DEFAULT_SIZE, fullscreen: bool = False):
+        # A CPU-bound bot on a worker thread holds the GIL in slices; short slices keep frames
+        # on time.
+        sys.setswitchinterval(0.001)
+        pygame.init()
+        pygame.display.set_caption(APP_NAME)
+        flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
+        self.screen = pygame.display.set_mode(size, flags)
+        self.clock = pygame.time.Clock()
+        self.stack: list[Scene] = []
+        self.running = True
+        self.toasts: list[tuple[str, float]] = []  # (message, until time.monotonic())
+        self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
+        from game.sound import Sound
+        self.sound = Sound()
+        self.sound.configure(settings.get("sound"), settings.get("volume"))
+        problem = settings.take_problem()
+        if problem:
+            self.toast(problem)
+
+    # --- the stack
+    @property
+    def top(self) -> Scene | None:
+        return self.stack[-1] if self.stack else None
+
+    def push(self, scene: Scene) -> None:
+        if self.top:
+            self.top.leave()
+        self.stack.append(scene)
+        scene.enter()
+
+    def pop(self) -> Scene | None:
+        if not self.stack:
+            return None
+        scene = self.stack.pop()
+        scene.leave()
+        if self.top:
+            self.top.enter()
+        else:
+            self.running = False
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        if self.stack:
+            self.stack.pop().leave()
+        self.stack.append(scene)
+        scene.enter()
+
+    def pop_to(self, scene_type: type) -> None:
+        """Pop until the top is a scene of this type (e.g. back to the title)."""
+        while self.stack and not isinstance(self.top, scene_type):
+            self.stack.pop().leave()
+        if self.top:
+            self.top.enter()
+        else:
+            self.running = False
+
+    def find(self, scene_type: type) -> Scene | None:
+        for scene in reversed(self.stack):
+            if isinstance(scene, scene_type):
+                return scene
+        return None
+
+    # --- messages
+    def toast(self, message: str, seconds: float = 4.0) -> None:
+        """A short message along the bottom of the window."""
+        self.toasts.append((message, time.monotonic() + seconds))
+        self.toasts = self.toasts[-3:]
+
+    # --- the loop
+    def step(self, events: Iterable[pygame.event.Event], dt: float) -> None:
+        """One frame: events, update, draw. Tests call this with synthetic events."""
+        for event in events:
+            if event.type == pygame.QUIT:
+                self.quit()
+                return
+            if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+                continue
+            if self.top:
+                self.top.handle_event(event)
+            if not self.running:
+                return
+        if self.top:
+            self.top.update(dt)
+        self.draw()
+
+    def draw(self) -> None:
+        surface = self.screen
+        surface.fill(theme.PAPER)
+        opaque_from = 0
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].opaque:
+                opaque_from = i
+                break
+        for i in range(opaque_from, len(self.stack)):
+            if i > opaque_from:
+                veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+                veil.fill((40, 36, 30, 110))
+                surface.blit(veil, (0, 0))
+            self.stack[i].draw(surface)
+        self._draw_toasts(surface)
+
+    def _draw_toasts(self, surface: pygame.Surface) -> None:
+        now = time.monotonic()
+        self.toasts = [(m, t) for m, t in self.toasts if t > now]
+        y = surface.get_height() - 16
+        for message, _ in reversed(self.toasts):
+            img = theme.font(18).render(message, True, theme.PAPER)
+            box = img.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
+            pygame.draw.rect(surface, theme.INK, box, border_radius=8)
+            surface.blit(img, img.get_rect(center=box.center))
+            y = box.top - 6
+
+    def run(self) -> None:
+        """The main loop: 60 frames a second until the last scene is popped or the window
+        closes."""
+        while self.running:
+            dt = self.clock.tick(FPS) / 1000.0
+            start = time.perf_counter()
+            self.step(pygame.event.get(), min(dt, 0.1))
+            if self.running:
+                pygame.display.flip()
+            self.frame_times.append(time.perf_counter() - start)
+            if len(self.frame_times) > 10000:
+                del self.frame_times[:5000]
+        pygame.quit()
+
+    def quit(self) -> None:
+        """Close: every scene saves what it must, then the loop ends."""
+        for scene in reversed(self.stack):
+            scene.on_quit()
+        settings.save_now()
+        self.running = False
+
+    def toggle_fullscreen(self) -> None:
+        full = not settings.get("fullscreen")
+        settings.put("fullscreen", full)
+        size = self.screen.get_size() if not full else (0, 0)
+        flags = pygame.FULLSCREEN if full else pygame.RESIZABLE
+        try:
+            self.screen = pygame.display.set_mode(size if full else DEFAULT_SIZE, flags)
+        except pygame.error as exc:
+            self.toast(f"Fullscreen unavailable: {exc}")

@@ -1,0 +1,1 @@
+"""One module per screen. Every scene is a Scene (game/scenes/base.py) on the app's stack."""
