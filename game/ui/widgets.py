@@ -124,3 +124,114 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
     pygame.draw.rect(surface, theme.PAPER_DARK, shadow, border_radius=12)
     pygame.draw.rect(surface, fill, rect, border_radius=12)
     pygame.draw.rect(surface, theme.GRID, rect, width=1, border_radius=12)
+
+
+class ChoiceRow:
+    """A label and a row of choices, one selected: click a chip, or Left/Right when focused."""
+
+    def __init__(self, label: str, choices: list[tuple[object, str]], value: object,
+                 on_change: Callable[[object], None] | None = None):
+        self.label = label
+        self.choices = list(choices)
+        values = [v for v, _ in self.choices]
+        self.index = values.index(value) if value in values else 0
+        self.on_change = on_change
+        self.rect = pygame.Rect(0, 0, 600, 40)
+        self.chips: list[pygame.Rect] = []
+
+    @property
+    def value(self) -> object:
+        return self.choices[self.index][0]
+
+    def select(self, index: int) -> None:
+        index %= len(self.choices)
+        if index != self.index:
+            self.index = index
+            if self.on_change:
+                self.on_change(self.value)
+
+    def layout(self, rect: pygame.Rect, label_width: int) -> None:
+        self.rect = pygame.Rect(rect)
+        x = rect.x + label_width
+        width_left = rect.right - x
+        size = max(14, min(20, rect.height // 2))
+        widths = [theme.font(size).size(lbl)[0] + 24 for _, lbl in self.choices]
+        scale = min(1.0, (width_left - 6 * len(widths)) / max(1, sum(widths)))
+        self.chips = []
+        for w in widths:
+            chip = pygame.Rect(x, rect.y + 3, int(w * scale), rect.height - 6)
+            self.chips.append(chip)
+            x = chip.right + 6
+
+    def handle_event(self, event: pygame.event.Event, focused: bool) -> bool:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, chip in enumerate(self.chips):
+                if chip.collidepoint(event.pos):
+                    self.select(i)
+                    return True
+        if focused and event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_LEFT, pygame.K_a):
+                self.select(self.index - 1)
+                return True
+            if event.key in (pygame.K_RIGHT, pygame.K_d):
+                self.select(self.index + 1)
+                return True
+        return False
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        size = max(14, min(22, self.rect.height // 2))
+        color = theme.ACCENT if focused else theme.INK
+        theme.text(surface, self.label, (self.rect.x, self.rect.centery), size, color,
+                   bold=focused, anchor="midleft")
+        for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
+            on = i == self.index
+            pygame.draw.rect(surface, theme.INK if on else theme.PANEL, chip, border_radius=14)
+            pygame.draw.rect(surface, color if focused and on else theme.GRID, chip, width=2,
+                             border_radius=14)
+            chip_size = size - 2
+            while theme.font(chip_size).size(lbl)[0] > chip.width - 6 and chip_size > 10:
+                chip_size -= 1
+            theme.text(surface, lbl, chip.center, chip_size,
+                       theme.PAPER if on else theme.INK, anchor="center")
+
+
+class TextField:
+    """A one-line text entry; it takes typed text while focused."""
+
+    def __init__(self, label: str, value: str = "", max_len: int = 200):
+        self.label = label
+        self.value = value
+        self.max_len = max_len
+        self.rect = pygame.Rect(0, 0, 600, 40)
+        self.box = pygame.Rect(0, 0, 400, 34)
+
+    def layout(self, rect: pygame.Rect, label_width: int) -> None:
+        self.rect = pygame.Rect(rect)
+        self.box = pygame.Rect(rect.x + label_width, rect.y + 3, rect.right - rect.x - label_width,
+                               rect.height - 6)
+
+    def handle_event(self, event: pygame.event.Event, focused: bool) -> bool:
+        if not focused or event.type != pygame.KEYDOWN:
+            return False
+        if event.key == pygame.K_BACKSPACE:
+            self.value = self.value[:-1]
+            return True
+        if event.unicode and event.unicode.isprintable() and len(self.value) < self.max_len \
+                and event.key not in (pygame.K_RETURN, pygame.K_TAB, pygame.K_ESCAPE):
+            self.value += event.unicode
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface, focused: bool) -> None:
+        size = max(14, min(22, self.rect.height // 2))
+        color = theme.ACCENT if focused else theme.INK
+        theme.text(surface, self.label, (self.rect.x, self.rect.centery), size, color,
+                   bold=focused, anchor="midleft")
+        pygame.draw.rect(surface, (255, 253, 246), self.box, border_radius=6)
+        pygame.draw.rect(surface, color, self.box, width=2, border_radius=6)
+        shown = self.value + ("|" if focused else "")
+        f = theme.font(size - 2)
+        while f.size(shown)[0] > self.box.width - 12 and len(shown) > 1:
+            shown = shown[1:]
+        theme.text(surface, shown, (self.box.x + 6, self.box.centery), size - 2, theme.INK,
+                   anchor="midleft")
