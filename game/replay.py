@@ -1,0 +1,107 @@
+"""Replays: every finished game, saved as msgpack with enough to rebuild each position."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import APP_VERSION, storage
+from game.match import Match
+from game.rules import RulesError
+
+FORMAT = 1
+KIND = "replay"
+SUFFIX = ".pareplay"
+
+
+def replays_dir() -> Path:
+    path = storage.data_dir() / "replays"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def replay_body(match: Match, duration: float | None = None) -> dict:
+    """The replay document: format, app version, game, options, seed, seats, moves, result,
+    date and duration."""
+    out = match.outcome()
+    record = match.to_record()
+    return {
+        "format": FORMAT,
+        "app": APP_VERSION,
+        "game": match.game_id,
+        "options": record["options"],
+        "seed": record["seed"],
+        "seats": record["seats"],
+        "moves": record["moves"],
+        "reseeds": record["reseeds"],
+        "resigned": record["resigned"],
+        "resign_reason": record["resign_reason"],
+        "result": {
+            "winner": out.winner if out else None,
+            "score": list(out.score) if out else [],
+            "reason": out.reason if out else "unfinished",
+            "line": match.result_line(),
+        },
+        "date": time.time(),
+        "started": match.started,
+        "duration": round(duration if duration is not None else time.time() - match.started, 3),
+    }
+
+
+def save_replay(match: Match, duration: float | None = None, folder: Path | None = None) -> Path:
+    """Write the replay of a (usually finished) match; returns its path."""
+    body = replay_body(match, duration)
+    folder = folder or replays_dir()
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(body["date"]))
+    path = Path(folder) / f"{stamp}-{match.game_id}-{match.seed % 100000:05d}{SUFFIX}"
+    n = 1
+    while path.exists():
+        path = path.with_name(f"{path.stem}-{n}{SUFFIX}")
+        n += 1
+    storage.write_file(path, KIND, FORMAT, body)
+    return path
+
+
+def load_replay(path: Path | str) -> tuple[Match, dict]:
+    """The rebuilt match and the replay's body; storage.FileError if it cannot be used."""
+    body = storage.read_file(path, KIND, FORMAT)
+    try:
+        match = Match.from_record(body)
+    except (RulesError, KeyError) as exc:
+        raise storage.FileError(f"replay cannot be rebuilt: {exc}") from exc
+    result = body.get("result")
+    if isinstance(result, dict) and isinstance(result.get("line"), str):
+        if result["line"] != match.result_line():
+            raise storage.FileError("replay's moves do not lead to its recorded result")
+    return match, body
+
+
+@dataclass
+class ReplayEntry:
+    path: Path
+    game: str
+    date: float
+    line: str
+    seats: list[str]
+    moves: int
+
+
+def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]:
+    """Replays newest first (optionally one game's), and messages about files set aside."""
+    entries, problems = [], []
+    for path in replays_dir().glob(f"*{SUFFIX}"):
+        try:
+            body = storage.read_file(path, KIND, FORMAT)
+            entry = ReplayEntry(path, str(body["game"]), float(body.get("date", 0)),
+                                str(body.get("result", {}).get("line", "")),
+                                [str(s.get("name", "?")) for s in body.get("seats", [])],
+                                len(body.get("moves", [])))
+        except (storage.FileError, KeyError, TypeError, ValueError, AttributeError) as exc:
+            moved = storage.set_aside(path)
+            problems.append(f"{path.name}: {exc}" + (" (set aside)" if moved else ""))
+            continue
+        if game is None or entry.game == game:
+            entries.append(entry)
+    entries.sort(key=lambda e: e.date, reverse=True)
+    return entries, problems

@@ -1,0 +1,92 @@
+"""Games in progress on disk: the autosave behind "Continue" and the player's named saves."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from game import storage
+from game.match import Match
+from game.rules import RulesError
+
+FORMAT = 1
+KIND = "save"
+AUTOSAVE = "autosave"
+
+
+def saves_dir() -> Path:
+    path = storage.data_dir() / "saves"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def path_for(name: str) -> Path:
+    safe = "".join(ch if ch.isalnum() or ch in "-_ " else "_" for ch in name).strip() or "save"
+    return saves_dir() / f"{safe[:60]}.pasave"
+
+
+def save_body(match: Match) -> dict:
+    return {"match": match.to_record(), "saved": time.time(), "title": match.info.title,
+            "moves": len(match.moves)}
+
+
+def save(match: Match, name: str = AUTOSAVE) -> Path:
+    """Write the match now (atomically); returns the path."""
+    path = path_for(name)
+    storage.write_file(path, KIND, FORMAT, save_body(match))
+    return path
+
+
+def save_in_background(match: Match, name: str = AUTOSAVE,
+                       done: list | None = None) -> threading.Thread:
+    """Save off the loop thread; a message (or an error message) is appended to done."""
+    body = save_body(match)  # taken now, on the loop thread, so later moves do not race
+
+    def write() -> None:
+        try:
+            storage.write_file(path_for(name), KIND, FORMAT, body)
+            msg = f"Saved as {name}" if name != AUTOSAVE else ""
+        except OSError as exc:
+            msg = f"Could not save: {exc.strerror or exc}"
+        if done is not None and msg:
+            done.append(msg)
+
+    thread = threading.Thread(target=write, name="save", daemon=True)
+    thread.start()
+    return thread
+
+
+def load(path: Path | str) -> Match:
+    """Rebuild a saved match; storage.FileError with a one-line message if it cannot be."""
+    body = storage.read_file(path, KIND, FORMAT)
+    try:
+        return Match.from_record(body.get("match"))
+    except (RulesError, KeyError) as exc:
+        raise storage.FileError(f"saved game cannot be rebuilt: {exc}") from exc
+
+
+def has_autosave() -> bool:
+    return path_for(AUTOSAVE).exists()
+
+
+def remove(name: str = AUTOSAVE) -> None:
+    try:
+        path_for(name).unlink()
+    except OSError:
+        pass
+
+
+@dataclass
+class SaveEntry:
+    path: Path
+    name: str
+    modified: float
+
+
+def list_saves() -> list[SaveEntry]:
+    """The named saves (not the autosave), newest first."""
+    entries = [SaveEntry(p, p.stem, p.stat().st_mtime) for p in saves_dir().glob("*.pasave")
+               if p.stem != AUTOSAVE]
+    return sorted(entries, key=lambda e: e.modified, reverse=True)
