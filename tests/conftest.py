@@ -1,0 +1,26 @@
+"""Every test runs headless, with its files in a fresh temporary home."""
+
+import os
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def arcade_home(tmp_path, monkeypatch):
+    """Files (settings, saves, replays, caches) go to a temporary folder, never the user's.
+
+    The cache folder is shared across tests so a solved table is built once per run."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("PAPER_ARCADE_HOME", str(home))
+    cache = os.environ.get("PAPER_ARCADE_TEST_CACHE")
+    if cache:
+        (home).mkdir(parents=True, exist_ok=True)
+        os.symlink(cache, home / "cache", target_is_directory=True)
+    from game import settings
+    settings.reset_for_tests()
+    yield home
+    settings.reset_for_tests()
