@@ -1,12 +1,15 @@
 """Every test runs headless, with its files in a fresh temporary home."""
 
 import os
+import tempfile
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pytest  # noqa: E402
+
+_SHARED_CACHE = tempfile.mkdtemp(prefix="paper-arcade-test-cache-")
 
 
 @pytest.fixture(autouse=True)
@@ -16,10 +19,8 @@ def arcade_home(tmp_path, monkeypatch):
     The cache folder is shared across tests so a solved table is built once per run."""
     home = tmp_path / "home"
     monkeypatch.setenv("PAPER_ARCADE_HOME", str(home))
-    cache = os.environ.get("PAPER_ARCADE_TEST_CACHE")
-    if cache:
-        (home).mkdir(parents=True, exist_ok=True)
-        os.symlink(cache, home / "cache", target_is_directory=True)
+    home.mkdir(parents=True, exist_ok=True)
+    os.symlink(_SHARED_CACHE, home / "cache", target_is_directory=True)
     from game import settings
     settings.reset_for_tests()
     yield home
