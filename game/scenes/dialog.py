@@ -1,0 +1,83 @@
+"""Small scenes over another: a yes/no question, and a hand-over screen that hides the board."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game.scenes.base import Scene
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, panel
+
+
+class ConfirmScene(Scene):
+    """Asks a question; Yes runs on_yes, No (or Esc) just closes."""
+
+    opaque = False
+
+    def __init__(self, app, message: str, on_yes: Callable[[], None], yes: str = "Yes",
+                 no: str = "No", detail: str = ""):
+        super().__init__(app)
+        self.message, self.detail = message, detail
+        self.on_yes = on_yes
+        self.buttons = ButtonGroup([Button(yes, self._yes, hotkey=pygame.K_y),
+                                    Button(no, self.back, hotkey=pygame.K_n)], vertical=False)
+
+    def _yes(self) -> None:
+        self.app.pop()
+        self.on_yes()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if not self.buttons.handle_event(event):
+            super().handle_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        box = pygame.Rect(0, 0, min(560, w - 40), 210)
+        box.center = (w // 2, h // 2)
+        panel(surface, box)
+        theme.text(surface, self.message, (box.centerx, box.y + 42), 26, bold=True,
+                   anchor="center")
+        for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:2]):
+            theme.text(surface, line, (box.centerx, box.y + 80 + 24 * i), 18, theme.INK_SOFT,
+                       anchor="center")
+        self.buttons.layout_row(box.centerx - 170, box.bottom - 64, 160, 44, gap=20)
+        self.buttons.draw(surface)
+
+
+class HandoverScene(Scene):
+    """Hot-seat with hidden information: covers everything until the next player is ready."""
+
+    def __init__(self, app, player: str, on_ready: Callable[[], None], note: str = ""):
+        super().__init__(app)
+        self.player, self.note = player, note
+        self.on_ready = on_ready
+        self.buttons = ButtonGroup([Button(f"I am {player}: show my board", self._ready)])
+
+    def _ready(self) -> None:
+        self.app.pop()
+        self.on_ready()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+            play = self.app.stack[-2] if len(self.app.stack) > 1 else None
+            self.app.pop()
+            if play is not None and hasattr(play, "ask_leave"):
+                play.ask_leave()
+            return
+        self.buttons.handle_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        surface.fill(theme.PAPER_DARK)
+        theme.text(surface, "Hand over", (w // 2, h // 2 - 110), 44, bold=True, anchor="center")
+        theme.text(surface, f"Pass the computer to {self.player}.", (w // 2, h // 2 - 50), 24,
+                   anchor="center")
+        if self.note:
+            theme.text(surface, self.note, (w // 2, h // 2 - 14), 19, theme.INK_SOFT,
+                       anchor="center")
+        self.buttons.layout_column(w // 2 - 200, h // 2 + 30, 400, 54)
+        self.buttons.draw(surface)
+        theme.text(surface, "The other player should look away.", (w // 2, h // 2 + 120), 18,
+                   theme.INK_SOFT, anchor="center")

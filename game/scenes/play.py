@@ -1,0 +1,462 @@
+"""The play scene: a match, its seats, the game's board, the side panel, undo and resign.
+
+It is the same scene for hot-seat, against a bot, against a program, over the LAN and for
+watching bots play: what differs is the controllers (game/seats.py) and the optional LAN
+session (net/session.py).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pygame
+
+from game import replay, saves, settings
+from game.match import Match
+from game.rules import RulesError
+from game.scenes.base import Scene
+from game.scenes.dialog import ConfirmScene, HandoverScene
+from game.seats import Controller, Decision, SeatFailure
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, panel
+
+PANEL_WIDTH = 270
+TOP_BAR = 58
+RESULT_DELAY = 1.0  # seconds the final position shows before the result card
+
+
+class PlayScene(Scene):
+    def __init__(self, app, match: Match, controllers: list[Controller], *,
+                 session: Any = None, demo: bool = False, save_name: str = saves.AUTOSAVE,
+                 watch_speed: float = 1.0):
+        super().__init__(app)
+        self.match = match
+        self.controllers = controllers
+        self.session = session
+        self.demo = demo
+        self.save_name = save_name
+        self.humans = [i for i, c in enumerate(controllers) if c.local_human]
+        self.board = match.info.board_module().Board(
+            match.options, match.rules.SEAT_NAMES, prefs=settings.all_values())
+        self.requested: tuple[int, int] | None = None  # (ply, seat) a controller was asked
+        self.pending: Decision | None = None  # a bot's move waiting for an animation to end
+        self.shown_viewer: int | None = None  # whose eyes the board shows (hidden hot-seat)
+        self.ended_at: float | None = None
+        self.result_shown = False
+        self.paused = False
+        self.watch_speed = watch_speed
+        self.wait = 0.0  # watch mode: seconds before the next bot move may be asked for
+        self.notices: list[str] = []  # messages from background saves
+        self.panel_buttons = ButtonGroup()
+        self.started = time.monotonic()
+        self._handover_pending = False
+        self._build_buttons()
+        self.refresh(animate=False)
+
+    # --- who sees what
+    @property
+    def hidden_hotseat(self) -> bool:
+        return bool(self.match.rules.HIDDEN) and len(self.humans) > 1
+
+    def viewer(self) -> int | None:
+        """The seat whose view the board shows; None shows everything (watching, game over)."""
+        if self.match.over and self.match.rules.HIDDEN:
+            return None
+        if len(self.humans) == 1:
+            return self.humans[0]
+        if not self.humans:
+            return None
+        if self.hidden_hotseat:
+            return self.shown_viewer
+        seat = self.match.to_move()
+        return seat if seat is not None else self.humans[0]
+
+    def human_to_move(self) -> int | None:
+        seat = self.match.to_move()
+        if seat is None or seat not in self.humans:
+            return None
+        if self.hidden_hotseat and self.shown_viewer != seat:
+            return None
+        return seat
+
+    def refresh(self, animate: bool = True) -> None:
+        """Give the board the current view (and, on the local human's turn, the legal moves)."""
+        if self.hidden_hotseat and not self.match.over:
+            seat = self.match.to_move()
+            if seat != self.shown_viewer and seat is not None:
+                self.shown_viewer = None
+                self._handover_pending = True
+        viewer = self.viewer()
+        mover = self.human_to_move()
+        legal = self.match.legal_moves() if mover is not None else []
+        view = self.match.view(viewer) if (viewer is not None or not self.hidden_hotseat
+                                           or self.match.over) else None
+        last = self.match.moves[-1] if self.match.moves else None
+        if view is not None:
+            self.board.set_view(view, legal, my_turn=mover is not None, viewer=viewer,
+                                last_move=last, animate=animate)
+        self._build_buttons()
+
+    # --- the side panel
+    def _build_buttons(self) -> None:
+        buttons = []
+        if self.humans and not self.demo:
+            buttons.append(Button("Undo (U)", self.undo, hotkey=pygame.K_u,
+                                  enabled=bool(self.match.moves) and not self.match.over
+                                  or (self.session is None and bool(self.match.moves)
+                                      and self.match.resigned is not None)))
+            if self.match.rules.PLAYERS == 2:
+                buttons.append(Button("Resign", self.ask_resign, enabled=not self.match.over))
+            buttons.append(Button("Save (Ctrl+S)", self.save_named, enabled=not self.match.over
+                                  and self.session is None))
+            for label, action in self.board.actions():
+                buttons.append(Button(label, action))
+        if not self.humans:
+            buttons.append(Button("Resume (P)" if self.paused else "Pause (P)",
+                                  self.toggle_pause, hotkey=pygame.K_p))
+            buttons.append(Button("Step (S)", self.step_once, hotkey=pygame.K_s,
+                                  enabled=self.paused))
+            buttons.append(Button(f"Speed {self.watch_speed:g}x (+/-)", self.faster))
+            for label, action in self.board.actions():
+                buttons.append(Button(label, action))
+        buttons.append(Button("Rules", self.show_rules))
+        buttons.append(Button("Menu (Esc)", self.ask_leave))
+        focus = self.panel_buttons.focus
+        self.panel_buttons.set(buttons)
+        self.panel_buttons.focus = min(focus, len(buttons) - 1)
+
+    # --- actions
+    def undo(self) -> None:
+        if self.session is not None:
+            self.session.request_takeback()
+            self.app.toast("Takeback requested")
+            return
+        self._cancel_all()
+        if len(self.humans) == 1:
+            taken = self.match.undo_for(self.humans[0])
+        else:
+            taken = self.match.undo(1)
+        if not taken:
+            self.app.toast("Nothing to undo")
+            self.app.sound.play("refused")
+        self.ended_at, self.result_shown = None, False
+        self.refresh(animate=False)
+        self._autosave()
+
+    def ask_resign(self) -> None:
+        if self.match.over:
+            return
+        seat = self.humans[0] if len(self.humans) == 1 else self.match.to_move()
+        if seat is None:
+            return
+
+        def resign() -> None:
+            if self.session is not None:
+                self.session.resign()
+            self._cancel_all()
+            self.match.resign(seat)
+            self.refresh(animate=False)
+
+        self.app.push(ConfirmScene(self.app, "Resign this game?", resign,
+                                   detail=f"{self.match.seat_title(seat)} gives up."))
+
+    def save_named(self) -> None:
+        name = time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S")
+        saves.save_in_background(self.match, name, self.notices)
+
+    def show_rules(self) -> None:
+        from game.scenes.rules_page import RulesScene
+        self.app.push(RulesScene(self.app, self.match.game_id))
+
+    def ask_leave(self) -> None:
+        if self.match.over or not self.humans or self.demo:
+            self.leave_game()
+            return
+        detail = ("It is saved: choose Continue on the title screen to go on."
+                  if self.session is None else "The other player will be told.")
+        self.app.push(ConfirmScene(self.app, "Leave this game?", self.leave_game,
+                                   yes="Leave", no="Stay", detail=detail))
+
+    def leave_game(self) -> None:
+        self._cancel_all()
+        if not self.match.over and self.humans and not self.demo:
+            saves.save_in_background(self.match, self.save_name)
+        if self.session is not None:
+            self.session.close()
+        for c in self.controllers:
+            c.close()
+        from game.scenes.title import TitleScene
+        if self.app.find(TitleScene):
+            self.app.pop_to(TitleScene)
+        else:
+            self.app.pop()
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self._build_buttons()
+
+    def step_once(self) -> None:
+        if self.paused:
+            self.wait = 0.0
+            self._advance_bots(force=True)
+
+    def faster(self) -> None:
+        speeds = [0.5, 1.0, 2.0, 4.0, 8.0]
+        i = speeds.index(self.watch_speed) if self.watch_speed in speeds else 1
+        self.watch_speed = speeds[(i + 1) % len(speeds)]
+        self._build_buttons()
+
+    def back(self) -> None:
+        self.ask_leave()
+
+    def _cancel_all(self) -> None:
+        for c in self.controllers:
+            c.cancel()
+        self.requested, self.pending = None, None
+
+    def _autosave(self) -> None:
+        if self.humans and not self.demo and not self.match.over:
+            saves.save_in_background(self.match, self.save_name, self.notices)
+
+    # --- moves
+    def try_move(self, move: Any, by_human: bool) -> bool:
+        """Play a move; a refused human move changes nothing and says why."""
+        seat = self.match.to_move()
+        before = self.board.view
+        try:
+            self.match.play(move)
+        except RulesError as exc:
+            if by_human:
+                self.app.sound.play("refused")
+                self.app.toast(f"Not allowed: {exc}")
+                return False
+            self.match.resign(seat, f"{self.match.seat_title(seat)} made an illegal move: {exc}")
+            self.app.toast(self.match.outcome().reason)
+            self.refresh(animate=False)
+            return False
+        self.requested, self.pending = None, None
+        self.refresh(animate=True)
+        if self.board.view is not None:
+            self.app.sound.play(self.board.sound_for(before, self.board.view, move))
+        if self.session is not None and by_human:
+            self.session.send_move(move)
+        self._autosave()
+        return True
+
+    def _advance_bots(self, force: bool = False) -> None:
+        if self.match.over or self._handover_pending:
+            return
+        seat = self.match.to_move()
+        ctrl = self.controllers[seat]
+        if ctrl.local_human:
+            return
+        if self.requested != (len(self.match.moves), seat):
+            if not self.humans and (self.paused and not force or self.wait > 0):
+                return
+            ctrl.request(self.match, seat)
+            self.requested = (len(self.match.moves), seat)
+        if self.pending is None:
+            try:
+                self.pending = ctrl.poll()
+            except SeatFailure as exc:
+                self.match.resign(seat, str(exc))
+                self.app.toast(str(exc))
+                self.refresh(animate=False)
+                return
+        if self.pending is not None and not self.board.busy():
+            decision, self.pending = self.pending, None
+            if self.try_move(decision.move, by_human=False) and not self.humans:
+                self.wait = 0.6 / self.watch_speed
+
+    # --- the scene
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.ask_leave()
+                return
+            if event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL and self.humans:
+                self.save_named()
+                return
+            if not self.humans and event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+                self.faster()
+                return
+            if not self.humans and event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+                self.watch_speed = max(0.5, self.watch_speed / 2)
+                self._build_buttons()
+                return
+        if self.demo and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.leave_game()  # the idle demo ends at any key or click
+            return
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION) or (
+                event.type == pygame.KEYDOWN and event.key in (pygame.K_u, pygame.K_p)):
+            if self.panel_buttons.handle_event(event):
+                return
+        if self.human_to_move() is not None and not self.match.over:
+            move = self.board.handle_event(event)
+            if move is not None:
+                self.try_move(move, by_human=True)
+        else:
+            self.board.handle_event(event)  # hover, assist tools, hints
+
+    def update(self, dt: float) -> None:
+        self.board.update(dt)
+        self.wait = max(0.0, self.wait - dt)
+        while self.notices:
+            self.app.toast(self.notices.pop(0))
+        if self.session is not None:
+            self._session_events()
+        if self._handover_pending and not self.match.over and self.app.top is self:
+            self._handover_pending = False
+            seat = self.match.to_move()
+            note = "Set up your planes." if self.match.setup_pending() else ""
+            self.app.push(HandoverScene(self.app, self.match.seat_title(seat),
+                                        lambda s=seat: self._show_seat(s), note))
+            return
+        if not self.match.over:
+            mover = self.human_to_move()
+            if mover is not None:
+                move = self.board.pending_move()
+                if move is not None:
+                    self.try_move(move, by_human=True)
+            else:
+                self._advance_bots()
+        if self.match.over:
+            self._finish(dt)
+
+    def _show_seat(self, seat: int) -> None:
+        self.shown_viewer = seat
+        self.refresh(animate=False)
+
+    def _session_events(self) -> None:
+        for event in self.session.events():
+            kind = event.get("type")
+            if kind == "message":
+                self.app.toast(str(event.get("text", "")))
+            elif kind == "refresh":
+                self.ended_at, self.result_shown = None, False
+                self._cancel_all()
+                self.refresh(animate=bool(event.get("animate", False)))
+            elif kind == "ask":
+                self.app.push(ConfirmScene(self.app, str(event.get("question", "?")),
+                                           event["on_yes"], detail=str(event.get("detail", "")),
+                                           yes=str(event.get("yes", "Yes")),
+                                           no=str(event.get("no", "No"))))
+
+    def _finish(self, dt: float) -> None:
+        if self.ended_at is None:
+            self.ended_at = time.monotonic()
+            self._cancel_all()
+            self.refresh(animate=False)
+            self._write_replay()
+            if self.humans and not self.demo:
+                saves.remove(self.save_name)
+            out = self.match.outcome()
+            if self.humans and self.match.rules.PLAYERS == 2 and len(self.humans) == 1:
+                self.app.sound.play("win" if out.winner == self.humans[0] else "lose")
+            else:
+                self.app.sound.play("win")
+        if self.demo and time.monotonic() - self.ended_at >= 3 * RESULT_DELAY:
+            self.next_demo_game()
+            return
+        if not self.result_shown and time.monotonic() - self.ended_at >= RESULT_DELAY \
+                and self.app.top is self and not self.demo:
+            self.result_shown = True
+            from game.scenes.result import ResultScene
+            self.app.push(ResultScene(self.app, self))
+
+    def next_demo_game(self) -> None:
+        """The idle demo goes on with a new game of the same kind."""
+        from game.seats import controller_for
+        m = self.match
+        match = Match(m.game_id, m.options, None, m.seats)
+        self.app.replace(PlayScene(self.app, match, [controller_for(s) for s in match.seats],
+                                   demo=True, watch_speed=self.watch_speed))
+
+    def _write_replay(self) -> None:
+        import threading
+        match, duration = self.match, time.monotonic() - self.started
+
+        def write() -> None:
+            try:
+                replay.save_replay(match, duration)
+            except OSError as exc:
+                self.notices.append(f"Replay not saved: {exc.strerror or exc}")
+
+        threading.Thread(target=write, name="replay-save", daemon=True).start()
+
+    def on_quit(self) -> None:
+        self._cancel_all()
+        if not self.match.over and self.humans and not self.demo:
+            try:
+                saves.save(self.match, self.save_name)
+            except OSError:
+                pass
+        if self.session is not None:
+            self.session.close()
+
+    # --- drawing
+    def layout(self, surface: pygame.Surface) -> tuple[pygame.Rect, pygame.Rect]:
+        w, h = surface.get_size()
+        side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH, h - TOP_BAR - 20)
+        board = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
+        return board, side
+
+    def status_text(self) -> str:
+        m = self.match
+        if m.over:
+            return m.outcome().reason or "Game over"
+        seat = m.to_move()
+        who = m.seat_title(seat)
+        setup = m.setup_pending()
+        if seat in self.humans:
+            if len(self.humans) == 1:
+                return "Place your planes" if setup else "Your move"
+            return f"{who}: {'set up' if setup else 'your move'}"
+        thinking = getattr(self.controllers[seat], "thinking", False)
+        dots = "." * (1 + int(time.monotonic() * 3) % 3)
+        if self.paused:
+            return f"Paused — {who} to move"
+        return f"{who} is thinking{dots}" if thinking else f"{who} to move"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        board_rect, side = self.layout(surface)
+        if board_rect != self.board.rect:
+            self.board.layout(board_rect)
+        w = surface.get_width()
+        pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
+        theme.text(surface, self.match.info.title, (18, TOP_BAR // 2), 28, bold=True,
+                   anchor="midleft")
+        theme.text(surface, self.status_text(), (w - 18, TOP_BAR // 2), 22, theme.ACCENT,
+                   bold=True, anchor="midright")
+        if self.board.view is not None:
+            self.board.draw(surface)
+        self._draw_panel(surface, side)
+
+    def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
+        panel(surface, side)
+        y = side.y + 14
+        to_move = self.match.to_move()
+        for seat, s in enumerate(self.match.seats):
+            colour = theme.SEAT_COLORS[seat % 2]
+            if seat == to_move:
+                pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
+                                 border_radius=8)
+            pygame.draw.circle(surface, colour, (side.x + 26, y + 20), 11)
+            kind = {"human": "", "ai": f"AI {s.level}", "remote": "over the LAN",
+                    "agent": "program"}.get(s.kind, s.kind)
+            theme.text(surface, s.name, (side.x + 46, y), 20, bold=True)
+            theme.text(surface, f"{self.match.rules.SEAT_NAMES[seat]}  {kind}".strip(),
+                       (side.x + 46, y + 22), 16, theme.INK_SOFT)
+            y += 54
+        y += 6
+        for line in self.board.status():
+            for part in theme.wrap(line, side.width - 28, 17):
+                theme.text(surface, part, (side.x + 14, y), 17)
+                y += 22
+        y += 10
+        n = len(self.panel_buttons.buttons)
+        height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
+        top = max(y, side.bottom - 10 - n * (height + 8))
+        self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+        self.panel_buttons.draw(surface, show_focus=False)

@@ -1,0 +1,352 @@
+"""The replay browser, the replay player, and the list of saved games to load."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from ai.worker import Worker
+from game import registry, replay, saves, settings, storage
+from game.match import Match
+from game.scenes.base import Scene
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
+
+SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class _FileListScene(Scene):
+    """A scrollable list of files read off the loop thread; subclasses say which and how."""
+
+    title = ""
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.entries: list = []
+        self.selected = 0
+        self.scroll = 0
+        self.loading = True
+        self.worker = Worker()
+        self.rows: list[pygame.Rect] = []
+        self.buttons = ButtonGroup(vertical=False)
+        self.reload()
+
+    def reload(self) -> None:
+        self.loading = True
+        self.worker.submit(lambda cancel: self.read_entries())
+
+    def read_entries(self) -> tuple[list, list[str]]:
+        raise NotImplementedError
+
+    def describe(self, entry) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def update(self, dt: float) -> None:
+        done = self.worker.poll()
+        if done is not None:
+            self.loading = False
+            if done.error is not None:
+                self.app.toast(f"Could not read the folder: {done.error}")
+                return
+            self.entries, problems = done.value
+            self.selected = min(self.selected, max(0, len(self.entries) - 1))
+            for p in problems[:3]:
+                self.app.toast(p)
+
+    def open_selected(self) -> None:
+        raise NotImplementedError
+
+    def delete_selected(self) -> None:
+        if not self.entries:
+            return
+        entry = self.entries[self.selected]
+        from game.scenes.dialog import ConfirmScene
+
+        def delete() -> None:
+            try:
+                entry.path.unlink()
+            except OSError as exc:
+                self.app.toast(f"Could not delete: {exc.strerror or exc}")
+            self.reload()
+
+        self.app.push(ConfirmScene(self.app, "Delete this file?", delete, yes="Delete",
+                                   detail=entry.path.name))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_DOWN and self.entries:
+                self.selected = min(len(self.entries) - 1, self.selected + 1)
+                return
+            if event.key == pygame.K_UP and self.entries:
+                self.selected = max(0, self.selected - 1)
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.open_selected()
+                return
+            if event.key == pygame.K_DELETE:
+                self.delete_selected()
+                return
+        if event.type == pygame.MOUSEWHEEL:
+            self.selected = max(0, min(len(self.entries) - 1, self.selected - event.y))
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for i, rect in self.rows:
+                if rect.collidepoint(event.pos):
+                    if i == self.selected:
+                        self.open_selected()
+                    self.selected = i
+                    return
+        if not self.buttons.handle_event(event):
+            super().handle_event(event)
+
+    def draw_extra(self, surface: pygame.Surface, box: pygame.Rect) -> int:
+        """Controls above the list; returns the y where the list starts."""
+        return box.y + 12
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        theme.text(surface, self.title, (40, 24), 34, bold=True)
+        box = pygame.Rect(40, 80, w - 80, h - 170)
+        panel(surface, box)
+        y = self.draw_extra(surface, box)
+        row_h = 50
+        visible = max(1, (box.bottom - y - 10) // row_h)
+        if self.selected < self.scroll:
+            self.scroll = self.selected
+        elif self.selected >= self.scroll + visible:
+            self.scroll = self.selected - visible + 1
+        self.rows = []
+        if self.loading:
+            theme.text(surface, "Reading…", (box.x + 24, y + 10), 20, theme.INK_SOFT)
+        elif not self.entries:
+            theme.text(surface, "Nothing here yet.", (box.x + 24, y + 10), 20, theme.INK_SOFT)
+        for i in range(self.scroll, min(len(self.entries), self.scroll + visible)):
+            rect = pygame.Rect(box.x + 12, y, box.width - 24, row_h - 6)
+            if i == self.selected:
+                pygame.draw.rect(surface, theme.HILITE, rect, border_radius=8)
+            top, bottom = self.describe(self.entries[i])
+            theme.text(surface, top, (rect.x + 12, rect.y + 4), 19, bold=True)
+            theme.text(surface, bottom, (rect.x + 12, rect.y + 25), 15, theme.INK_SOFT)
+            self.rows.append((i, rect))
+            y += row_h
+        self.buttons.layout_row(40, h - 72, 150, 48, gap=14)
+        self.buttons.draw(surface, show_focus=False)
+
+
+class ReplayBrowserScene(_FileListScene):
+    title = "Replays"
+
+    def __init__(self, app):
+        self.filter = ChoiceRow("Game", [(None, "All")] + [(g, registry.get(g).title)
+                                                           for g in registry.available()],
+                                None, lambda _v: self.reload())
+        super().__init__(app)
+        self.buttons.set([Button("Open (Enter)", self.open_selected),
+                          Button("Delete (Del)", self.delete_selected),
+                          Button("Back", self.back)])
+
+    def read_entries(self):
+        return replay.list_replays(self.filter.value)
+
+    def describe(self, e) -> tuple[str, str]:
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.date))
+        title = registry.get(e.game).title if e.game in registry.GAME_IDS else e.game
+        return f"{title}: {' vs '.join(e.seats)}", f"{when} · {e.moves} moves · {e.line}"
+
+    def open_selected(self) -> None:
+        if not self.entries:
+            return
+        entry = self.entries[self.selected]
+        try:
+            match, _ = replay.load_replay(entry.path)
+        except storage.FileError as exc:
+            moved = storage.set_aside(entry.path)
+            self.app.toast(f"{entry.path.name}: {exc}" + (" (set aside)" if moved else ""))
+            self.reload()
+            return
+        self.app.push(ReplayPlayerScene(self.app, match))
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if self.filter.handle_event(event, focused=event.type == pygame.KEYDOWN and
+                                    event.key in (pygame.K_LEFT, pygame.K_RIGHT)):
+            return
+        super().handle_event(event)
+
+    def draw_extra(self, surface: pygame.Surface, box: pygame.Rect) -> int:
+        self.filter.layout(pygame.Rect(box.x + 24, box.y + 12, box.width - 48, 40), 90)
+        self.filter.draw(surface, False)
+        return box.y + 64
+
+
+class LoadGameScene(_FileListScene):
+    title = "Load a saved game"
+
+    def __init__(self, app):
+        super().__init__(app)
+        self.buttons.set([Button("Load (Enter)", self.open_selected),
+                          Button("Delete (Del)", self.delete_selected),
+                          Button("Back", self.back)])
+
+    def read_entries(self):
+        return saves.list_saves(), []
+
+    def describe(self, e) -> tuple[str, str]:
+        return e.name, time.strftime("saved %Y-%m-%d %H:%M", time.localtime(e.modified))
+
+    def open_selected(self) -> None:
+        if not self.entries:
+            return
+        entry = self.entries[self.selected]
+        try:
+            match = saves.load(entry.path)
+        except storage.FileError as exc:
+            moved = storage.set_aside(entry.path)
+            self.app.toast(f"{entry.name}: {exc}" + (" (set aside)" if moved else ""))
+            self.reload()
+            return
+        from game.scenes.title import start_match
+        self.app.pop()
+        start_match(self.app, match, save_name=entry.name)
+
+
+class ReplayPlayerScene(Scene):
+    """Step through a finished match: its states are rebuilt, nothing is played again."""
+
+    def __init__(self, app, match: Match):
+        super().__init__(app)
+        self.match = match
+        self.ply = 0
+        self.playing = False
+        self.speed_index = 1
+        self.clock = 0.0
+        rules = match.rules
+        self.board = match.info.board_module().Board(match.options, rules.SEAT_NAMES,
+                                                     prefs=settings.all_values())
+        viewers = [(None, "Everything")]
+        if rules.HIDDEN:
+            viewers += [(i, f"{match.seat_title(i)}'s view") for i in range(rules.PLAYERS)]
+        self.viewer_row = ChoiceRow("Watch", viewers, None, lambda _v: self.show(False))
+        self.move_rows: list[tuple[int, pygame.Rect]] = []
+        self.buttons = ButtonGroup([
+            Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
+            Button("<", lambda: self.seek(self.ply - 1)),
+            Button("Play", self.toggle_play),
+            Button(">", lambda: self.seek(self.ply + 1)),
+            Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END),
+            Button("Speed", self.faster),
+            Button("Back", self.back),
+        ], vertical=False)
+        self.show(False)
+
+    def show(self, animate: bool) -> None:
+        state = self.match.states[self.ply]
+        view = self.match.rules.view(state, self.viewer_row.value)
+        last = self.match.moves[self.ply - 1] if self.ply else None
+        self.board.set_view(view, [], my_turn=False, viewer=self.viewer_row.value,
+                            last_move=last, animate=animate)
+
+    def seek(self, ply: int) -> None:
+        ply = max(0, min(len(self.match.moves), ply))
+        forward = ply == self.ply + 1
+        if ply != self.ply:
+            self.ply = ply
+            self.show(forward)
+
+    def toggle_play(self) -> None:
+        self.playing = not self.playing
+        if self.playing and self.ply >= len(self.match.moves):
+            self.seek(0)
+        self.clock = 0.0
+
+    def faster(self) -> None:
+        self.speed_index = (self.speed_index + 1) % len(SPEEDS)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            keys = {pygame.K_LEFT: lambda: self.seek(self.ply - 1),
+                    pygame.K_RIGHT: lambda: self.seek(self.ply + 1),
+                    pygame.K_SPACE: self.toggle_play,
+                    pygame.K_PLUS: self.faster, pygame.K_EQUALS: self.faster,
+                    pygame.K_MINUS: lambda: setattr(self, "speed_index",
+                                                    max(0, self.speed_index - 1)),
+                    pygame.K_v: lambda: self.viewer_row.select(self.viewer_row.index + 1)}
+            if event.key in keys:
+                keys[event.key]()
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for ply, rect in self.move_rows:
+                if rect.collidepoint(event.pos):
+                    self.playing = False
+                    self.seek(ply)
+                    return
+        if self.viewer_row.handle_event(event, False):
+            return
+        if not self.buttons.handle_event(event):
+            super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self.board.update(dt)
+        if not self.playing:
+            return
+        self.clock += dt * SPEEDS[self.speed_index]
+        if self.clock >= 1.0:
+            self.clock = 0.0
+            if self.ply >= len(self.match.moves):
+                self.playing = False
+            else:
+                self.seek(self.ply + 1)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        side = pygame.Rect(w - 250, 70, 238, h - 150)
+        board_rect = pygame.Rect(12, 70, side.x - 24, h - 150)
+        if self.board.rect != board_rect:
+            self.board.layout(board_rect)
+        pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, 58))
+        theme.text(surface, f"Replay: {self.match.info.title}", (18, 29), 26, bold=True,
+                   anchor="midleft")
+        theme.text(surface, f"move {self.ply}/{len(self.match.moves)} · "
+                   f"{SPEEDS[self.speed_index]:g}x · {self.match.result_line()}",
+                   (w - 18, 29), 17, theme.INK_SOFT, anchor="midright")
+        self.board.draw(surface)
+        panel(surface, side)
+        self._draw_moves(surface, side)
+        self.buttons.buttons[2].label = "Pause" if self.playing else "Play"
+        self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
+        self.buttons.layout_row(12, h - 66, 86, 44, gap=8)
+        self.buttons.draw(surface, show_focus=False)
+        if self.match.rules.HIDDEN:
+            self.viewer_row.layout(pygame.Rect(12 + 7 * 94, h - 66, w - 12 - 7 * 94 - 12, 44),
+                                   70)
+            self.viewer_row.draw(surface, False)
+
+    def _draw_moves(self, surface: pygame.Surface, side: pygame.Rect) -> None:
+        row_h = 24
+        visible = (side.height - 20) // row_h
+        first = max(0, min(self.ply - visible // 2, len(self.match.moves) + 1 - visible))
+        self.move_rows = []
+        y = side.y + 10
+        for ply in range(first, min(len(self.match.moves) + 1, first + visible)):
+            rect = pygame.Rect(side.x + 8, y, side.width - 16, row_h - 2)
+            if ply == self.ply:
+                pygame.draw.rect(surface, theme.HILITE, rect, border_radius=5)
+            if ply == 0:
+                label = "start"
+            else:
+                mover = self.match.rules.to_move(self.match.states[ply - 1])
+                name = self.match.rules.SEAT_NAMES[mover] if mover is not None else ""
+                text = _short(self.match.moves[ply - 1])
+                rules, viewer = self.match.rules, self.viewer_row.value
+                if getattr(rules, "SETUP", False) and rules.setup_pending(
+                        self.match.states[ply - 1]):
+                    text = "setup" if viewer not in (None, mover) else f"setup {text}"
+                label = f"{ply}. {name} {text}"
+            theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
+            self.move_rows.append((ply, rect))
+            y += row_h
+
+
+def _short(move) -> str:
+    text = str(move)
+    return text if len(text) <= 22 else text[:20] + "…"

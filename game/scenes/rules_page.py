@@ -1,0 +1,57 @@
+"""A game's rules, from its rules module's RULES_TEXT."""
+
+from __future__ import annotations
+
+import pygame
+
+from game import registry
+from game.scenes.base import Scene
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, panel
+
+
+class RulesScene(Scene):
+    def __init__(self, app, game_id: str):
+        super().__init__(app)
+        self.info = registry.get(game_id)
+        self.scroll = 0
+        self.buttons = ButtonGroup([Button("Back", self.back)])
+        self.max_scroll = 0
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll = max(0, min(self.max_scroll, self.scroll - event.y * 40))
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_DOWN, pygame.K_PAGEDOWN):
+            self.scroll = min(self.max_scroll, self.scroll + 120)
+        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_PAGEUP):
+            self.scroll = max(0, self.scroll - 120)
+        elif not self.buttons.handle_event(event):
+            super().handle_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        theme.text(surface, f"How to play {self.info.title}", (40, 24), 34, bold=True)
+        box = pygame.Rect(40, 80, w - 80, h - 160)
+        panel(surface, box)
+        lines: list[tuple[str, bool]] = []
+        for para in self.info.rules.RULES_TEXT.strip().split("\n\n"):
+            para = " ".join(para.split())
+            heading = para.startswith("#")
+            for line in theme.wrap(para.lstrip("# "), box.width - 48, 20, bold=heading):
+                lines.append((line, heading))
+            lines.append(("", False))
+        line_h = 28
+        self.max_scroll = max(0, len(lines) * line_h - (box.height - 40))
+        clip = surface.get_clip()
+        surface.set_clip(box.inflate(-8, -8))
+        y = box.y + 20 - self.scroll
+        for line, heading in lines:
+            if box.y - line_h < y < box.bottom:
+                theme.text(surface, line, (box.x + 24, y), 20, bold=heading)
+            y += line_h
+        surface.set_clip(clip)
+        if self.max_scroll:
+            theme.text(surface, "scroll: wheel or arrows", (box.right, box.bottom + 8), 16,
+                       theme.INK_SOFT, anchor="topright")
+        self.buttons.layout_row(40, h - 66, 160, 44)
+        self.buttons.draw(surface)

@@ -1,0 +1,87 @@
+"""The settings scene: every choice is saved as soon as it is made."""
+
+from __future__ import annotations
+
+import pygame
+
+from ai.base import LEVEL_TITLES, LEVELS
+from game import settings
+from game.scenes.base import Scene
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+
+
+class SettingsScene(Scene):
+    def __init__(self, app):
+        super().__init__(app)
+        v = settings.all_values()
+        self.name = TextField("Player name", v["player_name"], max_len=24)
+
+        def row(label, key, choices):
+            return ChoiceRow(label, choices, v[key], lambda value, k=key: self.change(k, value))
+
+        self.rows = [
+            self.name,
+            row("Sound", "sound", [(True, "On"), (False, "Off")]),
+            row("Volume", "volume", [(0.2, "20%"), (0.4, "40%"), (0.7, "70%"), (1.0, "100%")]),
+            row("Animations", "animation_speed",
+                [(0.0, "Off"), (0.5, "Slow"), (1.0, "Normal"), (2.0, "Fast")]),
+            row("Default AI", "ai_level", [(lv, LEVEL_TITLES[lv]) for lv in LEVELS]),
+            row("Hard AI time", "ai_seconds",
+                [(0.5, "0.5 s"), (1.0, "1 s"), (2.0, "2 s"), (5.0, "5 s")]),
+            row("2048 AI time", "g2048_ai_ms",
+                [(50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms")]),
+            row("Banqi pieces", "banqi_glyphs",
+                [("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters")]),
+            row("Full screen", "fullscreen", [(False, "Off"), (True, "On")]),
+        ]
+        self.focus = 0
+        self.buttons = ButtonGroup([Button("Done", self.back)])
+
+    def change(self, key: str, value) -> None:
+        if key == "fullscreen":
+            if value != settings.get("fullscreen"):
+                self.app.toggle_fullscreen()
+            return
+        settings.put(key, value)
+        if key in ("sound", "volume"):
+            self.app.sound.configure(settings.get("sound"), settings.get("volume"))
+            self.app.sound.play("move")
+
+    def back(self) -> None:
+        name = self.name.value.strip()[:24] or "Player"
+        settings.put("player_name", name)
+        super().back()
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        n = len(self.rows)
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.back()
+                return
+            if event.key in (pygame.K_UP, pygame.K_DOWN, pygame.K_TAB):
+                step = -1 if event.key == pygame.K_UP else 1
+                self.focus = (self.focus + step) % (n + 1)
+                return
+        if self.focus == n or event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION):
+            if self.buttons.handle_event(event):
+                return
+        for i, r in enumerate(self.rows):
+            if event.type == pygame.MOUSEBUTTONDOWN and r.rect.collidepoint(event.pos):
+                self.focus = i
+            if r.handle_event(event, i == self.focus):
+                return
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        theme.text(surface, "Settings", (40, 24), 34, bold=True)
+        box = pygame.Rect(40, 80, w - 80, h - 170)
+        panel(surface, box)
+        row_h = max(34, min(50, (box.height - 30) // len(self.rows)))
+        y = box.y + 14
+        for i, r in enumerate(self.rows):
+            r.layout(pygame.Rect(box.x + 24, y, box.width - 48, row_h - 8), 190)
+            r.draw(surface, i == self.focus)
+            y += row_h
+        self.buttons.layout_row(40, h - 72, 160, 48)
+        self.buttons.draw(surface, show_focus=self.focus == len(self.rows))

@@ -1,0 +1,180 @@
+"""Game setup: the opponent, who moves first, the game's own options; or two bots to watch."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from ai.base import LEVEL_TITLES, LEVELS
+from game import registry, settings
+from game.match import Match, Seat
+from game.scenes.base import Scene
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+
+PLAYER_CHOICES = ([("human", "Person here")] + [(lv, f"AI {LEVEL_TITLES[lv]}") for lv in LEVELS]
+                  + [("program", "Program…")])
+BOT_CHOICES = [(lv, LEVEL_TITLES[lv]) for lv in LEVELS] + [("program", "Program…")]
+
+
+class SetupScene(Scene):
+    def __init__(self, app, game_id: str, watch: bool = False):
+        super().__init__(app)
+        self.watch = watch
+        self.focus = 0
+        self.game_row: ChoiceRow | None = None
+        if watch:
+            two = [g for g in registry.available()]
+            self.game_row = ChoiceRow("Game", [(g, registry.get(g).title) for g in two], game_id,
+                                      self._switch_game)
+        self._load(game_id)
+
+    def _load(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.info = registry.get(game_id)
+        rules = self.info.rules
+        last = settings.get("last_setup").get(("watch:" if self.watch else "") + game_id, {})
+        self.rows: list = [self.game_row] if self.game_row else []
+        two = rules.PLAYERS == 2
+        self.opponent = self.first = self.bot_a = self.bot_b = None
+        self.command_a = TextField("Program A", last.get("command_a", ""))
+        self.command_b = TextField("Program" if not self.watch else "Program B",
+                                   last.get("command_b", ""))
+        if self.watch:
+            self.bot_a = ChoiceRow(f"{rules.SEAT_NAMES[0]}", BOT_CHOICES,
+                                   last.get("a", "normal"))
+            self.rows.append(self.bot_a)
+            if two:
+                self.bot_b = ChoiceRow(f"{rules.SEAT_NAMES[1]}", BOT_CHOICES,
+                                       last.get("b", "hard"))
+                self.rows.append(self.bot_b)
+        elif two:
+            self.opponent = ChoiceRow("Opponent", PLAYER_CHOICES,
+                                      last.get("opponent", settings.get("ai_level")))
+            names = rules.SEAT_NAMES
+            self.first = ChoiceRow("You play", [(0, f"{names[0]} (moves first)"),
+                                                (1, f"{names[1]}"), ("random", "Random")],
+                                   last.get("first", 0))
+            self.rows += [self.opponent, self.first]
+        self.option_rows = {}
+        for opt in rules.OPTIONS:
+            value = last.get("options", {}).get(opt.key, opt.default)
+            row = ChoiceRow(opt.label, list(opt.choices), value)
+            self.option_rows[opt.key] = row
+            self.rows.append(row)
+        self.buttons = ButtonGroup([Button("Start", self.start),
+                                    Button("Rules", self.show_rules),
+                                    Button("Back", self.back)], vertical=False)
+        self.focus = min(self.focus, len(self.visible_rows()))
+
+    def _switch_game(self, game_id) -> None:
+        self._load(game_id)
+
+    def visible_rows(self) -> list:
+        rows = list(self.rows)
+        if self.opponent is not None and self.opponent.value == "program":
+            rows.insert(rows.index(self.opponent) + 1, self.command_b)
+        if self.bot_a is not None and self.bot_a.value == "program":
+            rows.insert(rows.index(self.bot_a) + 1, self.command_a)
+        if self.bot_b is not None and self.bot_b.value == "program":
+            rows.insert(rows.index(self.bot_b) + 1, self.command_b)
+        return rows
+
+    # --- starting
+    def _seat(self, choice, command: str, name: str) -> Seat:
+        if choice == "human":
+            return Seat("human", name)
+        if choice == "program":
+            return Seat("agent", command.split()[0].split("/")[-1] if command.strip()
+                        else "Program", command=command.strip())
+        return Seat("ai", f"{LEVEL_TITLES[choice]} bot", choice)
+
+    def seats(self) -> list[Seat] | None:
+        me = settings.get("player_name")
+        if self.watch:
+            seats = [self._seat(self.bot_a.value, self.command_a.value, "")]
+            if self.bot_b is not None:
+                seats.append(self._seat(self.bot_b.value, self.command_b.value, ""))
+            return seats
+        if self.opponent is None:
+            return [Seat("human", me)]
+        other = self._seat(self.opponent.value, self.command_b.value, "Player 2")
+        first = self.first.value if self.first.value != "random" else random.randint(0, 1)
+        mine = Seat("human", me if other.kind != "human" else "Player 1")
+        return [mine, other] if first == 0 else [other, mine]
+
+    def start(self) -> None:
+        seats = self.seats()
+        if any(s.kind == "agent" and not s.command for s in seats):
+            self.app.toast("Type the program's command line first")
+            self.app.sound.play("refused")
+            return
+        options = {k: row.value for k, row in self.option_rows.items()}
+        self._remember(options)
+        match = Match(self.game_id, options, None, seats)
+        from game.scenes.title import start_match
+        start_match(self.app, match)
+
+    def _remember(self, options: dict) -> None:
+        remembered = settings.get("last_setup")
+        entry = {"options": options, "command_a": self.command_a.value,
+                 "command_b": self.command_b.value}
+        if self.watch:
+            entry["a"] = self.bot_a.value
+            if self.bot_b is not None:
+                entry["b"] = self.bot_b.value
+        elif self.opponent is not None:
+            entry["opponent"], entry["first"] = self.opponent.value, self.first.value
+        remembered[("watch:" if self.watch else "") + self.game_id] = entry
+        settings.put("last_setup", remembered)
+
+    def show_rules(self) -> None:
+        from game.scenes.rules_page import RulesScene
+        self.app.push(RulesScene(self.app, self.game_id))
+
+    # --- the scene
+    def handle_event(self, event: pygame.event.Event) -> None:
+        rows = self.visible_rows()
+        n = len(rows)
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_ESCAPE:
+                self.back()
+                return
+            if event.key in (pygame.K_UP, pygame.K_DOWN) or (
+                    event.key == pygame.K_TAB and not isinstance(self._focused(rows), TextField)):
+                step = -1 if event.key == pygame.K_UP else 1
+                self.focus = (self.focus + step) % (n + 1)
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.focus < n:
+                self.start()
+                return
+        if self.focus == n or event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION):
+            if self.buttons.handle_event(event):
+                return
+        for i, row in enumerate(rows):
+            if event.type == pygame.MOUSEBUTTONDOWN and row.rect.collidepoint(event.pos):
+                self.focus = i
+            if row.handle_event(event, i == self.focus):
+                return
+
+    def _focused(self, rows: list):
+        return rows[self.focus] if self.focus < len(rows) else None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        title = "Watch bots play" if self.watch else f"New game: {self.info.title}"
+        theme.text(surface, title, (40, 24), 34, bold=True)
+        box = pygame.Rect(40, 80, w - 80, h - 170)
+        panel(surface, box)
+        rows = self.visible_rows()
+        row_h = max(36, min(52, (box.height - 30) // max(1, len(rows))))
+        y = box.y + 16
+        for i, row in enumerate(rows):
+            row.layout(pygame.Rect(box.x + 24, y, box.width - 48, row_h - 8), 190)
+            row.draw(surface, i == self.focus)
+            y += row_h
+        self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
+        self.buttons.draw(surface, show_focus=self.focus == len(rows))
+        theme.text(surface, "Up/Down: choose a row · Left/Right: change it · Enter: start",
+                   (w - 40, h - 48), 16, theme.INK_SOFT, anchor="midright")

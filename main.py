@@ -1,0 +1,128 @@
+"""Paper Arcade: start the arcade, a demo, a replay, or a headless LAN game."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="main.py", description="Paper Arcade")
+    p.add_argument("--demo", metavar="GAME", help="watch two bots play GAME")
+    p.add_argument("--replay", metavar="FILE", help="open a replay file")
+    p.add_argument("--host", metavar="GAME", help="host a LAN game of GAME")
+    p.add_argument("--join", metavar="ADDRESS:PORT", help="join a LAN game")
+    p.add_argument("--port", type=int, default=0, help="TCP port to host on")
+    p.add_argument("--headless", action="store_true", help="no window: print the result line")
+    p.add_argument("--ai", default="normal", metavar="LEVEL",
+                   help="bot level for --demo/--host/--join (random, easy, normal, hard)")
+    p.add_argument("--seconds", type=float, default=None, help="bot time a move, seconds")
+    p.add_argument("--seed", type=int, default=None, help="the game's seed (--demo)")
+    return p.parse_args(argv)
+
+
+def headless_demo(game_id: str, level: str, seconds: float | None, seed: int | None) -> int:
+    from game import registry, replay
+    from game.match import Match, Seat
+    from game.seats import AIController, play_out
+    try:
+        info = registry.get(game_id)
+    except KeyError as exc:
+        print(f"error: {exc.args[0]}", file=sys.stderr)
+        return 2
+    seats = [Seat("ai", f"Bot {i + 1}", level) for i in range(info.players)]
+    match = Match(game_id, None, seed, seats)
+    controllers = [AIController(level, seconds, seed=(match.seed + i)) for i in range(len(seats))]
+    play_out(match, controllers)
+    try:
+        replay.save_replay(match)
+    except OSError as exc:
+        print(f"warning: replay not saved: {exc}", file=sys.stderr)
+    print(match.result_line())
+    return 0
+
+
+def headless_replay(path: str) -> int:
+    from game import replay, storage
+    try:
+        match, _ = replay.load_replay(path)
+    except storage.FileError as exc:
+        print(f"error: {path}: {exc}", file=sys.stderr)
+        return 2
+    print(match.result_line())
+    return 0
+
+
+def headless_lan(args: argparse.Namespace) -> int:
+    try:
+        from net import headless
+    except ImportError as exc:
+        print(f"error: LAN play is not available: {exc}", file=sys.stderr)
+        return 2
+    try:
+        if args.host:
+            line = headless.run_host(args.host, args.ai, args.port)
+        else:
+            line = headless.run_join(args.join, args.ai)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(line)
+    return 0
+
+
+def run_window(args: argparse.Namespace) -> int:
+    from ai.base import LEVELS
+    from game import registry, replay, settings, storage
+    from game.app import App
+    from game.match import Match, Seat
+    from game.scenes.play import PlayScene
+    from game.scenes.replays import ReplayPlayerScene
+    from game.scenes.title import TitleScene, start_match
+
+    app = App(fullscreen=bool(settings.get("fullscreen")))
+    app.push(TitleScene(app))
+    if args.demo:
+        if args.demo not in registry.available():
+            print(f"error: unknown game {args.demo!r}", file=sys.stderr)
+            return 2
+        level = args.ai if args.ai in LEVELS else "normal"
+        seats = [Seat("ai", f"{level.title()} bot {i + 1}", level)
+                 for i in range(registry.get(args.demo).players)]
+        start_match(app, Match(args.demo, None, args.seed, seats))
+        if not isinstance(app.top, PlayScene):
+            return 2
+    elif args.replay:
+        try:
+            match, _ = replay.load_replay(args.replay)
+        except storage.FileError as exc:
+            print(f"error: {args.replay}: {exc}", file=sys.stderr)
+            return 2
+        app.push(ReplayPlayerScene(app, match))
+    app.run()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.headless:
+        if args.demo:
+            return headless_demo(args.demo, args.ai, args.seconds, args.seed)
+        if args.replay:
+            return headless_replay(args.replay)
+        if args.host or args.join:
+            return headless_lan(args)
+        print("error: --headless goes with --demo, --replay, --host or --join", file=sys.stderr)
+        return 2
+    if args.host or args.join:
+        print("error: --host and --join without --headless: use the LAN lobby in the arcade",
+              file=sys.stderr)
+        return 2
+    return run_window(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
