@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import random
 import threading
 import time
@@ -40,7 +39,8 @@ def check_level(level: str) -> str:
 
 
 def bot_module(game_id: str):
-    return importlib.import_module(f"ai.{game_id}")
+    from game import registry
+    return registry.get(game_id).ai_module()
 
 
 def decide(game_id: str, view: dict, legal: list, level: str, budget: Budget,

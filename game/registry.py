@@ -15,6 +15,8 @@ GAME_IDS = ("ataxx", "dots", "planes", "banqi", "g2048")
 class GameInfo:
     id: str
     rules: ModuleType
+    board_path: str = ""
+    ai_path: str = ""
 
     @property
     def title(self) -> str:
@@ -26,16 +28,36 @@ class GameInfo:
 
     def board_module(self) -> ModuleType:
         """The pygame drawing and input module (game/boards/<id>.py)."""
-        return importlib.import_module(f"game.boards.{self.id}")
+        return importlib.import_module(self.board_path or f"game.boards.{self.id}")
 
     def ai_module(self) -> ModuleType:
         """The bot module (ai/<id>.py)."""
-        return importlib.import_module(f"ai.{self.id}")
+        return importlib.import_module(self.ai_path or f"ai.{self.id}")
+
+
+_extra: dict[str, GameInfo] = {}
+
+
+def register(game_id: str, rules_path: str, board_path: str, ai_path: str) -> None:
+    """Add a game that is not one of the arcade's own (tests use this for a tiny game)."""
+    _extra[game_id] = GameInfo(game_id, importlib.import_module(rules_path), board_path, ai_path)
+
+
+def unregister(game_id: str) -> None:
+    _extra.pop(game_id, None)
+
+
+def get(game_id: str) -> GameInfo:
+    """The game with this id; KeyError if there is none."""
+    if not isinstance(game_id, str):
+        raise KeyError(f"bad game id {game_id!r}")
+    if game_id in _extra:
+        return _extra[game_id]
+    return _own(game_id)
 
 
 @cache
-def get(game_id: str) -> GameInfo:
-    """The game with this id; KeyError if there is none."""
+def _own(game_id: str) -> GameInfo:
     if game_id not in GAME_IDS:
         raise KeyError(f"unknown game {game_id!r}; games: {', '.join(available())}")
     try:

@@ -25,3 +25,12 @@ def arcade_home(tmp_path, monkeypatch):
     settings.reset_for_tests()
     yield home
     settings.reset_for_tests()
+
+
+@pytest.fixture
+def race():
+    """The tiny test game, registered as 'race' for the test."""
+    from game import registry
+    registry.register("race", "tests.fakes.race", "tests.fakes.race", "tests.fakes.race")
+    yield "race"
+    registry.unregister("race")

@@ -50,7 +50,6 @@ class PlayScene(Scene):
         self.notices: list[str] = []  # messages from background saves
         self.panel_buttons = ButtonGroup()
         self.started = time.monotonic()
-        self._handover_pending = False
         self._build_buttons()
         self.refresh(animate=False)
 
@@ -72,6 +71,13 @@ class PlayScene(Scene):
         seat = self.match.to_move()
         return seat if seat is not None else self.humans[0]
 
+    def needs_handover(self) -> bool:
+        """Hidden-information hot-seat: the seat to move has not taken the computer yet."""
+        if not self.hidden_hotseat or self.match.over:
+            return False
+        seat = self.match.to_move()
+        return seat in self.humans and seat != self.shown_viewer
+
     def human_to_move(self) -> int | None:
         seat = self.match.to_move()
         if seat is None or seat not in self.humans:
@@ -82,11 +88,8 @@ class PlayScene(Scene):
 
     def refresh(self, animate: bool = True) -> None:
         """Give the board the current view (and, on the local human's turn, the legal moves)."""
-        if self.hidden_hotseat and not self.match.over:
-            seat = self.match.to_move()
-            if seat != self.shown_viewer and seat is not None:
-                self.shown_viewer = None
-                self._handover_pending = True
+        if self.needs_handover():
+            self.shown_viewer = None
         viewer = self.viewer()
         mover = self.human_to_move()
         legal = self.match.legal_moves() if mover is not None else []
@@ -245,7 +248,7 @@ class PlayScene(Scene):
         return True
 
     def _advance_bots(self, force: bool = False) -> None:
-        if self.match.over or self._handover_pending:
+        if self.match.over or self.needs_handover():
             return
         seat = self.match.to_move()
         ctrl = self.controllers[seat]
@@ -306,8 +309,7 @@ class PlayScene(Scene):
             self.app.toast(self.notices.pop(0))
         if self.session is not None:
             self._session_events()
-        if self._handover_pending and not self.match.over and self.app.top is self:
-            self._handover_pending = False
+        if self.needs_handover() and self.app.top is self:
             seat = self.match.to_move()
             note = "Set up your planes." if self.match.setup_pending() else ""
             self.app.push(HandoverScene(self.app, self.match.seat_title(seat),
@@ -450,7 +452,7 @@ class PlayScene(Scene):
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             y += 54
         y += 6
-        for line in self.board.status():
+        for line in self.board.status() if self.board.view is not None else []:
             for part in theme.wrap(line, side.width - 28, 17):
                 theme.text(surface, part, (side.x + 14, y), 17)
                 y += 22

@@ -1,0 +1,71 @@
+"""Drive the arcade headless with synthetic events, as a person would."""
+
+from __future__ import annotations
+
+import time
+
+import pygame
+
+from game.app import App
+
+
+class Harness:
+    def __init__(self, size: tuple[int, int] = (1100, 720)):
+        self.app = App(size)
+
+    @property
+    def top(self):
+        return self.app.top
+
+    def frame(self, *events: pygame.event.Event, dt: float = 1 / 60) -> None:
+        self.app.step(list(events), dt)
+
+    def frames(self, n: int, dt: float = 1 / 60) -> None:
+        for _ in range(n):
+            self.frame(dt=dt)
+
+    def key(self, key: int, unicode: str = "", mod: int = 0) -> None:
+        self.frame(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=mod,
+                                      scancode=0))
+        self.frame(pygame.event.Event(pygame.KEYUP, key=key, unicode=unicode, mod=mod,
+                                      scancode=0))
+
+    def click(self, pos: tuple[int, int], button: int = 1) -> None:
+        pos = (int(pos[0]), int(pos[1]))
+        pygame.mouse.set_pos(pos)
+        self.frame(pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0)))
+        self.frame(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=button))
+        self.frame(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=pos, button=button))
+
+    def click_button(self, label_start: str) -> None:
+        """Click the first visible button whose label starts with label_start."""
+        self.frame()
+        for b in self.find_buttons():
+            if b.label.startswith(label_start) and b.enabled:
+                self.click(b.rect.center)
+                return
+        labels = [b.label for b in self.find_buttons()]
+        raise AssertionError(f"no button {label_start!r} on {type(self.top).__name__}: {labels}")
+
+    def find_buttons(self) -> list:
+        scene = self.top
+        found = []
+        for value in vars(scene).values():
+            group = getattr(value, "buttons", None)
+            if isinstance(group, list):
+                found += [b for b in group if hasattr(b, "on_click")]
+        return found
+
+    def wait_until(self, predicate, timeout: float = 10.0) -> None:
+        end = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > end:
+                raise AssertionError(f"timed out on {type(self.top).__name__}")
+            self.frame()
+            time.sleep(0.005)
+
+    def screenshot(self, path) -> None:
+        pygame.image.save(self.app.screen, str(path))
+
+    def close(self) -> None:
+        pygame.display.quit()

@@ -1,0 +1,119 @@
+"""The client driven with synthetic events: menu, setup, play, undo, resign, result, Esc."""
+
+import pygame
+import pytest
+
+from game import saves
+from game.match import Match, Seat
+from game.scenes.dialog import ConfirmScene, HandoverScene
+from game.scenes.play import PlayScene
+from game.scenes.replays import ReplayPlayerScene
+from game.scenes.result import ResultScene
+from game.scenes.setup import SetupScene
+from game.scenes.title import TitleScene, start_match
+from tests.harness import Harness
+
+
+@pytest.fixture
+def h(race):
+    harness = Harness()
+    harness.app.push(TitleScene(harness.app))
+    harness.frame()
+    yield harness
+    harness.close()
+
+
+def test_title_lists_the_games_and_opens_setup(h):
+    labels = [b.label for b in h.find_buttons()]
+    assert "Settings" in labels and "Replays" in labels
+    h.top.open_setup("race")
+    h.frame()
+    assert isinstance(h.top, SetupScene)
+    h.key(pygame.K_ESCAPE)
+    assert isinstance(h.top, TitleScene)
+
+
+def test_against_the_bot_with_undo_resign_and_result(h, tmp_path):
+    h.top.open_setup("race")
+    h.frame()
+    setup = h.top
+    setup.opponent.select([v for v, _ in setup.opponent.choices].index("easy"))
+    setup.option_rows["pile"].select(2)  # pile 9
+    h.click_button("Start")
+    play = h.top
+    assert isinstance(play, PlayScene) and play.match.options == {"pile": 9}
+    assert play.match.seats[0].kind == "human"
+    h.key(pygame.K_2, "2")
+    h.wait_until(lambda: len(play.match.moves) == 2)  # the bot answered
+    assert play.match.moves[1] == 3  # takes the pile down to a multiple of four
+    h.screenshot(tmp_path / "play.png")
+    h.key(pygame.K_u, "u")
+    assert play.match.moves == [] and play.match.to_move() == 0
+    h.key(pygame.K_1, "1")
+    h.wait_until(lambda: len(play.match.moves) == 2)
+    h.click_button("Resign")
+    assert isinstance(h.top, ConfirmScene)
+    h.key(pygame.K_y, "y")
+    assert play.match.outcome().winner == 1
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    assert h.top.headline == "You lose"
+    h.screenshot(tmp_path / "result.png")
+    h.click_button("Menu")
+    assert isinstance(h.top, TitleScene)
+
+
+def test_esc_asks_before_leaving_and_the_game_can_be_continued(h):
+    match = Match("race", None, 11, [Seat("human", "A"), Seat("human", "B")])
+    start_match(h.app, match)
+    h.frame()
+    play = h.app.find(PlayScene)
+    assert isinstance(h.top, HandoverScene)  # hidden-information hot-seat: hand over first
+    assert play.board.view is None  # nothing of either seat is on screen yet
+    h.key(pygame.K_ESCAPE)
+    assert isinstance(h.top, ConfirmScene)
+    h.key(pygame.K_n, "n")
+    assert h.top is play or isinstance(h.top, HandoverScene)
+    h.wait_until(lambda: isinstance(h.top, HandoverScene))
+    h.key(pygame.K_RETURN)
+    assert play.shown_viewer == 0
+    h.key(pygame.K_3, "3")
+    assert play.match.moves == [3]
+    h.frame()
+    assert isinstance(h.top, HandoverScene)  # seat 1 must not see seat 0's view
+    h.key(pygame.K_RETURN)
+    h.key(pygame.K_ESCAPE)
+    h.key(pygame.K_y, "y")
+    assert isinstance(h.top, TitleScene)
+    h.wait_until(lambda: saves.has_autosave())
+    h.top.enter()
+    h.click_button("Continue")
+    resumed = h.app.find(PlayScene)
+    assert resumed is not play and resumed.match.moves == [3]
+    assert isinstance(h.top, HandoverScene)
+
+
+def test_refused_move_says_why_and_changes_nothing(h):
+    match = Match("race", {"pile": 5}, 2, [Seat("human", "A"), Seat("ai", "B", "easy")])
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    assert not play.try_move(7, by_human=True)
+    assert match.moves == [] and any("Not allowed" in t for t, _ in h.app.toasts)
+
+
+def test_watch_two_bots_then_replay(h):
+    match = Match("race", None, 4, [Seat("ai", "A", "easy"), Seat("ai", "B", "easy")])
+    start_match(h.app, match)
+    play = h.top
+    play.watch_speed = 8.0
+    h.wait_until(lambda: match.over, timeout=20)
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.click_button("Watch replay")
+    player = h.top
+    assert isinstance(player, ReplayPlayerScene)
+    h.key(pygame.K_END)
+    assert player.ply == len(match.moves)
+    h.key(pygame.K_LEFT)
+    assert player.ply == len(match.moves) - 1
+    h.key(pygame.K_HOME)
+    assert player.ply == 0 and player.board.view["pile"] == 7
