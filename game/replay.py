@@ -16,9 +16,7 @@ SUFFIX = ".pareplay"
 
 
 def replays_dir() -> Path:
-    path = storage.data_dir() / "replays"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return storage.data_subdir("replays")
 
 
 def replay_body(match: Match, duration: float | None = None) -> dict:

@@ -17,9 +17,7 @@ AUTOSAVE = "autosave"
 
 
 def saves_dir() -> Path:
-    path = storage.data_dir() / "saves"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
+    return storage.data_subdir("saves")
 
 
 def path_for(name: str) -> Path:

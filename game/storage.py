@@ -47,6 +47,13 @@ def cache_dir() -> Path:
     return _base("cache")
 
 
+def data_subdir(name: str) -> Path:
+    """A folder under the data directory (saves, replays), created on demand."""
+    path = data_dir() / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def atomic_write(path: Path | str, data: bytes) -> None:
     """Write data to path so that a crash leaves either the old file or the new one."""
     path = Path(path)

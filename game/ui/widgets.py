@@ -126,6 +126,16 @@ def panel(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
     pygame.draw.rect(surface, theme.GRID, rect, width=1, border_radius=12)
 
 
+def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool
+                    ) -> tuple[int, tuple[int, int, int]]:
+    """A form row's label; returns the text size and ink colour the row goes on with."""
+    size = max(14, min(22, rect.height // 2))
+    color = theme.ACCENT if focused else theme.INK
+    theme.text(surface, label, (rect.x, rect.centery), size, color, bold=focused,
+               anchor="midleft")
+    return size, color
+
+
 class ChoiceRow:
     """A label and a row of choices, one selected: click a chip, or Left/Right when focused."""
 
@@ -179,10 +189,7 @@ class ChoiceRow:
         return False
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
-        size = max(14, min(22, self.rect.height // 2))
-        color = theme.ACCENT if focused else theme.INK
-        theme.text(surface, self.label, (self.rect.x, self.rect.centery), size, color,
-                   bold=focused, anchor="midleft")
+        size, color = _draw_row_label(surface, self.label, self.rect, focused)
         for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
             on = i == self.index
             pygame.draw.rect(surface, theme.INK if on else theme.PANEL, chip, border_radius=14)
@@ -223,10 +230,7 @@ class TextField:
         return False
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
-        size = max(14, min(22, self.rect.height // 2))
-        color = theme.ACCENT if focused else theme.INK
-        theme.text(surface, self.label, (self.rect.x, self.rect.centery), size, color,
-                   bold=focused, anchor="midleft")
+        size, color = _draw_row_label(surface, self.label, self.rect, focused)
         pygame.draw.rect(surface, (255, 253, 246), self.box, border_radius=6)
         pygame.draw.rect(surface, color, self.box, width=2, border_radius=6)
         shown = self.value + ("|" if focused else "")
