@@ -1,0 +1,511 @@
+"""Outside programs at the table: the host side of arcade-agent/1 (PROTOCOL.md), and UAI
+engines for Ataxx.
+
+AgentController(command) runs the command line (split with shlex, no shell) as a subprocess
+and speaks the agent protocol with it; a command that starts with "uai:" is a UAI engine
+instead (AgentController("uai:my-engine --flag") returns a UAIController), so a Seat's command
+alone says which protocol to speak. Both are game.seats controllers and never block the
+caller: request() only sends, poll() returns None until a valid answer has arrived.
+
+The program loses (poll raises SeatFailure with the reason) when it cannot be started, answers
+later than time_ms + 1000 ms (the handshake gets STARTUP_MS), exits or closes its output, stops
+reading its input, prints a line longer than MAX_LINE bytes or more than max_lines lines while
+one answer is awaited, prints a line that is not JSON or of an unknown type, reports an error,
+or answers a malformed or illegal move or setup. A UAI engine may print any lines besides its
+answers (UAI says to ignore unknown ones); they only count toward the line limit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections import deque
+from typing import Any
+
+from game.match import Match
+from game.seats import Controller, Decision, SeatFailure
+
+MAX_LINE = 1 << 16  # bytes in one line, newline included
+MAX_LINES = 200  # lines while one answer is awaited (agent protocol)
+UAI_MAX_LINES = 5000  # UAI engines print "info" lines while they think
+QUEUE_CAP = 10_000  # lines left unread before the program counts as flooding
+STARTUP_MS = 10_000  # time for the handshake: an interpreter and its imports may start slowly
+GRACE_MS = 1000  # how late an answer may be past time_ms
+LEGAL_CAP = 2000  # longer legal lists are left out of turn messages (the view suffices)
+CLOSE_GRACE_S = 1.0  # time a program gets to exit after quit before it is terminated
+UAI_PREFIX = "uai:"
+PROTOCOL = "arcade-agent/1"
+
+
+class _Fail(Exception):
+    """Internal: the program broke a rule; the message says how."""
+
+
+class _Process:
+    """A subprocess with three daemon threads: stdout lines into a bounded queue, writes from a
+    queue (a program that stops reading never blocks the caller), and a short stderr tail."""
+
+    def __init__(self, argv: list[str]):
+        extra: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, **extra)
+        self.lines: queue.Queue[tuple[str, str, float]] = queue.Queue(QUEUE_CAP)
+        self.flooded = ""
+        self.write_error = ""
+        self.stderr_tail: deque[str] = deque(maxlen=6)
+        self._writes: queue.Queue[bytes | None] = queue.Queue()
+        for target in (self._read, self._write, self._drain_stderr):
+            threading.Thread(target=target, daemon=True, name=f"agent-{target.__name__}").start()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        while True:
+            try:
+                raw = out.readline(MAX_LINE + 1)
+            except (OSError, ValueError):
+                raw = b""
+            now = time.monotonic()
+            if not raw:
+                self._put(("eof", "", now))
+                return
+            if len(raw) > MAX_LINE:
+                self.flooded = f"printed a line longer than {MAX_LINE} bytes"
+                return
+            try:
+                item = ("line", raw.decode("utf-8").rstrip("\r\n"), now)
+            except UnicodeDecodeError:
+                item = ("bad", "printed a line that is not UTF-8", now)
+            if not self._put(item):
+                return
+
+    def _put(self, item: tuple[str, str, float]) -> bool:
+        try:
+            self.lines.put_nowait(item)
+        except queue.Full:
+            self.flooded = f"printed more than {QUEUE_CAP} lines that were not asked for"
+            return False
+        return True
+
+    def _write(self) -> None:
+        stdin = self.proc.stdin
+        while True:
+            data = self._writes.get()
+            if data is None:
+                break
+            try:
+                stdin.write(data)
+                stdin.flush()
+            except (OSError, ValueError):
+                self.write_error = "stopped reading its input"
+                break
+        try:
+            stdin.close()
+        except (OSError, ValueError):
+            pass
+
+    def _drain_stderr(self) -> None:
+        err = self.proc.stderr
+        while True:
+            try:
+                raw = err.readline(4096)
+            except (OSError, ValueError):
+                return
+            if not raw:
+                return
+            text = raw.decode("utf-8", "replace").strip()
+            if text:
+                self.stderr_tail.append(text[:200])
+
+    def send(self, text: str) -> None:
+        self._writes.put(text.encode("utf-8") + b"\n")
+
+    def exit_text(self) -> str:
+        """How the program ended, with the last line of its stderr if any."""
+        code = self.proc.poll()
+        what = "closed its output" if code is None else f"exited with code {code}"
+        if self.stderr_tail:
+            what += f" (stderr: {self.stderr_tail[-1]})"
+        return what
+
+    def close(self, grace: float = CLOSE_GRACE_S) -> threading.Thread:
+        """Close its input; give it grace seconds to exit, then terminate and kill it. Runs on
+        a daemon thread (returned, so scripts can join it)."""
+        self._writes.put(None)
+        reaper = threading.Thread(target=self._reap, args=(grace,), daemon=True,
+                                  name="agent-reaper")
+        reaper.start()
+        return reaper
+
+    def _reap(self, grace: float) -> None:
+        for sig, wait in ((None, grace), (signal.SIGTERM, 0.5),
+                          (getattr(signal, "SIGKILL", signal.SIGTERM), 2.0)):
+            if sig is not None:
+                self._signal(sig)
+            try:
+                self.proc.wait(timeout=wait)
+                return
+            except subprocess.TimeoutExpired:
+                continue
+
+    def _signal(self, sig: int) -> None:
+        if self.proc.poll() is not None:
+            return
+        try:
+            if os.name == "posix":
+                os.killpg(self.proc.pid, sig)
+            elif sig == signal.SIGTERM:
+                self.proc.terminate()
+            else:
+                self.proc.kill()
+        except OSError:
+            pass
+
+
+def _norm(value: Any) -> str:
+    """A move's comparable form (lists and tuples alike)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class _ProgramController(Controller):
+    """What the agent and UAI hosts share: the process, the clock, the line limit, stale
+    answers after cancel, and turning broken rules into SeatFailure."""
+
+    max_lines = MAX_LINES
+    answers: tuple[str, ...] = ()  # the awaited words that answer a request
+
+    def __init__(self, command: str, time_ms: int = 1000, startup_ms: int = STARTUP_MS):
+        self.command = command.strip()
+        self.time_ms = max(1, int(time_ms))
+        self.startup_ms = max(1, int(startup_ms))
+        self.name = "program"
+        self.proc: _Process | None = None
+        self.failure = ""
+        self.match: Match | None = None
+        self.seat: int | None = None
+        self.expect: str | None = None  # the answer awaited now
+        self.deadline = 0.0
+        self.limit_ms = 0
+        self.lines_seen = 0
+        self.skip = 0  # answers still to come for cancelled requests
+        self.want = False  # a request is waiting for the handshake
+        self.ready = False
+        self.closed = False
+        self.legal: set[str] = set()
+        self.reaper: threading.Thread | None = None
+
+    # --- the Controller interface
+    def request(self, match: Match, seat: int) -> None:
+        if self.failure or self.closed:
+            return
+        self.match, self.seat = match, seat
+        if self.expect in self.answers:
+            self._forget_answer()
+        self.want = True
+        try:
+            if self.proc is None:
+                self._spawn()
+            elif self.ready:
+                self._send_request()
+        except _Fail as exc:
+            self._fail(str(exc))
+
+    def poll(self) -> Decision | None:
+        if self.failure:
+            raise SeatFailure(self.failure)
+        if self.proc is None or self.closed:
+            return None
+        try:
+            return self._pump()
+        except _Fail as exc:
+            self._fail(str(exc))
+            raise SeatFailure(self.failure) from None
+
+    def cancel(self) -> None:
+        self.want = False
+        if self.expect in self.answers:
+            self._forget_answer()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.proc is None:
+            return
+        if self.ready and not self.failure:
+            try:
+                self._farewell()
+            except Exception:  # the match may be in any state; the program must still go
+                pass
+        self.reaper = self.proc.close(0.2 if self.failure else CLOSE_GRACE_S)
+
+    def wait_closed(self, timeout: float = 5.0) -> None:
+        """Wait until the program has exited (scripts and tests; never the loop)."""
+        if self.reaper is not None:
+            self.reaper.join(timeout)
+
+    # --- what the two protocols fill in
+    def _handshake(self) -> None:
+        raise NotImplementedError
+
+    def _send_request(self) -> None:
+        raise NotImplementedError
+
+    def _on_line(self, text: str) -> Decision | None:
+        raise NotImplementedError
+
+    def _forget_answer(self) -> None:
+        self.skip += 1
+        self.expect = None
+
+    def _farewell(self) -> None:
+        """What to send at the end (the result, quit)."""
+
+    # --- shared machinery
+    def _spawn(self) -> None:
+        try:
+            argv = shlex.split(self.command)
+        except ValueError as exc:
+            raise _Fail(f"cannot read the command line {self.command!r}: {exc}") from None
+        if not argv:
+            raise _Fail("no command line given")
+        self.name = os.path.basename(argv[0]) or argv[0]
+        try:
+            self.proc = _Process(argv)
+        except OSError as exc:
+            raise _Fail(f"cannot start {self.command!r}: {exc.strerror or exc}") from None
+        self._handshake()
+
+    def _await(self, word: str, limit_ms: int) -> None:
+        self.expect = word
+        self.limit_ms = limit_ms
+        self.deadline = time.monotonic() + limit_ms / 1000.0
+        self.lines_seen = 0
+
+    def _await_answer(self, word: str) -> None:
+        self.want = False
+        self._await(word, self.time_ms + GRACE_MS)
+
+    def _pump(self) -> Decision | None:
+        proc = self.proc
+        while True:
+            try:
+                kind, text, when = proc.lines.get_nowait()
+            except queue.Empty:
+                break
+            if kind == "eof":
+                raise _Fail(proc.exit_text())
+            self._check_clock(when)
+            if kind == "bad":
+                raise _Fail(text)
+            self.lines_seen += 1
+            if self.lines_seen > self.max_lines:
+                raise _Fail(f"flooded its output ({self.lines_seen} lines for one answer)")
+            decision = self._on_line(text)
+            if decision is not None:
+                self.expect = None
+                return decision
+        if proc.flooded:
+            raise _Fail(f"flooded its output: {proc.flooded}")
+        if proc.write_error:
+            raise _Fail(proc.write_error)
+        self._check_clock(time.monotonic())
+        return None
+
+    def _check_clock(self, when: float) -> None:
+        if self.expect is not None and when > self.deadline:
+            raise _Fail(f"was too slow: no {self.expect!r} within {self.limit_ms} ms")
+
+    def _fail(self, reason: str) -> None:
+        if not self.failure:
+            self.failure = f"program {self.name} {reason}"
+        if self.proc is not None and not self.closed:
+            self.closed = True
+            self.reaper = self.proc.close(0.0)
+
+    def _check_move(self, wire: Any) -> Decision:
+        """The move if it is well formed and legal where the request was made."""
+        rules = self.match.rules
+        try:
+            move = rules.move_to_wire(rules.move_from_wire(wire))
+        except Exception as exc:  # any shape at all may arrive; RulesError is the usual one
+            raise _Fail(f"sent a malformed move {_short(wire)}: {exc}") from None
+        if _norm(move) not in self.legal:
+            raise _Fail(f"played an illegal move {_short(wire)}")
+        return Decision(move)
+
+    def _remember_legal(self) -> list:
+        legal = self.match.legal_moves()
+        self.legal = {_norm(m) for m in legal}
+        return legal
+
+
+def _short(value: Any, size: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= size else text[:size] + "…"
+
+
+class AgentController(_ProgramController):
+    """A program speaking arcade-agent/1 (PROTOCOL.md) in a seat.
+
+    AgentController("uai:COMMAND") gives a UAIController for COMMAND instead."""
+
+    answers = ("move", "setup")
+    kinds = ("hello", "ready", "move", "setup", "error")
+
+    def __new__(cls, command: str = "", *args: Any, **kwargs: Any):
+        if cls is AgentController and command.strip().startswith(UAI_PREFIX):
+            return UAIController(command.strip()[len(UAI_PREFIX):], *args, **kwargs)
+        return super().__new__(cls)
+
+    def _handshake(self) -> None:
+        self._send({"type": "hello", "protocol": PROTOCOL})
+        self._await("hello", self.startup_ms)
+
+    def _send(self, msg: dict) -> None:
+        self.proc.send(json.dumps(msg, separators=(",", ":")))
+
+    def _send_request(self) -> None:
+        match, seat = self.match, self.seat
+        view = match.view(seat)
+        if match.setup_pending():
+            self._send({"type": "setup", "view": view, "time_ms": self.time_ms})
+            self._await_answer("setup")
+            return
+        legal = self._remember_legal()
+        msg: dict[str, Any] = {"type": "turn", "view": view, "time_ms": self.time_ms}
+        if len(legal) <= LEGAL_CAP:
+            msg["legal"] = legal
+        self._send(msg)
+        self._await_answer("move")
+
+    def _on_line(self, text: str) -> Decision | None:
+        try:
+            msg = json.loads(text)
+        except ValueError:
+            raise _Fail(f"printed a line that is not JSON: {_short(text)}") from None
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            raise _Fail(f"sent a message without a type: {_short(text)}")
+        kind = msg["type"]
+        if kind not in self.kinds:
+            raise _Fail(f"sent a message of unknown type {_short(kind)}")
+        if self.skip and kind in ("move", "setup", "error"):
+            self.skip -= 1  # the answer to a request that was cancelled
+            return None
+        if kind == "error":
+            if self.expect is None:
+                return None  # about a message that needs no answer (a result)
+            raise _Fail(f"reported an error: {_short(msg.get('message'), 160)}")
+        if kind != self.expect:
+            awaited = f"{self.expect!r} was awaited" if self.expect else "nothing was asked"
+            raise _Fail(f"sent {kind!r} when {awaited}")
+        return getattr(self, f"_got_{kind}")(msg)
+
+    def _got_hello(self, msg: dict) -> None:
+        games = msg.get("games")
+        game = self.match.game_id
+        if isinstance(games, list) and game not in games:
+            plays = ", ".join(str(g) for g in games) or "nothing"
+            raise _Fail(f"does not play {game} (it plays: {plays})")
+        name = msg.get("name")
+        if isinstance(name, str) and name.strip():
+            self.name = name.strip()[:40]
+        self._send({"type": "start", "game": game, "options": self.match.options,
+                    "seat": self.seat})
+        self._await("ready", self.startup_ms)
+
+    def _got_ready(self, msg: dict) -> None:
+        self.ready = True
+        self.expect = None
+        if self.want:
+            self._send_request()
+
+    def _got_move(self, msg: dict) -> Decision:
+        if "move" not in msg:
+            raise _Fail("sent a move message without a move")
+        return self._check_move(msg["move"])
+
+    def _got_setup(self, msg: dict) -> Decision:
+        rules = self.match.rules
+        wire = msg.get("setup")
+        try:
+            setup = rules.move_from_wire(wire)
+            rules.apply(self.match.state, setup)
+        except Exception as exc:  # RulesError, or whatever a strange value provokes
+            raise _Fail(f"sent an invalid setup {_short(wire)}: {exc}") from None
+        return Decision(rules.move_to_wire(setup))
+
+    def _farewell(self) -> None:
+        match = self.match
+        out = match.outcome() if match is not None else None
+        if out is not None and self.seat is not None:
+            self._send({"type": "result", "view": match.view(self.seat), "winner": out.winner,
+                        "score": list(out.score)})
+        self._send({"type": "quit"})
+
+
+class UAIController(_ProgramController):
+    """A UAI engine in an Ataxx seat: uai/uaiok, isready/readyok, then for each move
+    `position fen F` and `go movetime T`, answered by `bestmove M`."""
+
+    max_lines = UAI_MAX_LINES
+    answers = ("bestmove",)
+
+    def _handshake(self) -> None:
+        self.proc.send("uai")
+        self._await("uaiok", self.startup_ms)
+
+    def request(self, match: Match, seat: int) -> None:
+        if match.game_id != "ataxx":
+            self.failure = f"UAI engines play only Ataxx, not {match.game_id}"
+            return
+        super().request(match, seat)
+
+    def _send_request(self) -> None:
+        fen = self.match.view(self.seat).get("fen")
+        if not isinstance(fen, str):
+            raise _Fail("cannot be asked: the Ataxx view has no FEN")
+        self._remember_legal()
+        self.proc.send(f"position fen {fen}")
+        self.proc.send(f"go movetime {self.time_ms}")
+        self._await_answer("bestmove")
+
+    def _forget_answer(self) -> None:
+        self.proc.send("stop")
+        super()._forget_answer()
+
+    def _on_line(self, text: str) -> Decision | None:
+        words = text.split()
+        head = words[0] if words else ""
+        if head == "bestmove":
+            if self.skip:
+                self.skip -= 1
+                return None
+            if self.expect != "bestmove":
+                raise _Fail("sent a bestmove that was not asked for")
+            if len(words) < 2:
+                raise _Fail("sent a bestmove without a move")
+            return self._check_move(words[1])
+        if head == "uaiok" and self.expect == "uaiok":
+            self.proc.send("uainewgame")
+            self.proc.send("isready")
+            self._await("readyok", self.startup_ms)
+        elif head == "readyok" and self.expect == "readyok":
+            self.ready = True
+            self.expect = None
+            if self.want:
+                self._send_request()
+        return None  # id, option, info and anything unknown are ignored, as UAI says
+
+    def _farewell(self) -> None:
+        self.proc.send("quit")
+
+
+def program_controller(command: str, time_ms: int = 1000) -> _ProgramController:
+    """The controller for a seat's command line: UAI when it starts with "uai:"."""
+    return AgentController(command, time_ms)
