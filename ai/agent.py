@@ -129,6 +129,8 @@ class Agent:
 
     def on_setup(self, msg: dict) -> list[dict]:
         view, budget = self._view(msg), self._budget(msg)
+        if not getattr(registry.rules(self.game), "SETUP", False):
+            return [error(f"{self.game} has no setup phase")]
         setup = decide_setup(self.game, view, self.level, budget, self.rng)
         return [{"type": "setup", "setup": setup}]
 
