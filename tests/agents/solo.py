@@ -1,0 +1,68 @@
+"""A tiny one-player game with chance for the arena's single-player path: add 1 or 2 to a
+total until it passes a target drawn from the seed; the score is the total, so adding 2 scores
+higher. Also its bot: level hard adds 2, others add at random."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from game.rules import Outcome, RulesError, normalize_with
+
+ID = "solo"
+TITLE = "Solo"
+PLAYERS = 1
+SEAT_NAMES = ("player",)
+HIDDEN = False
+OPTIONS = ()
+RULES_TEXT = "# Solo\n\nAdd one or two until the total passes the target."
+
+
+@dataclass(frozen=True)
+class State:
+    target: int
+    total: int = 0
+
+
+def normalize_options(options):
+    return normalize_with(OPTIONS, options)
+
+
+def new_game(options, seed):
+    return State(random.Random(seed).randint(5, 9))
+
+
+def to_move(state):
+    return None if state.total > state.target else 0
+
+
+def legal_moves(state):
+    return [] if state.total > state.target else [1, 2]
+
+
+def apply(state, move):
+    if move not in legal_moves(state):
+        raise RulesError(f"cannot add {move!r}")
+    return State(state.target, state.total + move)
+
+
+def outcome(state):
+    return Outcome(0, (state.total,), "passed the target") if state.total > state.target else None
+
+
+def view(state, seat):
+    return {"target": state.target, "total": state.total, "score": state.total}
+
+
+def move_to_wire(move):
+    return move
+
+
+def move_from_wire(wire):
+    if type(wire) is not int:
+        raise RulesError(f"a move is a whole number, not {wire!r}")
+    return wire
+
+
+def choose(view, legal, budget, level, rng):
+    return 2 if level == "hard" else rng.choice(legal)

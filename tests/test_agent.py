@@ -1,0 +1,146 @@
+"""The built-in bots as an agent (ai.agent): messages in process, and as a subprocess."""
+
+import io
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ai.agent import Agent, budget_seconds, legal_from_view, playable_games, serve
+from game import registry
+from game.rules import RulesError
+
+ROOT = Path(__file__).resolve().parent.parent
+RACE_AGENT = [sys.executable, str(ROOT / "tests" / "agents" / "race_builtin.py")]
+
+
+def talk(agent: Agent, *messages) -> list[dict]:
+    """Feed lines (dicts are sent as JSON, strings as they are) and read the answers."""
+    lines = [m if isinstance(m, str) else json.dumps(m) for m in messages]
+    out = io.StringIO()
+    serve(agent, io.StringIO("\n".join(lines) + "\n"), out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_hello_start_turn(race):
+    agent = Agent("normal", 1, games=["race"])
+    answers = talk(agent, {"type": "hello", "protocol": "arcade-agent/1"},
+                   {"type": "start", "game": "race", "options": {"pile": 9}, "seat": 1},
+                   {"type": "turn", "view": {"pile": 6, "to_move": 1, "score": [3, 0]},
+                    "legal": [1, 2, 3], "time_ms": 100})
+    assert answers[0] == {"type": "hello", "name": "Paper Arcade normal bot", "games": ["race"]}
+    assert answers[1] == {"type": "ready"}
+    assert answers[2] == {"type": "move", "move": 2}  # the race bot leaves a multiple of four
+    assert agent.options == {"pile": 9} and agent.seat == 1
+
+
+def test_bad_messages_get_errors_and_the_agent_goes_on(race):
+    agent = Agent("easy", 1, games=["race"])
+    answers = talk(agent, "not json", {"type": "dance"}, [1, 2],
+                   {"type": "turn", "view": {"pile": 3}, "legal": [1], "time_ms": 50},
+                   {"type": "hello", "protocol": "other/9"},
+                   {"type": "start", "game": "chess"},
+                   {"type": "start", "game": "race", "options": {"pile": 4}},
+                   {"type": "start", "game": "race", "seat": 5},
+                   {"type": "start", "game": "race"},
+                   {"type": "turn", "view": "x", "legal": [1], "time_ms": 50},
+                   {"type": "turn", "view": {"pile": 3}, "legal": [1], "time_ms": -4},
+                   {"type": "setup", "view": {}, "time_ms": 50},
+                   {"type": "turn", "view": {"pile": 3}, "time_ms": 50},
+                   {"type": "turn", "view": {"pile": 2}, "legal": [1, 2], "time_ms": 50})
+    kinds = [a["type"] for a in answers]
+    assert kinds == ["error"] * 8 + ["ready"] + ["error"] * 4 + ["move"]
+    messages = " | ".join(a.get("message", "") for a in answers)
+    for words in ("not JSON", "unknown message type 'dance'", "no game started",
+                  "protocol 'other/9'", "cannot play 'chess'", "option 'pile'", "bad seat 5",
+                  "bad time_ms", "no setup phase", "cannot be rebuilt from the view"):
+        assert words in messages
+    assert answers[-1]["move"] == 2
+
+
+def test_quit_ends_serving(race):
+    agent = Agent("easy", 1, games=["race"])
+    answers = talk(agent, {"type": "quit"}, {"type": "hello", "protocol": "arcade-agent/1"})
+    assert answers == [] and agent.finished
+
+
+def test_result_forgets_the_game(race):
+    agent = Agent("easy", 1, games=["race"])
+    talk(agent, {"type": "start", "game": "race"},
+         {"type": "result", "view": {"pile": 0}, "winner": 0, "score": [4, 3]})
+    assert agent.game is None
+
+
+def test_budget_leaves_a_margin():
+    assert budget_seconds(200) == pytest.approx(0.16)
+    assert budget_seconds(1000) == pytest.approx(0.8)
+    assert budget_seconds(10_000) == pytest.approx(9.7)
+    assert budget_seconds(20) == 0.0
+
+
+def test_legal_from_view_uses_what_the_rules_offer():
+    class ViewRules:
+        ID = "v"
+
+        @staticmethod
+        def legal_moves_from_view(view):
+            return list(range(view["n"]))
+
+    class NoWay:
+        ID = "nothing"
+
+    assert legal_from_view(ViewRules, {"n": 3}, {}) == [0, 1, 2]
+    with pytest.raises(RulesError, match="cannot be rebuilt"):
+        legal_from_view(NoWay, {}, {})
+
+
+def test_playable_games_have_bot_modules():
+    for game_id in playable_games():
+        assert game_id in registry.available()
+        assert registry.get(game_id).ai_module().choose
+
+
+def run_agent(argv, lines, timeout=20):
+    proc = subprocess.run(argv, input="".join(json.dumps(m) + "\n" for m in lines),
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    return proc, [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_agent_subprocess_speaks_only_json_lines():
+    proc, answers = run_agent(RACE_AGENT + ["--level", "hard", "--seed", "3"], [
+        {"type": "hello", "protocol": "arcade-agent/1"},
+        {"type": "start", "game": "race", "options": {"pile": 7}, "seat": 0},
+        {"type": "turn", "view": {"pile": 7, "to_move": 0, "score": [0, 0]},
+         "legal": [1, 2, 3], "time_ms": 200},
+        {"type": "bogus"},
+        {"type": "quit"},
+        {"type": "hello", "protocol": "arcade-agent/1"}])
+    assert proc.returncode == 0
+    assert [a["type"] for a in answers] == ["hello", "ready", "move", "error"]
+    assert "race" in answers[0]["games"] and answers[2]["move"] == 3
+
+
+def test_python_m_ai_agent_lists_the_available_games():
+    proc, answers = run_agent([sys.executable, "-m", "ai.agent", "--level", "random"], [
+        {"type": "hello", "protocol": "arcade-agent/1"}])
+    assert proc.returncode == 0
+    assert answers[0]["type"] == "hello"
+    assert answers[0]["games"] == playable_games()
+
+
+@pytest.mark.skipif("ataxx" not in playable_games(), reason="Ataxx has not landed yet")
+def test_ataxx_agent_answers_in_time_without_legal():
+    start = {"type": "start", "game": "ataxx", "options": {}, "seat": 0}
+    fen = "x5o/7/7/7/7/7/o5x x 0 1"
+    turn = {"type": "turn", "view": {"fen": fen}, "time_ms": 300}
+    t0 = time.monotonic()
+    proc, answers = run_agent([sys.executable, "-m", "ai.agent", "--level", "hard"],
+                              [{"type": "hello", "protocol": "arcade-agent/1"}, start, turn,
+                               {"type": "quit"}])
+    assert time.monotonic() - t0 < 15
+    assert [a["type"] for a in answers] == ["hello", "ready", "move"]
+    rules = registry.rules("ataxx")
+    assert answers[2]["move"] in legal_from_view(rules, {"fen": fen}, {})

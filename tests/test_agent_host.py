@@ -1,0 +1,136 @@
+"""The host side: outside programs in a seat, and every way a program can misbehave."""
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from ai import agent_host
+from ai.agent_host import AgentController, UAIController
+from game.match import Match, Seat
+from game.seats import AIController, SeatFailure, controller_for, play_out
+
+ROOT = Path(__file__).resolve().parent.parent
+AGENTS = ROOT / "tests" / "agents"
+
+
+def agent(name: str, *args: str) -> str:
+    return " ".join([sys.executable, str(AGENTS / name), *args])
+
+
+def play_against(command: str, race: str, time_ms: int = 200) -> tuple[Match, AgentController]:
+    match = Match(race, {"pile": 9}, 1)
+    ctrl = AgentController(command, time_ms=time_ms)
+    play_out(match, [ctrl, AIController("easy", 0.02, 1)])
+    ctrl.wait_closed()
+    return match, ctrl
+
+
+def test_well_behaved_agent_plays_a_whole_game(race):
+    match, ctrl = play_against(agent("random_agent.py"), race)
+    assert match.outcome() is not None and match.resigned is None
+    assert match.moves and ctrl.proc.proc.returncode == 0  # it got result and quit, and left
+
+
+def test_builtin_agent_through_the_host(race):
+    match, ctrl = play_against(agent("race_builtin.py", "--level", "hard"), race)
+    assert match.resigned is None
+    assert match.outcome().winner == 0  # first player wins a pile of 9 with best play
+    assert ctrl.name == "Paper Arcade hard bot"
+
+
+@pytest.mark.parametrize("program, words", [
+    (("dier.py",), "exited with code 3 (stderr: dier: giving up)"),
+    (("garbage.py",), "printed a line that is not JSON: 'I think I will play e4'"),
+    (("garbage.py", "unknown"), "sent a message of unknown type 'banana'"),
+    (("flood.py",), "flooded its output"),
+    (("illegal.py",), "played an illegal move 1003"),
+    (("illegal.py", "malformed"), "sent a malformed move {'not': 'a move'}"),
+])
+def test_misbehaving_agent_loses_with_a_reason(race, program, words):
+    started = time.monotonic()
+    match, ctrl = play_against(agent(*program), race)
+    out = match.outcome()
+    assert out.winner == 1 and match.resigned == 0 and match.moves == []
+    assert words in out.reason and out.reason.startswith("program ")
+    assert time.monotonic() - started < 10
+    assert ctrl.proc.proc.poll() is not None  # it was ended
+
+
+def test_slow_agent_loses_after_time_plus_a_second_and_poll_never_blocks(race):
+    match = Match(race, {"pile": 9}, 1)
+    ctrl = AgentController(agent("sleeper.py"), time_ms=200)
+    ctrl.request(match, 0)
+    started, longest, failure = time.monotonic(), 0.0, None
+    while failure is None and time.monotonic() - started < 10:
+        t = time.monotonic()
+        try:
+            assert ctrl.poll() is None
+        except SeatFailure as exc:
+            failure = str(exc)
+        longest = max(longest, time.monotonic() - t)
+        time.sleep(0.01)
+    waited = time.monotonic() - started
+    ctrl.close()
+    ctrl.wait_closed()
+    assert failure and "too slow: no 'move' within 1200 ms" in failure
+    assert 1.2 <= waited < 4.0
+    assert longest < 0.05
+    assert ctrl.proc.proc.poll() is not None
+
+
+def test_cancel_drops_the_stale_answer(race):
+    match = Match(race, {"pile": 9}, 1)
+    ctrl = AgentController(agent("random_agent.py"), time_ms=200)
+    ctrl.request(match, 0)
+    ctrl.cancel()
+    match.play(3)  # the position changed while the agent was thinking
+    match.play(1)
+    ctrl.request(match, 0)
+    decision = None
+    deadline = time.monotonic() + 8
+    while decision is None and time.monotonic() < deadline:
+        decision = ctrl.poll()
+        time.sleep(0.005)
+    assert decision is not None and decision.move in match.legal_moves()
+    assert ctrl.skip == 0  # the first answer came and was thrown away
+    ctrl.close()
+    ctrl.wait_closed()
+
+
+def test_hello_without_the_game_fails(race, tmp_path):
+    script = tmp_path / "chess_only.py"
+    script.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'type': 'hello', 'name': 'c', 'games': ['chess']}), flush=True)\n")
+    match, _ = play_against(f"{sys.executable} {script}", race)
+    assert "does not play race (it plays: chess)" in match.outcome().reason
+
+
+def test_programs_that_cannot_start(race):
+    for command, words in (("no-such-program-xyz", "cannot start"),
+                           ("", "no command line"), ("'unclosed", "cannot read the command")):
+        match, _ = play_against(command, race)
+        assert words in match.outcome().reason
+
+
+def test_handshake_has_its_own_limit(race, tmp_path):
+    script = tmp_path / "mute.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    match = Match(race, {"pile": 9}, 1)
+    ctrl = AgentController(f"{sys.executable} {script}", time_ms=100, startup_ms=300)
+    play_out(match, [ctrl, AIController("easy", 0.02, 1)])
+    assert "no 'hello' within 300 ms" in match.outcome().reason
+
+
+def test_seat_kind_agent_and_the_uai_prefix(race):
+    ctrl = controller_for(Seat("agent", "p", command="uai:some-engine --threads 1"))
+    assert isinstance(ctrl, UAIController) and ctrl.command == "some-engine --threads 1"
+    assert isinstance(controller_for(Seat("agent", "p", command="prog")), AgentController)
+    assert isinstance(agent_host.program_controller("uai: x"), UAIController)
+    match = Match(race, None, 1)
+    ctrl.request(match, 0)
+    with pytest.raises(SeatFailure, match="only Ataxx"):
+        ctrl.poll()
