@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import random
 import sys
 import time
@@ -108,6 +109,7 @@ class GameResult:
     error: str = ""
     seconds: float = 0.0
     opening: str = ""
+    pid: int = 0  # the process that played it
 
     def points(self, who: str = "a") -> float | None:
         """1, 0.5 or 0 for the side `who` in a two-player game; None if it has no result."""
@@ -120,7 +122,8 @@ class GameResult:
 
 def play_game(job: Job) -> GameResult:
     """Play one game to the end and save its replay (runs in a worker process)."""
-    result = GameResult(job.index, job.seats, opening=" ".join(map(str, job.opening)))
+    result = GameResult(job.index, job.seats, opening=" ".join(map(str, job.opening)),
+                        pid=os.getpid())
     started = time.monotonic()
     try:
         if job.register and job.game not in registry.available():
