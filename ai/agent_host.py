@@ -35,6 +35,7 @@ MAX_LINE = 1 << 16  # bytes in one line, newline included
 MAX_LINES = 200  # lines while one answer is awaited (agent protocol)
 UAI_MAX_LINES = 5000  # UAI engines print "info" lines while they think
 QUEUE_CAP = 10_000  # lines left unread before the program counts as flooding
+UNREAD_CAP = 4 << 20  # bytes left unread before the program counts as flooding
 STARTUP_MS = 10_000  # time for the handshake: an interpreter and its imports may start slowly
 GRACE_MS = 1000  # how late an answer may be past time_ms
 LEGAL_CAP = 2000  # longer legal lists are left out of turn messages (the view suffices)
@@ -57,6 +58,8 @@ class _Process:
                                      stderr=subprocess.PIPE, **extra)
         self.lines: queue.Queue[tuple[str, str, float]] = queue.Queue(QUEUE_CAP)
         self.flooded = ""
+        self.unread = 0  # bytes in self.lines
+        self._unread_lock = threading.Lock()
         self.write_error = ""
         self.stderr_tail: deque[str] = deque(maxlen=6)
         self._writes: queue.Queue[bytes | None] = queue.Queue()
@@ -85,12 +88,27 @@ class _Process:
                 return
 
     def _put(self, item: tuple[str, str, float]) -> bool:
+        with self._unread_lock:
+            self.unread += len(item[1])
+            if self.unread > UNREAD_CAP:
+                self.flooded = f"printed more than {UNREAD_CAP} bytes that were not asked for"
+                return False
         try:
             self.lines.put_nowait(item)
         except queue.Full:
             self.flooded = f"printed more than {QUEUE_CAP} lines that were not asked for"
             return False
         return True
+
+    def take(self) -> tuple[str, str, float] | None:
+        """The next event from stdout (line, bad, eof), or None if there is none yet."""
+        try:
+            item = self.lines.get_nowait()
+        except queue.Empty:
+            return None
+        with self._unread_lock:
+            self.unread -= len(item[1])
+        return item
 
     def _write(self) -> None:
         stdin = self.proc.stdin
@@ -293,11 +311,10 @@ class _ProgramController(Controller):
 
     def _pump(self) -> Decision | None:
         proc = self.proc
-        while True:
-            try:
-                kind, text, when = proc.lines.get_nowait()
-            except queue.Empty:
-                break
+        if proc.flooded:
+            raise _Fail(f"flooded its output: {proc.flooded}")
+        while (item := proc.take()) is not None:
+            kind, text, when = item
             if kind == "eof":
                 raise _Fail(proc.exit_text())
             self._check_clock(when)

@@ -134,3 +134,20 @@ def test_seat_kind_agent_and_the_uai_prefix(race):
     ctrl.request(match, 0)
     with pytest.raises(SeatFailure, match="only Ataxx"):
         ctrl.poll()
+
+
+def test_output_left_unread_is_capped(race):
+    match = Match(race, {"pile": 9}, 1)
+    ctrl = AgentController(agent("flood.py", "lines"), time_ms=3000)
+    ctrl.request(match, 0)
+    deadline = time.monotonic() + 5
+    while ctrl.expect != "move" and time.monotonic() < deadline:
+        assert ctrl.poll() is None  # the handshake
+        time.sleep(0.005)
+    while not ctrl.proc.flooded and time.monotonic() < deadline:
+        time.sleep(0.05)  # the loop is busy elsewhere; the program keeps printing
+    with pytest.raises(SeatFailure, match="flooded its output: printed more than 10000 lines"):
+        ctrl.poll()
+    ctrl.wait_closed()
+    assert ctrl.proc.lines.qsize() <= agent_host.QUEUE_CAP
+    assert ctrl.proc.proc.poll() is not None

@@ -1,4 +1,5 @@
-"""Answers a turn with endless output: one line that never ends."""
+"""Answers a turn with endless output: one line that never ends (or, with 'lines', endless
+short lines)."""
 
 import sys
 
@@ -6,6 +7,9 @@ from _common import run
 
 
 def turn(msg, rng):
+    if sys.argv[1:] == ["lines"]:
+        while True:
+            sys.stdout.write("spam spam spam\n")
     chunk = "x" * 65536
     while True:
         sys.stdout.write(chunk)
