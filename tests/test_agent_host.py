@@ -151,3 +151,79 @@ def test_output_left_unread_is_capped(race):
     ctrl.wait_closed()
     assert ctrl.proc.lines.qsize() <= agent_host.QUEUE_CAP
     assert ctrl.proc.proc.poll() is not None
+
+
+def _has(module: str) -> bool:
+    import importlib.util
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ImportError:
+        return False
+
+
+needs_ataxx = pytest.mark.skipif(not _has("game.rules.ataxx"), reason="Ataxx not landed yet")
+
+
+def uai(*args: str) -> str:
+    return "uai:" + agent("uai_engine.py", *args)
+
+
+def ataxx_game(command: str, time_ms: int = 200, plies: int = 4) -> tuple[Match, object]:
+    """A few plies of Ataxx: the program as x against the random bot, then it stops."""
+    match = Match("ataxx", None, 1)
+    ctrl = controller_for(Seat("agent", "engine", command=command))
+    ctrl.time_ms = time_ms
+    other = AIController("random", 0.0, 1)
+    controllers = [ctrl, other]
+    while not match.over and len(match.moves) < plies:
+        seat = match.to_move()
+        controllers[seat].request(match, seat)
+        deadline = time.monotonic() + 10
+        decision = None
+        while decision is None and time.monotonic() < deadline:
+            try:
+                decision = controllers[seat].poll()
+            except SeatFailure as exc:
+                match.resign(seat, str(exc))
+                break
+            time.sleep(0.005)
+        if decision is None:
+            break
+        match.play(decision.move)
+    ctrl.close()
+    other.close()
+    ctrl.wait_closed()
+    return match, ctrl
+
+
+@needs_ataxx
+def test_uai_engine_plays_ataxx():
+    match, ctrl = ataxx_game(uai())
+    assert len(match.moves) == 4 and match.resigned is None
+    assert ctrl.proc.proc.returncode == 0  # quit was sent and obeyed
+
+
+@needs_ataxx
+@pytest.mark.parametrize("mode, words", [
+    ("sleep", "too slow: no 'bestmove' within 1200 ms"),
+    ("info", "flooded its output"),
+    ("illegal", "played an illegal move 'a1a1'"),
+    ("malformed", "sent a malformed move 'z9'"),
+    ("die", "exited with code 4"),
+])
+def test_misbehaving_uai_engine_loses(mode, words):
+    match, _ = ataxx_game(uai(mode))
+    assert match.resigned == 0 and words in match.outcome().reason
+
+
+@needs_ataxx
+def test_builtin_agent_plays_ataxx_through_the_host():
+    match, ctrl = ataxx_game(f"{sys.executable} -m ai.agent --level easy", time_ms=200)
+    assert len(match.moves) == 4 and match.resigned is None
+
+
+@pytest.mark.skipif(not (_has("ai.uai") and _has("game.rules.ataxx")),
+                    reason="python -m ai.uai not landed yet")
+def test_the_arcade_uai_engine_through_the_host():
+    match, _ = ataxx_game(f"uai:{sys.executable} -m ai.uai", time_ms=200)
+    assert len(match.moves) == 4 and match.resigned is None
