@@ -110,6 +110,7 @@ class Agent:
         seat = msg.get("seat", 0)
         if type(seat) is not int or not 0 <= seat < rules.PLAYERS:
             return [error(f"bad seat {seat!r}")]
+        registry.get(game).ai_module()  # imported now, so the first turn's clock is not spent on it
         self.game, self.options, self.seat = game, options, seat
         return [{"type": "ready"}]
 
