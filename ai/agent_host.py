@@ -292,7 +292,7 @@ class _ProgramController(Controller):
             raise _Fail(f"cannot read the command line {self.command!r}: {exc}") from None
         if not argv:
             raise _Fail("no command line given")
-        self.name = os.path.basename(argv[0]) or argv[0]
+        self.name = _program_name(argv)
         try:
             self.proc = _Process(argv)
         except OSError as exc:
@@ -360,6 +360,17 @@ class _ProgramController(Controller):
         legal = self.match.legal_moves()
         self.legal = {_norm(m) for m in legal}
         return legal
+
+
+def _program_name(argv: list[str]) -> str:
+    """What to call the program: the script or module an interpreter runs, else the command."""
+    name = os.path.basename(argv[0]) or argv[0]
+    if name.startswith(("python", "pypy", "py.exe")) and len(argv) > 1:
+        if argv[1] == "-m" and len(argv) > 2:
+            return argv[2]
+        if not argv[1].startswith("-"):
+            return os.path.basename(argv[1])
+    return name
 
 
 def _short(value: Any, size: int = 60) -> str:

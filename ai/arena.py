@@ -133,8 +133,9 @@ def play_game(job: Job) -> GameResult:
         match = Match(job.game, job.options, job.seed, seats)
         for move in job.opening:
             match.play(move)
-        ctrls = [controller_for(specs[w], job.time_ms, job.seed * 7 + i)
-                 for i, w in enumerate(job.seats)]
+        # each side's randomness follows the side, not the seat, so swapped games differ
+        ctrls = [controller_for(specs[w], job.time_ms, job.seed * 7 + (w == "b"))
+                 for w in job.seats]
         play_out(match, ctrls)
         for c in ctrls:
             if hasattr(c, "wait_closed"):

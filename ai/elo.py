@@ -28,7 +28,7 @@ def elo_from_score(s: float) -> float:
         return -math.inf
     if s >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / s - 1.0)
+    return 0.0 - 400.0 * math.log10(1.0 / s - 1.0)  # 0.0 - : never a negative zero
 
 
 def score_stdev(w: int, d: int, l: int) -> float:

@@ -64,6 +64,7 @@ def test_summary_line_format():
     line = elo.summary_line("builtin:hard", "builtin:easy", 60, 20, 20)
     assert line == ("builtin:hard vs builtin:easy: W-D-L = 60-20-20, score 70.0%, "
                     "Elo +147.2 ± 66.0 (95%)")
+    assert "Elo +0.0 ± " in elo.summary_line("A", "B", 3, 0, 3)  # never "-0.0"
     assert elo.summary_line("A", "B", 0, 0, 4).endswith("score 0.0%, Elo -inf ± inf (95%)")
     pattern = r"^A vs B: W-D-L = 3-1-4, score 43\.8%, Elo -\d+\.\d ± \d+\.\d \(95%\)$"
     assert re.match(pattern, elo.summary_line("A", "B", 3, 1, 4))
