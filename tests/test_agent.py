@@ -144,3 +144,16 @@ def test_ataxx_agent_answers_in_time_without_legal():
     assert [a["type"] for a in answers] == ["hello", "ready", "move"]
     rules = registry.rules("ataxx")
     assert answers[2]["move"] in legal_from_view(rules, {"fen": fen}, {})
+
+
+def test_setup_message_answers_a_setup():
+    registry.register("hide", "tests.agents.hide", "tests.agents.hide", "tests.agents.hide")
+    try:
+        agent = Agent("easy", 5, games=["hide"])
+        answers = talk(agent, {"type": "start", "game": "hide", "seat": 1},
+                       {"type": "setup", "view": {"guesses": [[], []], "to_move": 1},
+                        "time_ms": 100})
+    finally:
+        registry.unregister("hide")
+    assert answers[0] == {"type": "ready"}
+    assert answers[1]["type"] == "setup" and answers[1]["setup"] in range(4)

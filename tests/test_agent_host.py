@@ -227,3 +227,31 @@ def test_builtin_agent_plays_ataxx_through_the_host():
 def test_the_arcade_uai_engine_through_the_host():
     match, _ = ataxx_game(f"uai:{sys.executable} -m ai.uai", time_ms=200)
     assert len(match.moves) == 4 and match.resigned is None
+
+
+@pytest.fixture
+def hide():
+    from game import registry
+    registry.register("hide", "tests.agents.hide", "tests.agents.hide", "tests.agents.hide")
+    yield "hide"
+    registry.unregister("hide")
+
+
+def test_setup_phase_through_the_host(hide):
+    for seats in ((0, 1), (1, 0)):
+        match = Match(hide, None, 4)
+        ctrls = [None, None]
+        ctrls[seats[0]] = AgentController(agent("race_builtin.py", "--level", "easy"), 200)
+        ctrls[seats[1]] = AIController("easy", 0.02, 2)
+        play_out(match, ctrls)
+        ctrls[seats[0]].wait_closed()
+        assert match.resigned is None and match.outcome() is not None
+        record = match.to_record()
+        assert all(m in range(4) for m in record["moves"][:2])  # both seats hid a token
+
+
+def test_invalid_setup_loses(hide):
+    match = Match(hide, None, 4)
+    play_out(match, [AgentController(agent("illegal.py"), 200), AIController("easy", 0.02, 2)])
+    reason = match.outcome().reason
+    assert match.resigned == 0 and "sent an invalid setup 'under the carpet'" in reason

@@ -6,7 +6,7 @@ import json
 import random
 import sys
 
-GAMES = ["ataxx", "dots", "planes", "banqi", "g2048", "race"]
+GAMES = ["ataxx", "dots", "planes", "banqi", "g2048", "race", "hide"]
 
 
 def say(msg: dict) -> None:

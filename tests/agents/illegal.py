@@ -1,5 +1,5 @@
 """Answers a turn with a well-formed move that is not legal (or, with 'malformed', a move of
-the wrong shape for any game)."""
+the wrong shape for any game), and a setup with nonsense."""
 
 import sys
 
@@ -7,6 +7,9 @@ from _common import run, say
 
 
 def turn(msg, rng):
+    if msg["type"] == "setup":
+        say({"type": "setup", "setup": "under the carpet"})
+        return
     if sys.argv[1:] == ["malformed"]:
         say({"type": "move", "move": {"not": "a move"}})
         return

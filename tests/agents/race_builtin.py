@@ -1,5 +1,5 @@
-"""python -m ai.agent with the tests' tiny 'race' game registered (for tests that need a game
-without depending on the real ones)."""
+"""python -m ai.agent with the tests' tiny games 'race' and 'hide' registered (for tests that
+need a game without depending on the real ones)."""
 
 import os
 import sys
@@ -11,6 +11,7 @@ from ai import agent  # noqa: E402
 from game import registry  # noqa: E402
 
 registry.register("race", "tests.fakes.race", "tests.fakes.race", "tests.fakes.race")
+registry.register("hide", "tests.agents.hide", "tests.agents.hide", "tests.agents.hide")
 _available = registry.available
-registry.available = lambda: _available() + ["race"]
+registry.available = lambda: _available() + ["race", "hide"]
 sys.exit(agent.main(sys.argv[1:]))
