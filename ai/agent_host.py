@@ -63,8 +63,11 @@ class _Process:
         self.write_error = ""
         self.stderr_tail: deque[str] = deque(maxlen=6)
         self._writes: queue.Queue[bytes | None] = queue.Queue()
-        for target in (self._read, self._write, self._drain_stderr):
-            threading.Thread(target=target, daemon=True, name=f"agent-{target.__name__}").start()
+        threads = [threading.Thread(target=t, daemon=True, name=f"agent-{t.__name__}")
+                   for t in (self._drain_stderr, self._write, self._read)]
+        self._stderr_thread = threads[0]
+        for t in threads:
+            t.start()
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -75,6 +78,7 @@ class _Process:
                 raw = b""
             now = time.monotonic()
             if not raw:
+                self._settle()
                 self._put(("eof", "", now))
                 return
             if len(raw) > MAX_LINE:
@@ -86,6 +90,15 @@ class _Process:
                 item = ("bad", "printed a line that is not UTF-8", now)
             if not self._put(item):
                 return
+
+    def _settle(self) -> None:
+        """After end of output: give the program a moment to exit and its last stderr lines
+        a moment to arrive, so that the reason given is complete (this is the reader thread)."""
+        try:
+            self.proc.wait(timeout=0.5)
+        except subprocess.TimeoutExpired:
+            return
+        self._stderr_thread.join(0.5)
 
     def _put(self, item: tuple[str, str, float]) -> bool:
         with self._unread_lock:
