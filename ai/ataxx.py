@@ -1,0 +1,194 @@
+"""The Ataxx bot: iterative-deepening negamax alpha-beta (principal variation search) with a
+transposition table, ordered moves and an evaluation of material, safety and mobility.
+It reads only the FEN of its view."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ai.base import Budget
+from game.rules import ataxx as rules
+from game.rules.ataxx import ALL, NEAR, Position, make, moves_of, spread
+
+WIN = 100_000
+EXACT, LOWER, UPPER = 0, 1, 2
+TT_LIMIT = 1_500_000
+
+
+class Timeout(Exception):
+    """The budget ran out inside the search."""
+
+
+class Search:
+    """One search: its counters, its deadline, and a transposition table it may share."""
+
+    def __init__(self, budget: Budget, table: dict | None = None, max_depth: int = 64):
+        self.budget = budget
+        self.table = table if table is not None else {}
+        self.nodes = 0
+        self.max_depth = max_depth
+        self.depth_reached = 0
+        self.history: dict[tuple[int, int], int] = {}
+
+    # --- evaluation, from the side to move
+    def evaluate(self, pos: Position) -> int:
+        own, enemy = pos.own(), pos.enemy()
+        empty = ALL & ~(own | enemy | pos.gaps)
+        material = own.bit_count() - enemy.bit_count()
+        # Stones touching empty squares can be taken next move; the side to move's exposure
+        # matters less (it moves first).
+        enemy_front = (spread(empty) & enemy).bit_count()
+        own_front = (spread(empty) & own).bit_count()
+        mobility = (spread(own) & empty).bit_count() - (spread(enemy) & empty).bit_count()
+        return 100 * material + 4 * (enemy_front - own_front) + 3 * mobility + 20
+
+    def terminal(self, pos: Position, ply: int) -> int:
+        own, enemy = pos.own().bit_count(), pos.enemy().bit_count()
+        if pos.halfmove >= rules.DRAW_HALFMOVES and own and enemy:
+            return 0
+        if own == enemy:
+            return 0
+        margin = own - enemy
+        return (WIN - ply + margin) if margin > 0 else (-WIN + ply + margin)
+
+    # --- move ordering
+    def ordered(self, pos: Position, tt_move: Any) -> list[tuple[int, int]]:
+        moves = moves_of(pos)
+        if len(moves) == 1:
+            return moves
+        enemy, own = pos.enemy(), pos.own()
+        history = self.history
+
+        def key(m: tuple[int, int]) -> int:
+            frm, to = m
+            if m == tt_move:
+                return -1_000_000
+            gain = (NEAR[to] & enemy).bit_count() * 10
+            if frm < 0:
+                gain += 10
+            else:
+                gain -= (NEAR[frm] & own).bit_count() * 3  # a jump leaves a hole behind
+            return -(gain * 1000 + history.get(m, 0))
+
+        moves.sort(key=key)
+        return moves
+
+    # --- the search
+    def negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not self.nodes & 1023 and self.budget.expired():
+            raise Timeout
+        if rules.game_over(pos):
+            return self.terminal(pos, ply)
+        if depth <= 0:
+            return self.evaluate(pos)
+        key = (pos.x, pos.o, pos.turn)
+        entry = self.table.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, e_score, e_flag, tt_move = entry
+            if e_depth >= depth and pos.halfmove < rules.DRAW_HALFMOVES - 10:
+                if e_flag == EXACT:
+                    return e_score
+                if e_flag == LOWER and e_score >= beta:
+                    return e_score
+                if e_flag == UPPER and e_score <= alpha:
+                    return e_score
+        original_alpha = alpha
+        best, best_move = -WIN * 2, None
+        for i, (frm, to) in enumerate(self.ordered(pos, tt_move)):
+            child = make(pos, frm, to)
+            if i == 0:
+                score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < score < beta:
+                    score = -self.negamax(child, depth - 1, -beta, -score, ply + 1)
+            if score > best:
+                best, best_move = score, (frm, to)
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                self.history[(frm, to)] = self.history.get((frm, to), 0) + depth * depth
+                break
+        flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
+        if len(self.table) > TT_LIMIT:
+            self.table.clear()
+        self.table[key] = (depth, best, flag, best_move)
+        return best
+
+    def root(self, pos: Position, depth: int, order: list) -> tuple[tuple[int, int], int]:
+        alpha, beta = -WIN * 2, WIN * 2
+        best_move, best = order[0], -WIN * 2
+        for i, (frm, to) in enumerate(order):
+            child = make(pos, frm, to)
+            if i == 0:
+                score = -self.negamax(child, depth - 1, -beta, -alpha, 1)
+            else:
+                score = -self.negamax(child, depth - 1, -alpha - 1, -alpha, 1)
+                if score > alpha:
+                    score = -self.negamax(child, depth - 1, -beta, -alpha, 1)
+            if score > best:
+                best, best_move = score, (frm, to)
+                alpha = max(alpha, score)
+        return best_move, best
+
+    def best_move(self, pos: Position) -> tuple[tuple[int, int], int, int]:
+        """Iterative deepening: the best move of the deepest finished iteration, its score and
+        that depth."""
+        order = self.ordered(pos, None)
+        if len(order) == 1:
+            return order[0], 0, 0
+        best, score = order[0], 0
+        for depth in range(1, self.max_depth + 1):
+            try:
+                best, score = self.root(pos, depth, order)
+            except Timeout:
+                break
+            self.depth_reached = depth
+            order.remove(best)
+            order.insert(0, best)
+            if abs(score) >= WIN - 1000 or self.budget.expired():
+                break
+        return best, score, self.depth_reached
+
+
+_TABLE: dict = {}
+
+
+def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
+    """The bot's move for the position in view["fen"]."""
+    pos = rules.from_fen(view["fen"])
+    if level == "easy":
+        return _easy(pos, budget, rng)
+    search = Search(budget, _TABLE)
+    move, _, _ = search.best_move(pos)
+    return rules.move_text(*move)
+
+
+def _easy(pos: Position, budget: Budget, rng: random.Random) -> str:
+    """A shallow search that often settles for a weaker move."""
+    search = Search(budget, {}, max_depth=2)
+    scored = []
+    for frm, to in moves_of(pos):
+        try:
+            score = -search.negamax(make(pos, frm, to), 1, -WIN * 2, WIN * 2, 1)
+        except Timeout:
+            break
+        scored.append((score, (frm, to)))
+    if not scored:
+        return rules.move_text(*moves_of(pos)[0])
+    scored.sort(reverse=True)
+    top = scored[0][0]
+    near = [m for s, m in scored if s >= top - 150]
+    pick = rng.choice(near) if rng.random() < 0.6 else rng.choice(scored)[1]
+    return rules.move_text(*pick)
+
+
+def analyse(fen: str, budget: Budget) -> dict:
+    """The search's figures for a position: best move, score, depth and nodes (UAI, bench)."""
+    search = Search(budget, _TABLE)
+    move, score, depth = search.best_move(rules.from_fen(fen))
+    return {"move": rules.move_text(*move), "score": score, "depth": depth,
+            "nodes": search.nodes}
