@@ -134,9 +134,9 @@ class Search:
                 alpha = max(alpha, score)
         return best_move, best
 
-    def best_move(self, pos: Position) -> tuple[tuple[int, int], int, int]:
+    def best_move(self, pos: Position, on_depth=None) -> tuple[tuple[int, int], int, int]:
         """Iterative deepening: the best move of the deepest finished iteration, its score and
-        that depth."""
+        that depth. on_depth(depth, score, move, nodes) is called after each iteration."""
         order = self.ordered(pos, None)
         if len(order) == 1:
             return order[0], 0, 0
@@ -147,6 +147,8 @@ class Search:
             except Timeout:
                 break
             self.depth_reached = depth
+            if on_depth is not None:
+                on_depth(depth, score, best, self.nodes)
             order.remove(best)
             order.insert(0, best)
             if abs(score) >= WIN - 1000 or self.budget.expired():
