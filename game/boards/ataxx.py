@@ -1,0 +1,251 @@
+"""The Ataxx board: select a stone to see its clone and jump targets, click one to move."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.boards.base import BoardBase
+from game.rules import ataxx as rules
+from game.ui import theme
+
+FLIP_SECONDS = 0.3
+PASS_DELAY = 0.9  # seconds the "no moves: pass" notice shows before the pass is played
+
+
+class Board(BoardBase):
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
+        super().__init__(options, seat_names, prefs)
+        self.pos: rules.Position | None = None
+        self.selected: int | None = None
+        self.cursor = 24  # d4
+        self.cell = 60
+        self.origin = (0, 0)
+        self.flips: dict[int, float] = {}  # square -> seconds of its animation done
+        self.appear: dict[int, float] = {}
+        self.pass_wait = 0.0
+        self.hover: int | None = None
+
+    # --- the view
+    def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        old = self.pos
+        super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
+                         animate=animate)
+        self.pos = rules.from_fen(view["fen"])
+        self.selected = None
+        self.flips, self.appear = {}, {}
+        if animate and old is not None and self.animation_speed > 0:
+            changed_colour = (old.x & self.pos.o) | (old.o & self.pos.x)
+            self.flips = {sq: 0.0 for sq in rules.squares(changed_colour)}
+            new = (self.pos.x | self.pos.o) & ~(old.x | old.o)
+            self.appear = {sq: 0.0 for sq in rules.squares(new)}
+        self.pass_wait = PASS_DELAY if self.legal == [rules.PASS] else 0.0
+
+    def layout(self, rect: pygame.Rect) -> None:
+        super().layout(rect)
+        self.cell = max(20, min(rect.width - 40, rect.height - 40) // 7)
+        side = self.cell * 7
+        self.origin = (rect.centerx - side // 2, rect.centery - side // 2)
+
+    def square_rect(self, sq: int) -> pygame.Rect:
+        r, f = divmod(sq, 7)
+        return pygame.Rect(self.origin[0] + f * self.cell,
+                           self.origin[1] + (6 - r) * self.cell, self.cell, self.cell)
+
+    def square_at(self, pos: tuple[int, int]) -> int | None:
+        x, y = pos[0] - self.origin[0], pos[1] - self.origin[1]
+        if not (0 <= x < 7 * self.cell and 0 <= y < 7 * self.cell):
+            return None
+        return (6 - y // self.cell) * 7 + x // self.cell
+
+    # --- moves of the selected stone
+    def targets(self, frm: int) -> tuple[set[int], set[int]]:
+        """Clone and jump targets of the stone on frm, from the legal list."""
+        clones, jumps = set(), set()
+        for move in self.legal:
+            if move == rules.PASS:
+                continue
+            f, t = rules.parse_move(move)
+            if f < 0 and rules.NEAR[frm] >> t & 1:
+                clones.add(t)
+            elif f == frm:
+                jumps.add(t)
+        return clones, jumps
+
+    def movable(self, sq: int) -> bool:
+        return self.pos is not None and bool(self.pos.own() >> sq & 1) and any(
+            self.targets(sq))
+
+    def press(self, sq: int) -> str | None:
+        """A click or Enter on a square: select, move, or deselect."""
+        if self.selected is not None:
+            clones, jumps = self.targets(self.selected)
+            if sq in clones:
+                return rules.name(sq)
+            if sq in jumps:
+                return rules.name(self.selected) + rules.name(sq)
+        self.selected = sq if self.movable(sq) and sq != self.selected else None
+        return None
+
+    # --- input
+    def handle_event(self, event: pygame.event.Event):
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.square_at(event.pos)
+            return None
+        if not self.my_turn or self.pos is None:
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            sq = self.square_at(event.pos)
+            if sq is None:
+                self.selected = None
+                return None
+            self.cursor = sq
+            return self.press(sq)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+            self.selected = None
+        if event.type == pygame.KEYDOWN:
+            steps = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: 7, pygame.K_DOWN: -7}
+            if event.key in steps:
+                r, f = divmod(self.cursor, 7)
+                d = steps[event.key]
+                if d in (-1, 1):
+                    f = max(0, min(6, f + d))
+                else:
+                    r = max(0, min(6, r + d // 7))
+                self.cursor = r * 7 + f
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                return self.press(self.cursor)
+        return None
+
+    def pending_move(self):
+        """A forced pass is played for the player once its notice has shown."""
+        if self.my_turn and self.legal == [rules.PASS] and self.pass_wait <= 0:
+            return rules.PASS
+        return None
+
+    def update(self, dt: float) -> None:
+        speed = self.animation_speed
+        for anim in (self.flips, self.appear):
+            for sq in list(anim):
+                anim[sq] += dt * speed
+                if anim[sq] >= FLIP_SECONDS:
+                    del anim[sq]
+        self.pass_wait -= dt
+
+    def busy(self) -> bool:
+        return bool(self.flips or self.appear)
+
+    def sound_for(self, old_view, new_view, move) -> str:
+        if old_view is None:
+            return "move"
+        a, b = rules.from_fen(old_view["fen"]), rules.from_fen(new_view["fen"])
+        return "capture" if (a.x & b.o) | (a.o & b.x) else "move"
+
+    def status(self) -> list[str]:
+        if self.pos is None:
+            return []
+        p = self.pos
+        lines = [f"x (red): {p.x.bit_count()} stones", f"o (blue): {p.o.bit_count()} stones",
+                 f"Move {p.fullmove}, {'xo'[p.turn]} to play",
+                 f"Moves without a clone: {p.halfmove}/100"]
+        if self.my_turn and self.legal == [rules.PASS]:
+            lines.append("No move: you must pass.")
+        elif self.my_turn:
+            lines.append("Click a stone, then a dot (clone) or a ring (jump).")
+        return lines
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.pos is None:
+            return
+        c = self.cell
+        board = pygame.Rect(self.origin, (7 * c, 7 * c))
+        pygame.draw.rect(surface, theme.PAPER_DARK, board.inflate(12, 12), border_radius=8)
+        last = self._last_squares()
+        clones, jumps = self.targets(self.selected) if self.selected is not None else ((), ())
+        for sq in range(49):
+            rect = self.square_rect(sq)
+            fill = (250, 246, 236) if (sq // 7 + sq % 7) % 2 else (240, 234, 218)
+            if sq in last:
+                fill = (250, 226, 160)
+            pygame.draw.rect(surface, fill, rect)
+            if self.pos.gaps >> sq & 1:
+                self._draw_gap(surface, rect)
+        for sq in range(49):
+            rect = self.square_rect(sq)
+            pygame.draw.rect(surface, theme.GRID, rect, width=1)
+        for sq in range(49):
+            self._draw_stone(surface, sq)
+        for t in clones:
+            pygame.draw.circle(surface, theme.GOOD, self.square_rect(t).center, c // 7)
+        for t in jumps:
+            pygame.draw.circle(surface, theme.ACCENT, self.square_rect(t).center, c // 5,
+                               width=max(2, c // 18))
+        if self.selected is not None:
+            pygame.draw.rect(surface, theme.ACCENT, self.square_rect(self.selected), width=3)
+        if self.my_turn:
+            pygame.draw.rect(surface, theme.INK, self.square_rect(self.cursor).inflate(-4, -4),
+                             width=2, border_radius=4)
+            if self.hover is not None and self.movable(self.hover) and self.selected is None:
+                pygame.draw.rect(surface, theme.HILITE, self.square_rect(self.hover), width=3)
+        self._draw_coordinates(surface)
+
+    def _last_squares(self) -> set[int]:
+        if not isinstance(self.last_move, str) or self.last_move == rules.PASS:
+            return set()
+        try:
+            frm, to = rules.parse_move(self.last_move)
+        except ValueError:
+            return set()
+        return {to} | ({frm} if frm >= 0 else set())
+
+    def _draw_gap(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        pygame.draw.rect(surface, (120, 114, 104), rect)
+        clip = surface.get_clip()
+        surface.set_clip(rect.clip(clip) if clip else rect)
+        for i in range(-rect.width, rect.width, max(6, rect.width // 6)):
+            pygame.draw.line(surface, (96, 90, 82), (rect.x + i, rect.bottom),
+                             (rect.x + i + rect.height, rect.y), 2)
+        surface.set_clip(clip)
+        pygame.draw.rect(surface, (120, 114, 104), rect, width=3)
+
+    def _draw_stone(self, surface: pygame.Surface, sq: int) -> None:
+        is_x, is_o = self.pos.x >> sq & 1, self.pos.o >> sq & 1
+        if not (is_x or is_o):
+            return
+        seat = 0 if is_x else 1
+        rect = self.square_rect(sq)
+        radius = self.cell * 0.38
+        colour = theme.SEAT_COLORS[seat]
+        width_scale = 1.0
+        if sq in self.flips:
+            t = self.flips[sq] / FLIP_SECONDS
+            width_scale = abs(math.cos(math.pi * t))
+            if t < 0.5:
+                colour = theme.SEAT_COLORS[1 - seat]
+        if sq in self.appear:
+            radius *= 0.4 + 0.6 * self.appear[sq] / FLIP_SECONDS
+        w, h = max(2, int(2 * radius * width_scale)), int(2 * radius)
+        shadow = pygame.Rect(0, 0, w, h)
+        shadow.center = (rect.centerx + 2, rect.centery + 3)
+        pygame.draw.ellipse(surface, (200, 190, 170), shadow)
+        body = pygame.Rect(0, 0, w, h)
+        body.center = rect.center
+        pygame.draw.ellipse(surface, colour, body)
+        pygame.draw.ellipse(surface, theme.INK, body, width=2)
+        if w > 10:
+            shine = pygame.Rect(0, 0, w // 3, h // 4)
+            shine.center = (body.centerx - w // 6, body.centery - h // 5)
+            pygame.draw.ellipse(surface, [min(255, v + 60) for v in colour], shine)
+
+    def _draw_coordinates(self, surface: pygame.Surface) -> None:
+        size = max(12, self.cell // 5)
+        for f in range(7):
+            x = self.origin[0] + f * self.cell + self.cell // 2
+            theme.text(surface, "abcdefg"[f], (x, self.origin[1] + 7 * self.cell + 8), size,
+                       theme.INK_SOFT, anchor="midtop")
+        for r in range(7):
+            y = self.origin[1] + (6 - r) * self.cell + self.cell // 2
+            theme.text(surface, str(r + 1), (self.origin[0] - 10, y), size, theme.INK_SOFT,
+                       anchor="midright")
