@@ -265,10 +265,7 @@ def parse_move(text: str) -> tuple[int, int]:
     if len(text) == 2:
         return (-1, parse_square(text))
     if len(text) == 4:
-        frm, to = parse_square(text[:2]), parse_square(text[2:])
-        if NEAR[frm] >> to & 1:
-            return (-1, to)  # a one-step "jump" is a clone, as libataxx reads it
-        return (frm, to)
+        return parse_square(text[:2]), parse_square(text[2:])
     raise RulesError(f"{text!r} is not a move: use 'f2', 'a1c3' or '0000'")
 
 
@@ -294,6 +291,8 @@ def apply(state: Position, move: str) -> Position:
     if game_over(state):
         raise RulesError("the game is over")
     frm, to = parse_move(move)
+    if frm >= 0 and NEAR[frm] >> to & 1 and state.own() >> frm & 1:
+        frm = -1  # "c4d4" from one's own stone is the clone d4, as libataxx reads it
     if (frm, to) not in moves_of(state):
         raise RulesError(f"{move} is not legal here")
     return make(state, frm, to)
@@ -323,4 +322,5 @@ def move_to_wire(move: str) -> str:
 def move_from_wire(wire) -> str:
     if not isinstance(wire, str):
         raise RulesError(f"an Ataxx move is text like 'f2', 'a1c3' or '0000', not {wire!r}")
-    return move_text(*parse_move(wire))
+    parse_move(wire)
+    return wire

@@ -1,0 +1,54 @@
+"""The Ataxx bot: legal, on time, and it sees the obvious."""
+
+import random
+import time
+
+import pytest
+
+from ai import ataxx as bot
+from ai.base import Budget
+from game.rules import ataxx as rules
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_answers_legally_within_budget(level):
+    rng = random.Random(1)
+    for layout in rules.LAYOUTS:
+        s = rules.new_game({"layout": layout})
+        start = time.monotonic()
+        move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.15), level, rng)
+        assert time.monotonic() - start < 0.15 + 0.25
+        assert move in rules.legal_moves(s)
+
+
+def test_takes_the_big_capture():
+    fen = "7/7/7/2ooo2/7/3x3/7 x 0 10"  # d3 converts all three o stones and wins
+    s = rules.from_fen(fen)
+    move = bot.choose({"fen": fen}, rules.legal_moves(s), Budget(0.5), "hard", random.Random())
+    assert move == "d3"
+
+
+def test_wins_a_won_ending():
+    fen = "7/7/7/7/7/1o5/x6 x 0 10"  # x to move converts the last o stone
+    s = rules.from_fen(fen)
+    move = bot.choose({"fen": fen}, rules.legal_moves(s), Budget(0.3), "hard", random.Random())
+    assert rules.outcome(rules.apply(s, move)).winner == 0
+
+
+def test_passes_when_it_must():
+    fen = "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1"
+    assert bot.choose({"fen": fen}, ["0000"], Budget(0.2), "hard", random.Random()) == "0000"
+
+
+def test_cancel_answers_at_once():
+    b = Budget(30)
+    b.cancel.set()
+    start = time.monotonic()
+    move = bot.choose({"fen": rules.START_FEN}, [], b, "hard", random.Random())
+    assert time.monotonic() - start < 0.5 and move in rules.legal_moves(rules.new_game())
+
+
+def test_search_reports_depth_and_nodes():
+    a = bot.analyse(rules.START_FEN, Budget(0.3))
+    assert a["depth"] >= 3 and a["nodes"] > 100 and a["move"] in rules.legal_moves(
+        rules.new_game())
