@@ -80,11 +80,11 @@ class Board(BoardBase):
     def press(self, sq: int) -> str | None:
         """A click or Enter on a square: select, move, or deselect."""
         if self.selected is not None:
-            clones, jumps = self.targets(self.selected)
-            if sq in clones:
-                return rules.name(sq)
-            if sq in jumps:
-                return rules.name(self.selected) + rules.name(sq)
+            frm = self.selected
+            clones, jumps = self.targets(frm)
+            if sq in clones or sq in jumps:
+                self.selected = None
+                return rules.name(sq) if sq in clones else rules.name(frm) + rules.name(sq)
         self.selected = sq if self.movable(sq) and sq != self.selected else None
         return None
 
