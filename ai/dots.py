@@ -1,0 +1,211 @@
+"""The Dots and Boxes bot: perfect where the position is solved (the 3x3 table, or an exact
+search of a small position), the game's theory elsewhere: take what is offered, keep control
+of the endgame with a double-cross while long chains remain, fight for the last safe line, and
+when every line gives something away, give the least."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+from ai.base import Budget
+from ai.dots_solver import Memo, Table
+from game.rules import dots as rules
+from game.rules.dots import Geometry, completed, geometry
+
+EXACT_LINES = 18  # positions with at most this many undrawn lines are searched exactly
+SAFE_SEARCH = 12  # the fight for the last safe line is searched when this few remain
+
+_TABLES: dict[tuple[int, int], Table] = {}
+
+
+def table_for(rows: int, cols: int) -> Table | None:
+    """The shared solved table for this board, if the board has one (3x3)."""
+    if (rows, cols) != (3, 3):
+        return None
+    if (rows, cols) not in _TABLES:
+        _TABLES[(rows, cols)] = Table(rows, cols)
+    return _TABLES[(rows, cols)]
+
+
+@cache
+def _memo(rows: int, cols: int) -> Memo:
+    return Memo(geometry(rows, cols))
+
+
+# --- what a line does
+def degree(geo: Geometry, mask: int, box: int) -> int:
+    """Undrawn sides of a box."""
+    return 4 - (mask & geo.box_sides[box]).bit_count()
+
+
+def undrawn(geo: Geometry, mask: int) -> list[int]:
+    return [i for i in range(geo.lines) if not mask >> i & 1]
+
+
+def captures(geo: Geometry, mask: int) -> list[int]:
+    """Lines that complete a box now."""
+    return [i for i in undrawn(geo, mask) if completed(geo, mask, i)]
+
+
+def is_safe(geo: Geometry, mask: int, line: int) -> bool:
+    """Drawing it neither completes a box nor gives one a third side."""
+    return all(degree(geo, mask, b) >= 3 for b in geo.line_boxes[line])
+
+
+def safe_lines(geo: Geometry, mask: int) -> list[int]:
+    return [i for i in undrawn(geo, mask) if is_safe(geo, mask, i)]
+
+
+def take_all(geo: Geometry, mask: int) -> tuple[int, int]:
+    """Take every box on offer, in a chain reaction: (boxes taken, mask after)."""
+    taken = 0
+    while True:
+        line = next((i for i in undrawn(geo, mask) if completed(geo, mask, i)), None)
+        if line is None:
+            return taken, mask
+        taken += completed(geo, mask, line)
+        mask |= 1 << line
+
+
+def giveaway(geo: Geometry, mask: int, line: int) -> int:
+    """How many boxes the opponent can take at once after we draw this line."""
+    return take_all(geo, mask | 1 << line)[0]
+
+
+# --- exact values where they can be had
+def solved_value(view: dict, budget: Budget | None = None, wait: bool = False) -> int | None:
+    """The margin of the remaining boxes the side to move secures with perfect play, or None
+    while it is unknown (3x3 table still building, or the position too large to search)."""
+    state = rules.state_from_view(view)
+    return _solved(state, budget, wait)
+
+
+def _solved(state: rules.State, budget: Budget | None, wait: bool = False) -> int | None:
+    geo = geometry(state.rows, state.cols)
+    table = table_for(state.rows, state.cols)
+    if table is not None:
+        t = table.wait() if wait else table.get()
+        if t is not None:
+            return int(t[state.mask])
+    if len(undrawn(geo, state.mask)) <= EXACT_LINES or geo.lines <= EXACT_LINES:
+        try:
+            return _memo(state.rows, state.cols).value(state.mask, budget)
+        except TimeoutError:
+            return None
+    return None
+
+
+def _exact_move(state: rules.State, legal: list[int], budget: Budget) -> int | None:
+    """The best move by exact values, or None if they are not all known in time."""
+    geo = geometry(state.rows, state.cols)
+    table = table_for(state.rows, state.cols)
+    values = table.get() if table is not None else None
+    if values is None and len(undrawn(geo, state.mask)) > EXACT_LINES:
+        return None
+    memo = _memo(state.rows, state.cols)
+    best, best_line = -999, None
+    for line in legal:
+        new = state.mask | 1 << line
+        c = completed(geo, state.mask, line)
+        try:
+            after = int(values[new]) if values is not None else memo.value(new, budget)
+        except TimeoutError:
+            return None
+        v = c + after if c else -after
+        if v > best:
+            best, best_line = v, line
+    return best_line
+
+
+# --- the game's theory
+def _last_safe_wins(geo: Geometry, mask: int, memo: dict, budget: Budget) -> bool:
+    """True if the side to move can make the last safe move (so the other side must open)."""
+    got = memo.get(mask)
+    if got is None:
+        memo["calls"] = memo.get("calls", 0) + 1
+        if not memo["calls"] & 255 and budget.expired():
+            raise TimeoutError
+        got = any(not _last_safe_wins(geo, mask | 1 << line, memo, budget)
+                  for line in safe_lines(geo, mask))
+        memo[mask] = got
+    return got
+
+
+def _long_chain_left(geo: Geometry, mask: int) -> bool:
+    """After everything on offer is taken, does some opening still give away 3 or more?"""
+    return any(giveaway(geo, mask, line) >= 3 for line in undrawn(geo, mask))
+
+
+def _double_cross(geo: Geometry, mask: int) -> int | None:
+    """A line that leaves the last two boxes of a chain to the opponent, if that is wise: no
+    safe line is left and a long chain remains to be given to us later."""
+    for line in captures(geo, mask):
+        boxes = [b for b in geo.line_boxes[line] if degree(geo, mask, b) == 1]
+        others = [b for b in geo.line_boxes[line] if degree(geo, mask, b) == 2]
+        if len(boxes) != 1 or len(others) != 1:
+            continue
+        partner = others[0]
+        far = [s for s in range(geo.lines) if geo.box_sides[partner] >> s & 1
+               and not mask >> s & 1 and s != line]
+        if len(far) != 1:
+            continue
+        far_line = far[0]
+        if any(degree(geo, mask, b) <= 2 for b in geo.line_boxes[far_line] if b != partner):
+            continue  # the chain goes on past the partner: not its last two boxes
+        rest = mask | 1 << far_line | 1 << line
+        rest_taken, rest = take_all(geo, rest)
+        if rest_taken == 0 and not safe_lines(geo, rest) and _long_chain_left(geo, rest):
+            return far_line
+    return None
+
+
+def theory_move(state: rules.State, legal: list[int], rng: random.Random,
+                budget: Budget) -> int:
+    geo = geometry(state.rows, state.cols)
+    mask = state.mask
+    offered = [line for line in captures(geo, mask) if line in legal]
+    if offered:
+        # The double-cross is the last act of a capture: everything else is taken first.
+        if len(offered) == 1 and not safe_lines(geo, take_all(geo, mask)[1]):
+            cross = _double_cross(geo, mask)
+            if cross is not None and cross in legal:
+                return cross
+        return offered[0]
+    safe = [line for line in safe_lines(geo, mask) if line in legal]
+    if safe:
+        if len(safe) <= SAFE_SEARCH:
+            memo: dict = {}
+            try:
+                winning = [line for line in safe
+                           if not _last_safe_wins(geo, mask | 1 << line, memo, budget)]
+            except TimeoutError:
+                winning = []
+            if winning:
+                return rng.choice(winning)
+        return rng.choice(safe)
+    costs = {line: giveaway(geo, mask, line) for line in legal}
+    least = min(costs.values())
+    return rng.choice([line for line, c in costs.items() if c == least])
+
+
+def greedy_move(state: rules.State, legal: list[int], rng: random.Random) -> int:
+    """Take any box on offer, otherwise avoid drawing a box's third side, otherwise random."""
+    geo = geometry(state.rows, state.cols)
+    offered = [line for line in legal if completed(geo, state.mask, line)]
+    if offered:
+        return rng.choice(offered)
+    safe = [line for line in legal if is_safe(geo, state.mask, line)]
+    return rng.choice(safe or legal)
+
+
+def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> int:
+    state = rules.state_from_view(view)
+    legal = legal or rules.legal_moves(state)
+    if level == "easy":
+        return greedy_move(state, legal, rng)
+    if level == "hard" or len(undrawn(geometry(state.rows, state.cols), state.mask)) <= 12:
+        move = _exact_move(state, legal, budget)
+        if move is not None:
+            return move
+    return theory_move(state, legal, rng, budget)

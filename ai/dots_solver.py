@@ -1,0 +1,179 @@
+"""Exact Dots and Boxes values: a retrograde table over every line set (numpy), and a memoised
+search for positions small enough to search.
+
+A value is the best margin of the boxes still free that the side to move can secure (boxes it
+takes minus boxes the opponent takes, from here to the end), with both sides playing perfectly.
+`python -m ai.dots_solver --build PATH` builds the 3x3 table into PATH (a compressed .npz).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from game.rules.dots import Geometry, completed, geometry
+
+TABLE_VERSION = 1
+
+
+def popcounts(n_bits: int) -> np.ndarray:
+    """The number of set bits of every integer below 2**n_bits (uint8)."""
+    counts = np.zeros(1, dtype=np.uint8)
+    for _ in range(n_bits):
+        counts = np.concatenate([counts, counts + 1])
+    return counts
+
+
+def solve(rows: int, cols: int) -> np.ndarray:
+    """The value of every line set of a rows x cols board, indexed by the set's bitmask."""
+    geo = geometry(rows, cols)
+    n = geo.lines
+    value = np.zeros(1 << n, dtype=np.int8)
+    levels = popcounts(n)
+    order = np.argsort(levels, kind="stable").astype(np.uint32)
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(levels, minlength=n + 1))])
+    sides = [np.uint32(s) for s in geo.box_sides]
+    for k in range(n - 1, -1, -1):
+        masks = order[bounds[k]:bounds[k + 1]]
+        best = np.full(len(masks), -127, dtype=np.int8)
+        for line in range(n):
+            bit = np.uint32(1 << line)
+            free = np.nonzero((masks & bit) == 0)[0]
+            new = masks[free] | bit
+            gained = np.zeros(len(free), dtype=np.int8)
+            for b in geo.line_boxes[line]:
+                gained += ((new & sides[b]) == sides[b]).astype(np.int8)
+            after = value[new]
+            val = np.where(gained > 0, gained + after, -after).astype(np.int8)
+            best[free] = np.maximum(best[free], val)
+        value[masks] = best
+    return value
+
+
+def save_table(table: np.ndarray, path: Path | str) -> None:
+    """Write the table compressed, atomically."""
+    import io
+
+    from game.storage import atomic_write
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, value=table, version=np.int32(TABLE_VERSION))
+    atomic_write(path, buffer.getvalue())
+
+
+def load_table(path: Path | str, lines: int) -> np.ndarray | None:
+    """The table at path, or None if it is missing, damaged or of another size."""
+    try:
+        with np.load(path) as data:
+            table = data["value"]
+            if int(data["version"]) != TABLE_VERSION or table.shape != (1 << lines,) \
+                    or table.dtype != np.int8:
+                return None
+            return table
+    except (OSError, ValueError, KeyError, EOFError):
+        return None
+
+
+class Memo:
+    """Exact values by memoised search (small boards, late positions)."""
+
+    def __init__(self, geo: Geometry):
+        self.geo = geo
+        self.full = (1 << geo.lines) - 1
+        self.cache: dict[int, int] = {}
+        self.calls = 0
+
+    def value(self, mask: int, budget=None) -> int:
+        if mask == self.full:
+            return 0
+        got = self.cache.get(mask)
+        if got is not None:
+            return got
+        self.calls += 1
+        if not self.calls & 1023:
+            if budget is not None and budget.expired():
+                raise TimeoutError
+            if len(self.cache) > 3_000_000:
+                self.cache.clear()
+        best = -127
+        for line in range(self.geo.lines):
+            if mask >> line & 1:
+                continue
+            new = mask | 1 << line
+            c = completed(self.geo, mask, line)
+            v = c + self.value(new, budget) if c else -self.value(new, budget)
+            if v > best:
+                best = v
+        self.cache[mask] = best
+        return best
+
+
+class Table:
+    """The 3x3 table, loaded from the cache or built once in the background."""
+
+    def __init__(self, rows: int = 3, cols: int = 3):
+        self.rows, self.cols = rows, cols
+        self.lines = geometry(rows, cols).lines
+        self.table: np.ndarray | None = None
+        self.lock = threading.Lock()
+        self.thread: threading.Thread | None = None
+        self.error: str | None = None
+
+    def path(self) -> Path:
+        from game.storage import cache_dir
+        return cache_dir() / f"dots-{self.rows}x{self.cols}-v{TABLE_VERSION}.npz"
+
+    def get(self, start: bool = True) -> np.ndarray | None:
+        """The table if it is ready; otherwise starts building it (once) and returns None."""
+        with self.lock:
+            if self.table is not None:
+                return self.table
+            if self.thread is None and start:
+                self.thread = threading.Thread(target=self._load_or_build, daemon=True,
+                                               name="dots-table")
+                self.thread.start()
+        return None
+
+    def _load_or_build(self) -> None:
+        path = self.path()
+        table = load_table(path, self.lines)
+        if table is None:
+            # A separate process: the build must not take the loop thread's GIL.
+            import subprocess
+            import sys
+            root = Path(__file__).resolve().parent.parent
+            run = subprocess.run([sys.executable, "-m", "ai.dots_solver", "--build", str(path),
+                                  "--rows", str(self.rows), "--cols", str(self.cols)],
+                                 cwd=root, capture_output=True, text=True,
+                                 env=dict(os.environ))
+            table = load_table(path, self.lines)
+            if table is None:
+                self.error = run.stderr.strip()[-300:] or "table build failed"
+                return
+        with self.lock:
+            self.table = table
+
+    def wait(self, timeout: float | None = None) -> np.ndarray | None:
+        """Block until ready (scripts and tests only)."""
+        self.get()
+        if self.thread is not None:
+            self.thread.join(timeout)
+        return self.table
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--build", required=True, help="where to write the table")
+    p.add_argument("--rows", type=int, default=3)
+    p.add_argument("--cols", type=int, default=3)
+    args = p.parse_args()
+    if geometry(args.rows, args.cols).lines > 26:
+        raise SystemExit("board too large for a full table")
+    save_table(solve(args.rows, args.cols), args.build)
+
+
+if __name__ == "__main__":
+    main()
