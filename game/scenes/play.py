@@ -304,6 +304,9 @@ class PlayScene(Scene):
 
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        labels = [label for label, _ in self.board.actions()]
+        if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
+            self._build_buttons()  # a board's own buttons changed their labels
         self.wait = max(0.0, self.wait - dt)
         while self.notices:
             self.app.toast(self.notices.pop(0))

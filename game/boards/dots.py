@@ -1,0 +1,199 @@
+"""The Dots and Boxes board: the line under the mouse lights up before you click."""
+
+from __future__ import annotations
+
+import pygame
+
+from ai.worker import Worker
+from game.boards.base import BoardBase
+from game.rules import dots as rules
+from game.ui import theme
+
+
+class Board(BoardBase):
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
+        super().__init__(options, seat_names, prefs)
+        self.rows, self.cols = options["rows"], options["cols"]
+        self.lines = rules.geometry(self.rows, self.cols).lines
+        self.state: rules.State | None = None
+        self.hover: int | None = None
+        self.cursor = 0
+        self.spacing = 80
+        self.origin = (0, 0)
+        self.show_hint = False
+        self.hint: str = ""
+        self.hint_worker = Worker()
+        self.fresh: dict[int, float] = {}  # line -> seconds since it was drawn
+        self.drawers: dict[int, int] = {}  # line -> the seat that drew it
+
+    # --- the view
+    def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
+                         animate=animate)
+        self.state = rules.state_from_view(view)
+        self.drawers = self._line_drawers()
+        self.fresh = {last_move: 0.0} if animate and isinstance(last_move, int) else {}
+        self._ask_hint()
+
+    def _ask_hint(self) -> None:
+        self.hint = ""
+        if not self.show_hint or self.state is None or rules.outcome(self.state) is not None:
+            return
+        view = rules.view(self.state, None)
+
+        def job(cancel):
+            from ai.base import Budget
+            from ai.dots import solved_value
+            return solved_value(view, Budget(2.0, cancel))
+
+        self.hint = "Hint: working it out…"
+        self.hint_worker.submit(job)
+
+    def toggle_hint(self) -> None:
+        self.show_hint = not self.show_hint
+        self._ask_hint()
+
+    def actions(self):
+        return [("Hide hint" if self.show_hint else "Show hint", self.toggle_hint)]
+
+    # --- geometry on screen
+    def layout(self, rect: pygame.Rect) -> None:
+        super().layout(rect)
+        self.spacing = max(30, min((rect.width - 60) // self.cols, (rect.height - 60) // self.rows))
+        w, h = self.spacing * self.cols, self.spacing * self.rows
+        self.origin = (rect.centerx - w // 2, rect.centery - h // 2)
+
+    def dot(self, r: int, c: int) -> tuple[int, int]:
+        return self.origin[0] + c * self.spacing, self.origin[1] + r * self.spacing
+
+    def line_points(self, line: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        a, b = rules.line_ends(self.rows, self.cols, line)
+        return self.dot(*a), self.dot(*b)
+
+    def line_at(self, pos: tuple[int, int]) -> int | None:
+        """The line nearest the point, if it is close enough."""
+        best, best_d = None, self.spacing * 0.3
+        for line in range(self.lines):
+            (x1, y1), (x2, y2) = self.line_points(line)
+            px = min(max(pos[0], min(x1, x2)), max(x1, x2))
+            py = min(max(pos[1], min(y1, y2)), max(y1, y2))
+            d = ((pos[0] - px) ** 2 + (pos[1] - py) ** 2) ** 0.5
+            if d < best_d:
+                best, best_d = line, d
+        return best
+
+    # --- input
+    def handle_event(self, event: pygame.event.Event):
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.line_at(event.pos)
+            return None
+        if not self.my_turn:
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            line = self.line_at(event.pos)
+            if line is not None and line in self.legal:
+                return line
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RIGHT, pygame.K_DOWN, pygame.K_TAB):
+                self.cursor = self._next_free(1)
+            elif event.key in (pygame.K_LEFT, pygame.K_UP):
+                self.cursor = self._next_free(-1)
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                if self.cursor in self.legal:
+                    return self.cursor
+        return None
+
+    def _next_free(self, step: int) -> int:
+        line = self.cursor
+        for _ in range(self.lines):
+            line = (line + step) % self.lines
+            if line in self.legal:
+                return line
+        return self.cursor
+
+    def update(self, dt: float) -> None:
+        for line in list(self.fresh):
+            self.fresh[line] += dt * max(self.animation_speed, 0.01)
+            if self.fresh[line] > 0.4:
+                del self.fresh[line]
+        done = self.hint_worker.poll()
+        if done is not None:
+            self.hint = self._hint_text(done.value) if done.error is None else ""
+
+    def _hint_text(self, value: int | None) -> str:
+        if value is None or self.state is None:
+            return "Hint: not solved yet (3x3 table building, or board too large)"
+        mover = self.state.turn
+        s = self.state.scores
+        final = s[mover] - s[1 - mover] + value
+        who = "you" if self.my_turn else self.seat_names[mover]
+        if final > 0:
+            return f"Hint: {who} can still win by {final}"
+        if final == 0:
+            return f"Hint: {who} can still draw"
+        lose = "lose" if self.my_turn else "loses"
+        return f"Hint: against best play {who} {lose} by {-final}"
+
+    def sound_for(self, old_view, new_view, move) -> str:
+        old = sum(old_view["scores"]) if old_view else 0
+        return "capture" if sum(new_view["scores"]) > old else "move"
+
+    def status(self) -> list[str]:
+        if self.state is None:
+            return []
+        s = self.state.scores
+        lines = [f"Red: {s[0]} boxes", f"Blue: {s[1]} boxes",
+                 f"{self.seat_names[self.state.turn].capitalize()} to draw a line",
+                 f"Lines left: {self.lines - len(self.state.drawn)}"]
+        if self.state.first_reply_rule:
+            lines.append("First reply rule is on")
+        if self.hint:
+            lines.append(self.hint)
+        return lines
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.state is None:
+            return
+        sp = self.spacing
+        for b, owner in enumerate(self.state.owners):
+            if owner >= 0:
+                r, c = divmod(b, self.cols)
+                x, y = self.dot(r, c)
+                box = pygame.Rect(x, y, sp, sp).inflate(-6, -6)
+                pygame.draw.rect(surface, theme.SEAT_LIGHT[owner], box, border_radius=6)
+                theme.text(surface, self.seat_names[owner][0].upper(), box.center,
+                           max(14, sp // 2), theme.SEAT_COLORS[owner], bold=True,
+                           anchor="center")
+        width = max(4, sp // 12)
+        last = self.last_move if isinstance(self.last_move, int) else None
+        owner_of = self.drawers
+        for line in range(self.lines):
+            a, b = self.line_points(line)
+            if self.state.mask >> line & 1:
+                colour = theme.SEAT_COLORS[owner_of.get(line, 0)]
+                w = width + (3 if line == last else 0)
+                if line in self.fresh:
+                    w += 3
+                pygame.draw.line(surface, colour, a, b, w)
+                if line == last:
+                    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+                    pygame.draw.circle(surface, theme.HILITE, mid, width + 2)
+                    pygame.draw.circle(surface, theme.INK, mid, width + 2, 1)
+            elif self.my_turn and line in self.legal and line in (self.hover, self.cursor):
+                colour = theme.HILITE if line == self.hover else theme.GRID
+                pygame.draw.line(surface, colour, a, b, width + 2)
+            elif self.my_turn and line == self.hover:
+                pygame.draw.line(surface, theme.BAD, a, b, 2)  # barred by the first reply rule
+        for r in range(self.rows + 1):
+            for c in range(self.cols + 1):
+                pygame.draw.circle(surface, theme.INK, self.dot(r, c), max(4, sp // 14))
+
+    def _line_drawers(self) -> dict[int, int]:
+        """Which seat drew each line (replayed from the order they were drawn)."""
+        drawers = {}
+        s = rules.new_game({"rows": self.rows, "cols": self.cols})
+        for line in self.state.drawn:
+            drawers[line] = s.turn
+            s = rules.apply(s, line)
+        return drawers
