@@ -205,7 +205,8 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     if level == "easy":
         return greedy_move(state, legal, rng)
     if level == "hard" or len(undrawn(geometry(state.rows, state.cols), state.mask)) <= 12:
-        move = _exact_move(state, legal, budget)
+        # The exact search gets most of the time; the theory needs the rest if it gives up.
+        move = _exact_move(state, legal, Budget(budget.remaining() * 0.6, budget.cancel))
         if move is not None:
             return move
     return theory_move(state, legal, rng, budget)
