@@ -78,7 +78,8 @@ class Board(BoardBase):
             px = min(max(pos[0], min(x1, x2)), max(x1, x2))
             py = min(max(pos[1], min(y1, y2)), max(y1, y2))
             d = ((pos[0] - px) ** 2 + (pos[1] - py) ** 2) ** 0.5
-            if d < best_d:
+            from_end = min(abs(px - x1) + abs(py - y1), abs(px - x2) + abs(py - y2))
+            if d < best_d and from_end > self.spacing * 0.12:  # a dot itself is no line
                 best, best_d = line, d
         return best
 
