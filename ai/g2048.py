@@ -1,0 +1,262 @@
+"""The 2048 bot: expectimax over packed boards, one whole tree level at a time in numpy.
+
+The tree alternates max nodes (the player picks a direction) and chance nodes (the board after
+the slide, before the spawn: a 2 with p 0.9 or a 4 with p 0.1 on each empty cell, uniformly).
+Each level is a numpy array of distinct boards: ``np.unique`` merges every board reached by more
+than one path (the transposition table of a level), so each is expanded and valued once.
+A chance node is expanded only while the probability of reaching it stays above a threshold
+(nneonneo's cprob cut); the rest, and the deepest level, take the evaluation: nneonneo's
+row-table heuristic (empty cells, merges, monotonicity, tile sums) over rows and columns.
+
+Iterative deepening adds one level at a time to the arrays already built and backs the values
+up again; it starts a level only if the time it predicts for it (from the previous level's
+time per board) fits in what is left of the budget, and checks the budget between steps.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from ai.base import Budget
+from game.rules import g2048 as rules
+
+DIRECTIONS = ("up", "down", "left", "right")  # the order of moves() rows
+U = np.uint64
+_M16 = U(0xFFFF)
+_SHIFTS = tuple(U(16 * k) for k in range(4))
+_COL_SHIFTS = tuple(U(4 * k) for k in range(4))
+# Per level: (deepest level, cut on the probability of reaching a chance node).
+LEVELS = {"easy": (1, 1.0), "normal": (3, 1e-3), "hard": (12, 1e-5)}
+MAX_CHILDREN = 3_000_000  # a level bigger than this is never started (memory)
+MIN_LEVEL = 2000  # a level cut shorter than this many children is not worth starting
+PER_CHILD = 1.2e-6  # seconds per spawn child before a big level has been timed
+
+# nneonneo's heuristic weights (2048-ai, heuristic tuned by CMA-ES).
+LOST_PENALTY = 200000.0
+MONOTONICITY_POWER = 4.0
+MONOTONICITY_WEIGHT = 47.0
+SUM_POWER = 3.5
+SUM_WEIGHT = 11.0
+MERGES_WEIGHT = 700.0
+EMPTY_WEIGHT = 270.0
+
+
+@cache
+def heuristic_table() -> np.ndarray:
+    """The evaluation of every 16-bit row (or column), all 65536 at once."""
+    rows = np.arange(65536, dtype=np.int64)
+    line = [((rows >> (4 * k)) & 0xF).astype(np.float64) for k in range(4)]
+    total = sum(r ** SUM_POWER for r in line)
+    empty = sum((r == 0).astype(np.float64) for r in line)
+    merges = np.zeros(65536)
+    prev = np.zeros(65536)
+    counter = np.zeros(65536)
+    for r in line:
+        filled = r != 0
+        same = filled & (r == prev)
+        ends = filled & ~same & (counter > 0)
+        merges += np.where(ends, 1 + counter, 0)
+        counter = np.where(same, counter + 1, np.where(filled, 0, counter))
+        prev = np.where(filled, r, prev)
+    merges += np.where(counter > 0, 1 + counter, 0)
+    mono_left = np.zeros(65536)
+    mono_right = np.zeros(65536)
+    for a, b in zip(line, line[1:]):
+        pa, pb = a ** MONOTONICITY_POWER, b ** MONOTONICITY_POWER
+        mono_left += np.where(a > b, pa - pb, 0)
+        mono_right += np.where(a > b, 0, pb - pa)
+    return (LOST_PENALTY + EMPTY_WEIGHT * empty + MERGES_WEIGHT * merges
+            - MONOTONICITY_WEIGHT * np.minimum(mono_left, mono_right) - SUM_WEIGHT * total)
+
+
+# --- boards in batches
+def transpose(x: np.ndarray) -> np.ndarray:
+    """Transpose packed boards (cell (r, c) to (c, r))."""
+    a = (x & U(0xF0F00F0FF0F00F0F)) | ((x & U(0x0000F0F00000F0F0)) << U(12)) \
+        | ((x & U(0x0F0F00000F0F0000)) >> U(12))
+    return (a & U(0xFF00FF0000FF00FF)) | ((a & U(0x00FF00FF00000000)) >> U(24)) \
+        | ((a & U(0x00000000FF00FF00)) << U(24))
+
+
+def _lines(x: np.ndarray) -> list[np.ndarray]:
+    return [((x >> s) & _M16).astype(np.intp) for s in _SHIFTS]
+
+
+def moves(boards: np.ndarray) -> np.ndarray:
+    """The boards after each slide, shape (4, n) in DIRECTIONS order (no spawn)."""
+    t = rules.tables()
+    rows, cols = _lines(boards), _lines(transpose(boards))
+    out = np.empty((4, len(boards)), dtype=np.uint64)
+    out[0] = t.col_up[cols[0]]
+    out[1] = t.col_down[cols[0]]
+    out[2] = t.left[rows[0]]
+    out[3] = t.right[rows[0]]
+    for k in range(1, 4):
+        out[0] |= t.col_up[cols[k]] << _COL_SHIFTS[k]
+        out[1] |= t.col_down[cols[k]] << _COL_SHIFTS[k]
+        out[2] |= t.left[rows[k]] << _SHIFTS[k]
+        out[3] |= t.right[rows[k]] << _SHIFTS[k]
+    return out
+
+
+def evaluate(boards: np.ndarray) -> np.ndarray:
+    """The heuristic value of each board (rows and columns through the table)."""
+    h = heuristic_table()
+    rows, cols = _lines(boards), _lines(transpose(boards))
+    return h[rows[0]] + h[rows[1]] + h[rows[2]] + h[rows[3]] \
+        + h[cols[0]] + h[cols[1]] + h[cols[2]] + h[cols[3]]
+
+
+def empty_cells(boards: np.ndarray) -> np.ndarray:
+    """A (n, 16) bool array: which cells of each board are empty."""
+    cells = (boards[:, None] >> (U(4) * np.arange(16, dtype=np.uint64))) & U(0xF)
+    return cells == 0
+
+
+# --- the tree
+@dataclass
+class Level:
+    """One chance level: distinct after-slide boards, their values and how they were reached."""
+
+    boards: np.ndarray
+    heur: np.ndarray
+    reach: np.ndarray  # summed probability of the paths reaching each board
+    # Filled in when the level below is built:
+    expanded: np.ndarray | None = None  # indices of the boards expanded
+    spawn_parent: np.ndarray | None = None  # per spawn child: position in `expanded`
+    spawn_prob: np.ndarray | None = None
+    spawn_node: np.ndarray | None = None  # per spawn child: its max node (distinct board)
+    max_count: int = 0
+    slide_node: np.ndarray | None = None  # per legal slide: its max node
+    slide_dir: np.ndarray | None = None
+    slide_after: np.ndarray | None = None  # per legal slide: its board in the next level
+
+
+@dataclass
+class Tree:
+    root: int
+    root_dirs: list[int]
+    root_after: np.ndarray  # per root move: its board in the first level
+    levels: list[Level] = field(default_factory=list)
+
+
+def _distinct(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    uniq, inverse = np.unique(boards, return_inverse=True)
+    return uniq, inverse.reshape(-1)
+
+
+def start_tree(board: int, dirs: list[int]) -> Tree:
+    """The root's slides as the first chance level."""
+    after = moves(np.array([board], dtype=np.uint64))[:, 0]
+    boards = after[dirs]
+    uniq, inverse = _distinct(boards)
+    level = Level(uniq, evaluate(uniq), np.ones(len(uniq)))
+    return Tree(board, dirs, inverse, [level])
+
+
+def child_counts(level: Level, cut: float) -> tuple[np.ndarray, np.ndarray]:
+    """The boards of a level worth growing (reach >= cut, most likely first) and how many
+    spawn children each would make."""
+    candidates = np.nonzero(level.reach >= cut)[0]
+    candidates = candidates[np.argsort(-level.reach[candidates], kind="stable")]
+    return candidates, 2 * empty_cells(level.boards[candidates]).sum(axis=1)
+
+
+def grow(tree: Tree, expanded: np.ndarray) -> None:
+    """Add the next chance level below the deepest one, growing only the boards `expanded`."""
+    last = tree.levels[-1]
+    expanded = np.sort(expanded)
+    empty = empty_cells(last.boards[expanded])
+    parent, cell = np.nonzero(empty)
+    n_empty = empty.sum(axis=1)[parent]
+    bit = U(1) << (U(4) * cell.astype(np.uint64))
+    base = last.boards[expanded][parent]
+    kids = np.concatenate([base | bit, base | (bit << U(1))])
+    prob = np.concatenate([0.9 / n_empty, 0.1 / n_empty])
+    parent = np.concatenate([parent, parent])
+    nodes, node_of = _distinct(kids)
+    node_reach = np.bincount(node_of, last.reach[expanded][parent] * prob, len(nodes))
+    slid = moves(nodes)
+    legal = slid != nodes[None, :]
+    d, m = np.nonzero(legal)
+    after, after_of = _distinct(slid[d, m])
+    reach = np.bincount(after_of, node_reach[m], len(after))
+    last.expanded, last.spawn_parent, last.spawn_prob = expanded, parent, prob
+    last.spawn_node, last.max_count = node_of, len(nodes)
+    last.slide_node, last.slide_dir, last.slide_after = m, d, after_of
+    tree.levels.append(Level(after, evaluate(after), reach))
+
+
+def back_up(tree: Tree) -> np.ndarray:
+    """Expectimax values of the root's moves (in tree.root_dirs order)."""
+    value = tree.levels[-1].heur
+    for level in reversed(tree.levels[:-1]):
+        best = np.full((4, level.max_count), -np.inf)
+        best[level.slide_dir, level.slide_node] = value[level.slide_after]
+        node_value = best.max(axis=0)
+        node_value[node_value == -np.inf] = 0.0  # no move: the game is lost
+        expect = np.bincount(level.spawn_parent,
+                             level.spawn_prob * node_value[level.spawn_node],
+                             len(level.expanded))
+        value = level.heur.copy()
+        value[level.expanded] = expect
+    return value[tree.root_after]
+
+
+# --- the bot entry
+def board_of(view: dict) -> int:
+    """The packed board of a PROTOCOL.md view."""
+    rows = view.get("board") if isinstance(view, dict) else None
+    return rules.pack(rules.from_rows(rows).cells)
+
+
+def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: float,
+           stats: dict | None = None) -> int:
+    """The best of dirs (DIRECTIONS indices) within the budget; returns a direction index.
+
+    Each new level grows the boards of the deepest level whose reach is at least `cut`, most
+    likely first, as many as the time left allows (the rest keep their evaluation)."""
+    tree = start_tree(board, dirs)
+    best = dirs[int(np.argmax(back_up(tree)))]
+    per_child = PER_CHILD
+    margin = 0.002 + 0.1 * budget.seconds  # for the back-up and the machine's hiccups
+    while len(tree.levels) < max_depth:
+        candidates, counts = child_counts(tree.levels[-1], cut)
+        if len(candidates) == 0:
+            break
+        affordable = (budget.remaining() - margin) / per_child
+        total = np.cumsum(counts)
+        take = int(np.searchsorted(total, min(affordable, MAX_CHILDREN), side="right"))
+        if take == 0 or total[take - 1] < min(MIN_LEVEL, total[-1]):
+            break
+        began = time.monotonic()
+        grow(tree, candidates[:take])
+        values = back_up(tree)
+        if budget.cancel.is_set():
+            break
+        best = dirs[int(np.argmax(values))]
+        if total[take - 1] >= 20000:  # small levels cost mostly fixed overhead
+            per_child = max(PER_CHILD / 3, 1.3 * (time.monotonic() - began) / total[take - 1])
+        if take < len(candidates):
+            break
+    if stats is not None:
+        stats.update(depth=len(tree.levels), nodes=sum(len(lv.boards) for lv in tree.levels))
+    return best
+
+
+def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
+    """The move to play: expectimax within the budget, as deep as the level allows."""
+    if not legal:
+        raise ValueError("no legal move")
+    if len(legal) == 1:
+        return legal[0]
+    max_depth, cut = LEVELS.get(level, LEVELS["hard"])
+    dirs = [DIRECTIONS.index(m) for m in DIRECTIONS if m in legal]
+    best = search(board_of(view), dirs, budget, max_depth, cut)
+    move = DIRECTIONS[best]
+    return move if move in legal else rng.choice(legal)
