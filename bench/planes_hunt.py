@@ -1,0 +1,82 @@
+"""Shots to find every head, over uniformly random layouts, for each hunting policy.
+
+    python bench/planes_hunt.py [--layouts 200] [--policies easy,normal,hard,gini] [--seed 1]
+
+Prints, per policy: mean, p90 and max shots, and decision time (mean and max); then the assist
+heat map's update time after a shot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from ai import planes as bot  # noqa: E402
+from ai.base import Budget  # noqa: E402
+from game.rules import planes as rules  # noqa: E402
+
+
+def gini_choice(view: dict, rng: random.Random) -> int:
+    """The Gini greedy: the shot maximising the Gini impurity of its answer."""
+    size, planes = view["size"], view["planes"]
+    _, codes = rules.layouts(size, planes)
+    live = codes[bot.consistent(size, planes, view["shots"])]
+    p = bot.answer_counts(live) / len(live)
+    gini = 1 - (p ** 2).sum(axis=0) + 1e-6 * p[2]  # once all is known: shoot the heads
+    for cell, _ in view["shots"]:
+        gini[cell] = -1
+    top = np.flatnonzero(gini >= gini.max() - 1e-12)
+    return int(rng.choice(list(top)))
+
+
+def hunt(policy: str, layout_index: int, rng: random.Random) -> tuple[int, list[float]]:
+    index, codes = rules.layouts(10, 3)
+    truth = codes[layout_index]
+    shots: list[list] = []
+    times = []
+    while sum(1 for _, a in shots if a == "head") < 3:
+        view = {"size": 10, "planes": 3, "shots": shots}
+        t = time.perf_counter()
+        if policy == "gini":
+            cell = gini_choice(view, rng)
+        else:
+            cell = bot.choose(view, [], Budget(1.0), policy, rng)
+        times.append(time.perf_counter() - t)
+        shots.append([cell, ("miss", "body", "head")[truth[cell]]])
+    return len(shots), times
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--layouts", type=int, default=200)
+    p.add_argument("--policies", default="easy,normal,hard,gini")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    index, _ = rules.layouts(10, 3)
+    rng = random.Random(args.seed)
+    targets = [rng.randrange(len(index)) for _ in range(args.layouts)]
+    for policy in args.policies.split(","):
+        counts, times = [], []
+        for i, target in enumerate(targets):
+            n, t = hunt(policy, target, random.Random(i))
+            counts.append(n)
+            times += t
+        c = np.array(counts)
+        print(f"{policy:7s} over {len(c)} layouts: mean {c.mean():.2f} shots, "
+              f"p90 {np.percentile(c, 90):.0f}, max {c.max()}; decision mean "
+              f"{1000 * np.mean(times):.0f} ms, max {1000 * max(times):.0f} ms", flush=True)
+    shots = [[44, "miss"], [45, "body"], [35, "miss"]]
+    t = time.perf_counter()
+    bot.assist({"size": 10, "planes": 3, "shots": shots})
+    print(f"assist heat map after 3 shots: {1000 * (time.perf_counter() - t):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
