@@ -128,7 +128,7 @@ class App:
         self.toasts = [(m, t) for m, t in self.toasts if t > now]
         y = surface.get_height() - 16
         for message, _ in reversed(self.toasts):
-            img = theme.font(18).render(message, True, theme.PAPER)
+            img = theme.render(message, 18, theme.PAPER)
             box = img.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
             surface.blit(img, img.get_rect(center=box.center))

@@ -66,10 +66,24 @@ def cjk_font(size: int) -> pygame.font.Font | None:
     return pygame.font.Font(path, max(8, int(size))) if path else None
 
 
+def has_cjk(s: str) -> bool:
+    return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in s)
+
+
+def render(s: str, size: int, color, bold: bool = False) -> pygame.Surface:
+    """Text as an image; Chinese characters use a CJK font, or are left out if there is none."""
+    if has_cjk(s):
+        cjk = cjk_font(size)
+        if cjk is not None:
+            return cjk.render(s, True, color)
+        s = " ".join("".join(ch for ch in s if not has_cjk(ch)).split())
+    return font(size, bold).render(s, True, color)
+
+
 def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
          color=INK, bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
     """Draw one line of text with the given rect anchor ("center", "midleft", ...)."""
-    img = font(size, bold).render(s, True, color)
+    img = render(s, size, color, bold)
     rect = img.get_rect(**{anchor: pos})
     surface.blit(img, rect)
     return rect

@@ -1,0 +1,388 @@
+"""The Bomb the Planes board: hide your planes, then call cells on the enemy grid.
+
+Setup: click a plane to select it, drag it, move it with WASD or the arrows, rotate it with R or
+the mouse wheel; Tab picks the next plane; a plane that leaves the grid or overlaps shows red.
+Play: click (or arrows + Enter) a cell of the enemy grid to shoot. Assist: ghost planes on the
+enemy grid (right-drag to move, wheel to rotate, Delete to remove) and a heat map of where the
+heads (or any plane part) can still be, exact over every consistent layout.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from ai.worker import Worker
+from game.boards.base import BoardBase
+from game.rules import planes as rules
+from game.ui import theme
+
+TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
+MARK = {"miss": (120, 116, 108), "body": (214, 120, 40), "head": (196, 40, 40)}
+WATER = (226, 236, 240)
+WATER_DARK = (210, 224, 230)
+
+
+class Board(BoardBase):
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
+        super().__init__(options, seat_names, prefs)
+        self.size, self.count = 10, 3
+        self.rng = random.Random()
+        self.placing = [list(p) for p in self._random_layout()]
+        self.selected = 0
+        self.drag: tuple[int, int, int] | None = None  # plane, row offset, col offset
+        self.ready: list | None = None
+        self.ghosts: list[list] = []
+        self.ghost_drag: tuple[int, int, int] | None = None
+        self.heat_mode = 0  # 0 off, 1 heads, 2 any part of a plane
+        self.heat: dict | None = None
+        self.worker = Worker()
+        self.cursor = 44
+        self.hover: int | None = None
+        self.own_rect = pygame.Rect(0, 0, 300, 300)
+        self.enemy_rect = pygame.Rect(0, 0, 300, 300)
+        self.cell = 30
+        self._laid_out_setup: bool | None = None
+
+    def _random_layout(self) -> list:
+        index, _ = rules.layouts(self.size, self.count)
+        planes = rules.all_planes(self.size)
+        return [list(planes[p]) for p in index[self.rng.randrange(len(index))]]
+
+    # --- the view
+    @property
+    def phase(self) -> str:
+        return self.view["phase"] if self.view else "setup"
+
+    def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
+                         animate=animate)
+        self.ready = None
+        self._ask_heat()
+
+    def setting_up(self) -> bool:
+        return self.phase == "setup" and self.my_turn
+
+    def _ask_heat(self) -> None:
+        if not self.heat_mode or self.view is None or self.phase != "play" or self.viewer is None:
+            self.heat = None
+            return
+        from ai.planes import assist
+        view = dict(self.view)
+        self.worker.submit(lambda cancel: assist(view))
+
+    def cycle_heat(self) -> None:
+        self.heat_mode = (self.heat_mode + 1) % 3
+        self._ask_heat()
+
+    def add_ghost(self) -> None:
+        if len(self.ghosts) < self.count:
+            self.ghosts.append([4, 4, "up"])
+
+    def clear_ghosts(self) -> None:
+        self.ghosts = []
+
+    def randomise(self) -> None:
+        self.placing = [list(p) for p in self._random_layout()]
+
+    def confirm(self) -> None:
+        if self.setting_up() and not self.invalid_planes():
+            self.ready = [list(p) for p in self.placing]
+
+    def actions(self):
+        if self.phase == "setup":
+            return [("Random layout", self.randomise), ("Rotate (R)", self.rotate_selected),
+                    ("Ready (Enter)", self.confirm)] if self.setting_up() else []
+        if self.phase == "play" and self.viewer is not None:
+            heat = ("Heat map: off", "Heat map: heads", "Heat map: planes")[self.heat_mode]
+            return [(heat, self.cycle_heat), ("Add ghost plane", self.add_ghost),
+                    ("Clear ghosts", self.clear_ghosts)]
+        return []
+
+    def pending_move(self):
+        move, self.ready = self.ready, None
+        return move
+
+    # --- geometry
+    def layout(self, rect: pygame.Rect) -> None:
+        super().layout(rect)
+        self._laid_out_setup = self.phase == "setup"
+        if self.phase == "setup":
+            side = min(rect.width - 40, rect.height - 80)
+            self.cell = max(16, side // self.size)
+            grid = self.cell * self.size
+            self.own_rect = pygame.Rect(rect.centerx - grid // 2, rect.y + 56, grid, grid)
+            self.enemy_rect = pygame.Rect(0, 0, 0, 0)
+            return
+        side = min((rect.width - 60) // 2, rect.height - 80)
+        self.cell = max(14, side // self.size)
+        grid = self.cell * self.size
+        gap = max(30, (rect.width - 2 * grid) // 3)
+        self.own_rect = pygame.Rect(rect.x + gap, rect.y + 56, grid, grid)
+        self.enemy_rect = pygame.Rect(self.own_rect.right + gap, rect.y + 56, grid, grid)
+
+    def cell_at(self, grid: pygame.Rect, pos) -> int | None:
+        if not grid.collidepoint(pos):
+            return None
+        return ((pos[1] - grid.y) // self.cell) * self.size + (pos[0] - grid.x) // self.cell
+
+    def cell_rect(self, grid: pygame.Rect, cell: int) -> pygame.Rect:
+        r, c = divmod(cell, self.size)
+        return pygame.Rect(grid.x + c * self.cell, grid.y + r * self.cell, self.cell, self.cell)
+
+    def invalid_planes(self) -> set[int]:
+        """Planes of the layout being placed that leave the grid or overlap another."""
+        bad, seen = set(), {}
+        for i, (r, c, d) in enumerate(self.placing):
+            if not rules.fits(self.size, r, c, d):
+                bad.add(i)
+            for rr, cc in rules.plane_cells(r, c, d):
+                if (rr, cc) in seen:
+                    bad |= {i, seen[(rr, cc)]}
+                seen[(rr, cc)] = i
+        return bad
+
+    def _plane_at(self, planes: list, cell: int) -> int | None:
+        r, c = divmod(cell, self.size)
+        for i, (pr, pc, d) in enumerate(planes):
+            if (r, c) in rules.plane_cells(pr, pc, d):
+                return i
+        return None
+
+    # --- input
+    def rotate_selected(self) -> None:
+        if self.setting_up():
+            p = self.placing[self.selected]
+            p[2] = TURN[p[2]]
+
+    def handle_event(self, event: pygame.event.Event):
+        if self.view is None:
+            return None
+        if self.setting_up():
+            return self._setup_event(event)
+        if self.phase == "play":
+            return self._play_event(event)
+        return None
+
+    def _setup_event(self, event: pygame.event.Event):
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            cell = self.cell_at(self.own_rect, event.pos)
+            hit = self._plane_at(self.placing, cell) if cell is not None else None
+            if hit is not None:
+                self.selected = hit
+                r, c = divmod(cell, self.size)
+                self.drag = (hit, self.placing[hit][0] - r, self.placing[hit][1] - c)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.drag = None
+        elif event.type == pygame.MOUSEMOTION and self.drag is not None:
+            cell = self.cell_at(self.own_rect, event.pos)
+            if cell is not None:
+                i, dr, dc = self.drag
+                r, c = divmod(cell, self.size)
+                self.placing[i][0], self.placing[i][1] = r + dr, c + dc
+        elif event.type == pygame.MOUSEWHEEL:
+            self.rotate_selected()
+        elif event.type == pygame.KEYDOWN:
+            steps = {pygame.K_w: (-1, 0), pygame.K_UP: (-1, 0), pygame.K_s: (1, 0),
+                     pygame.K_DOWN: (1, 0), pygame.K_a: (0, -1), pygame.K_LEFT: (0, -1),
+                     pygame.K_d: (0, 1), pygame.K_RIGHT: (0, 1)}
+            if event.key in steps:
+                dr, dc = steps[event.key]
+                p = self.placing[self.selected]
+                p[0] = max(-3, min(self.size + 2, p[0] + dr))
+                p[1] = max(-3, min(self.size + 2, p[1] + dc))
+            elif event.key == pygame.K_r:
+                self.rotate_selected()
+            elif event.key == pygame.K_TAB:
+                self.selected = (self.selected + 1) % self.count
+            elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.confirm()
+                return self.pending_move()
+        return None
+
+    def _play_event(self, event: pygame.event.Event):
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.cell_at(self.enemy_rect, event.pos)
+            if self.ghost_drag is not None and self.hover is not None:
+                i, dr, dc = self.ghost_drag
+                r, c = divmod(self.hover, self.size)
+                self.ghosts[i][0], self.ghosts[i][1] = r + dr, c + dc
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
+            cell = self.cell_at(self.enemy_rect, event.pos)
+            hit = self._plane_at(self.ghosts, cell) if cell is not None else None
+            if hit is not None:
+                r, c = divmod(cell, self.size)
+                self.ghost_drag = (hit, self.ghosts[hit][0] - r, self.ghosts[hit][1] - c)
+            return None
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 3:
+            self.ghost_drag = None
+            return None
+        if event.type == pygame.MOUSEWHEEL and self.hover is not None:
+            hit = self._plane_at(self.ghosts, self.hover)
+            if hit is not None:
+                self.ghosts[hit][2] = TURN[self.ghosts[hit][2]]
+            return None
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_DELETE and self.hover is not None:
+            hit = self._plane_at(self.ghosts, self.hover)
+            if hit is not None:
+                del self.ghosts[hit]
+            return None
+        if not self.my_turn:
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            cell = self.cell_at(self.enemy_rect, event.pos)
+            if cell is not None and cell in self.legal:
+                return cell
+        if event.type == pygame.KEYDOWN:
+            steps = {pygame.K_UP: -self.size, pygame.K_DOWN: self.size, pygame.K_LEFT: -1,
+                     pygame.K_RIGHT: 1}
+            if event.key in steps:
+                self.cursor = max(0, min(self.size ** 2 - 1, self.cursor + steps[event.key]))
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE) and self.cursor in self.legal:
+                return self.cursor
+        return None
+
+    def update(self, dt: float) -> None:
+        done = self.worker.poll()
+        if done is not None and done.error is None:
+            self.heat = done.value
+
+    def sound_for(self, old_view, new_view, move) -> str:
+        if not isinstance(move, (int, list)) or (isinstance(move, list) and
+                                                 move and isinstance(move[0], list)):
+            return "move"
+        shots = (new_view.get("shots", []) + new_view.get("incoming", []))
+        cell = move if isinstance(move, int) else move[0]
+        answers = [a for c, a in shots if c == cell]
+        return "miss" if not answers or answers[-1] == "miss" else "hit"
+
+    def status(self) -> list[str]:
+        if self.view is None:
+            return []
+        v = self.view
+        if v["phase"] == "setup":
+            if not self.setting_up():
+                return ["Waiting for the other side to hide its planes."]
+            lines = ["Hide your three planes.", "Drag or WASD to move, R or wheel to rotate,",
+                     "Tab: next plane, Enter: ready."]
+            if self.invalid_planes():
+                lines.append("A red plane is off the grid or overlaps.")
+            return lines
+        found = sum(1 for _, a in v["shots"] if a == "head")
+        lost = sum(1 for _, a in v["incoming"] if a == "head")
+        lines = [f"Heads found: {found}/3 in {len(v['shots'])} shots",
+                 f"Your heads hit: {lost}/3"]
+        if self.heat is not None and v["phase"] == "play":
+            lines.append(f"Layouts still possible: {self.heat['count']:,}")
+        if v.get("equal_turns"):
+            lines.append("Equal turns is on")
+        return lines
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.view is None:
+            return
+        if self._laid_out_setup != (self.phase == "setup"):
+            self.layout(self.rect)  # setup shows one grid, play shows two
+        if self.phase == "setup":
+            self._draw_setup(surface)
+            return
+        v = self.view
+        if self.viewer is None and "layouts" in v:  # replays and the end: both sides
+            names = self.seat_names
+            self._draw_grid(surface, self.own_rect, f"{names[0]}'s planes", v["layouts"][0],
+                            v["incoming"])
+            self._draw_grid(surface, self.enemy_rect, f"{names[1]}'s planes", v["layouts"][1],
+                            v["shots"])
+            return
+        self._draw_grid(surface, self.own_rect, "Your planes", v.get("layout"), v["incoming"])
+        enemy = v.get("opponent_layout") if v["phase"] == "over" else None
+        self._draw_grid(surface, self.enemy_rect, "Enemy grid: call a cell", enemy, v["shots"],
+                        heat=True, target=self.my_turn)
+
+    def _draw_water(self, surface, grid: pygame.Rect) -> None:
+        pygame.draw.rect(surface, WATER, grid)
+        for i in range(self.size + 1):
+            x, y = grid.x + i * self.cell, grid.y + i * self.cell
+            pygame.draw.line(surface, WATER_DARK if 0 < i < self.size else theme.INK,
+                             (x, grid.y), (x, grid.bottom), 1)
+            pygame.draw.line(surface, WATER_DARK if 0 < i < self.size else theme.INK,
+                             (grid.x, y), (grid.right, y), 1)
+        size = max(11, self.cell // 3)
+        for i in range(self.size):
+            theme.text(surface, "ABCDEFGHIJ"[i], (grid.x + i * self.cell + self.cell // 2,
+                                                   grid.y - 4), size, theme.INK_SOFT,
+                       anchor="midbottom")
+            theme.text(surface, str(i + 1), (grid.x - 5, grid.y + i * self.cell + self.cell // 2),
+                       size, theme.INK_SOFT, anchor="midright")
+
+    def _draw_plane(self, surface, grid, plane, colour, alpha: int = 255) -> None:
+        r, c, d = plane
+        layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        for i, (rr, cc) in enumerate(rules.plane_cells(r, c, d)):
+            if 0 <= rr < self.size and 0 <= cc < self.size:
+                rect = self.cell_rect(grid, rr * self.size + cc).inflate(-2, -2)
+                fill = (*colour, alpha)
+                pygame.draw.rect(layer, fill, rect, border_radius=4)
+                if i == 0:
+                    pygame.draw.circle(layer, (255, 255, 255, alpha), rect.center,
+                                       self.cell // 4)
+        surface.blit(layer, (0, 0))
+
+    def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False):
+        theme.text(surface, title, (grid.centerx, grid.y - 26), 20, bold=True,
+                   anchor="midbottom")
+        self._draw_water(surface, grid)
+        if heat and self.heat is not None and self.heat_mode:
+            probs = self.heat["head" if self.heat_mode == 1 else "plane"]
+            top = max(float(probs.max()), 1e-9)
+            for cell in range(self.size ** 2):
+                if probs[cell] > 0:
+                    shade = int(200 * probs[cell] / top)
+                    layer = pygame.Surface((self.cell, self.cell), pygame.SRCALPHA)
+                    layer.fill((230, 60, 40, shade))
+                    surface.blit(layer, self.cell_rect(grid, cell))
+        if isinstance(layout, list):
+            for plane in layout:
+                self._draw_plane(surface, grid, plane, (70, 96, 140), 200)
+        if heat:
+            for ghost in self.ghosts:
+                self._draw_plane(surface, grid, ghost, (90, 160, 90), 90)
+        for cell, answer in shots:
+            self._draw_mark(surface, self.cell_rect(grid, cell), answer)
+        if shots:
+            pygame.draw.rect(surface, theme.HILITE, self.cell_rect(grid, shots[-1][0]), width=3)
+        if target:
+            for cell in {self.cursor, self.hover} - {None}:
+                if cell in self.legal:
+                    pygame.draw.rect(surface, theme.INK, self.cell_rect(grid, cell).inflate(-4, -4),
+                                     width=2)
+
+    def _draw_mark(self, surface, rect: pygame.Rect, answer: str) -> None:
+        c = rect.center
+        k = max(3, rect.width // 4)
+        if answer == "miss":
+            pygame.draw.circle(surface, MARK["miss"], c, max(3, rect.width // 7))
+        elif answer == "body":
+            pygame.draw.line(surface, MARK["body"], (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 4)
+            pygame.draw.line(surface, MARK["body"], (c[0] - k, c[1] + k), (c[0] + k, c[1] - k), 4)
+        else:
+            pygame.draw.rect(surface, MARK["head"], rect.inflate(-4, -4), border_radius=4)
+            theme.text(surface, "★", c, rect.height - 6, (255, 255, 255), anchor="center")
+
+    def _draw_setup(self, surface: pygame.Surface) -> None:
+        grid = self.own_rect
+        if not self.setting_up():
+            theme.text(surface, "The other side is hiding its planes…", self.rect.center, 24,
+                       theme.INK_SOFT, anchor="center")
+            return
+        theme.text(surface, "Hide your planes", (grid.centerx, grid.y - 26), 22, bold=True,
+                   anchor="midbottom")
+        self._draw_water(surface, grid)
+        bad = self.invalid_planes()
+        for i, plane in enumerate(self.placing):
+            colour = (200, 60, 60) if i in bad else ((60, 90, 150) if i == self.selected
+                                                      else (110, 130, 170))
+            self._draw_plane(surface, grid, plane, colour, 220)
