@@ -99,6 +99,8 @@ class PlayScene(Scene):
         if view is not None:
             self.board.set_view(view, legal, my_turn=mover is not None, viewer=viewer,
                                 last_move=last, animate=animate)
+        else:  # between two hidden hands: the board forgets what the last player saw
+            self.board.view, self.board.legal, self.board.my_turn = None, [], False
         self._build_buttons()
 
     # --- the side panel

@@ -1,0 +1,267 @@
+"""Bomb the Planes: geometry, layouts, answers, endings, hidden information, the bot, the board."""
+
+import itertools
+import random
+
+import numpy as np
+import pygame
+import pytest
+
+from ai import planes as bot
+from ai.base import Budget
+from game.boards.planes import Board
+from game.match import Match, Seat
+from game.rules import RulesError
+from game.rules import planes as rules
+
+A = [[0, 2, "up"], [0, 7, "up"], [5, 2, "up"]]  # three planes pointing up, side by side
+B = [[9, 2, "down"], [9, 7, "down"], [4, 7, "down"]]
+
+
+def test_the_count_of_layouts():
+    assert len(rules.all_planes(10)) == 168
+    assert len(rules.layouts(10, 3)[0]) == 66816
+
+
+@pytest.mark.parametrize("direction,expected", [
+    ("up", {(4, 4), (5, 2), (5, 3), (5, 4), (5, 5), (5, 6), (6, 4), (7, 3), (7, 4), (7, 5)}),
+    ("down", {(4, 4), (3, 2), (3, 3), (3, 4), (3, 5), (3, 6), (2, 4), (1, 3), (1, 4), (1, 5)}),
+    ("left", {(4, 4), (2, 5), (3, 5), (4, 5), (5, 5), (6, 5), (4, 6), (3, 7), (4, 7), (5, 7)}),
+    ("right", {(4, 4), (2, 3), (3, 3), (4, 3), (5, 3), (6, 3), (4, 2), (3, 1), (4, 1), (5, 1)}),
+])
+def test_geometry_of_each_direction(direction, expected):
+    cells = rules.plane_cells(4, 4, direction)
+    assert set(cells) == expected and cells[0] == (4, 4) and len(cells) == 10
+
+
+@pytest.mark.parametrize("bad", [
+    [[0, 2, "down"], [0, 7, "up"], [5, 2, "up"]],  # off the top
+    [[0, 2, "up"], [1, 3, "up"], [5, 2, "up"]],  # overlapping
+    [[0, 2, "up"], [0, 7, "up"]],  # too few
+    [[0, 2, "up"], [0, 7, "up"], [5, 2, "sideways"]],
+    [[0, 2, "up"], [0, 7, "up"], [5, "2", "up"]], "up", [1, 2, 3],
+])
+def test_illegal_placements_are_refused(bad):
+    s = rules.new_game()
+    with pytest.raises(RulesError):
+        rules.apply(s, bad)
+    assert rules.setup_pending(s) and s.layouts == (None, None)
+
+
+def setup(equal_turns=False):
+    s = rules.new_game({"equal_turns": equal_turns})
+    return rules.apply(rules.apply(s, A), B)
+
+
+def test_answers_and_alternation():
+    s = setup()
+    assert not rules.setup_pending(s) and rules.to_move(s) == 0
+    s = rules.apply(s, 9 * 10 + 2)  # seat 0 shoots B's first head
+    assert s.shots[0] == ((92, "head"),) and rules.to_move(s) == 1
+    s = rules.apply(s, 12)  # seat 1 hits a wing of A's first plane
+    s = rules.apply(s, 0)
+    assert s.shots[1] == ((12, "body"),) and s.shots[0][-1] == (0, "miss")
+    with pytest.raises(RulesError):
+        rules.apply(s, 12)  # seat 1 shot 12 already
+    with pytest.raises(RulesError):
+        rules.apply(s, [33, "miss"])  # answers come from the layout here
+
+
+def play_until_end(s, first, second):
+    for a, b in itertools.zip_longest(first, second):
+        if a is not None and rules.outcome(s) is None:
+            s = rules.apply(s, a)
+        if b is not None and rules.outcome(s) is None:
+            s = rules.apply(s, b)
+    return s
+
+
+HEADS_A = [2, 7, 52]
+HEADS_B = [92, 97, 47]
+
+
+def test_first_to_find_every_head_wins():
+    s = play_until_end(setup(), HEADS_B, HEADS_A)
+    out = rules.outcome(s)
+    assert out.winner == 0 and out.score == (3, 2) and rules.to_move(s) is None
+
+
+def test_equal_turns_gives_the_last_shot_and_can_draw():
+    s = play_until_end(setup(True), HEADS_B, HEADS_A[:2])
+    assert rules.outcome(s) is None and rules.to_move(s) == 1  # the evening shot
+    drawn = rules.apply(s, HEADS_A[2])
+    assert rules.outcome(drawn).winner is None and rules.outcome(drawn).score == (3, 3)
+    missed = rules.apply(s, 99)
+    assert rules.outcome(missed).winner == 0
+
+
+def test_views_hide_the_other_layout_until_the_end():
+    s = rules.apply(setup(), 92)
+    for seat in (0, 1):
+        v = rules.view(s, seat)
+        assert "opponent_layout" not in v and "layouts" not in v
+        text = repr(v)
+        other = B if seat == 0 else A
+        assert repr(other[0]) not in text and v["layout"] == (A if seat == 0 else B)
+    end = play_until_end(setup(), HEADS_B, HEADS_A)
+    assert rules.view(end, 1)["opponent_layout"] == A
+
+
+def test_hidden_layouts_for_the_lan():
+    s = rules.apply(rules.apply(rules.new_game(), A), rules.HIDDEN_LAYOUT)
+    with pytest.raises(RulesError, match="answer"):
+        rules.apply(s, 92)
+    s = rules.apply(s, [92, "head"])
+    assert s.shots[0] == ((92, "head"),)
+    assert rules.check_layout(10, 3, B, s.shots[0]) is None
+    assert "answered" in rules.check_layout(10, 3, B, [(92, "miss")])
+    assert rules.check_layout(10, 3, [[0, 0, "up"]], []) is not None
+
+
+def brute_assist(size, count, shots):
+    """Independent: every layout by itertools, answers from plane_cells."""
+    planes = [(r, c, d) for d in rules.DIRECTIONS for r in range(size) for c in range(size)
+              if rules.fits(size, r, c, d)]
+    heads, n = np.zeros(size * size), 0
+    for combo in itertools.combinations(planes, count):
+        cells = [set(rules.plane_cells(*p)) for p in combo]
+        if any(a & b for a, b in itertools.combinations(cells, 2)):
+            continue
+        answer = {}
+        for p in combo:
+            for i, (r, c) in enumerate(rules.plane_cells(*p)):
+                answer[r * size + c] = "head" if i == 0 else "body"
+        if all(answer.get(cell, "miss") == a for cell, a in shots):
+            n += 1
+            for p in combo:
+                heads[p[0] * size + p[1]] += 1
+    return n, heads / max(n, 1)
+
+
+@pytest.mark.parametrize("size,count,shots", [
+    (6, 1, []), (6, 1, [[14, "body"]]), (8, 2, [[27, "miss"], [36, "body"]]),
+    (8, 2, [[2, "head"]]),
+])
+def test_assist_counts_against_brute_force(size, count, shots):
+    got = bot.assist({"size": size, "planes": count, "shots": shots})
+    n, heads = brute_assist(size, count, shots)
+    assert got["count"] == n and np.allclose(got["head"], heads)
+
+
+@pytest.mark.parametrize("level", ["easy", "normal", "hard"])
+def test_hunter_finds_every_head_honestly(level):
+    index, codes = rules.layouts(10, 3)
+    truth = codes[12345]
+    shots = []
+    rng = random.Random(2)
+    while sum(a == "head" for _, a in shots) < 3:
+        cell = bot.choose({"size": 10, "planes": 3, "shots": shots}, [], Budget(1.0), level, rng)
+        assert cell not in [c for c, _ in shots]
+        shots.append([cell, ("miss", "body", "head")[truth[cell]]])
+        assert len(shots) < 40
+    assert len(shots) <= 25
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_setups_are_valid(level):
+    rng = random.Random(3)
+    for _ in range(5):
+        layout = bot.choose_setup({"size": 10, "planes": 3}, Budget(0.5), level, rng)
+        rules.check_setup(10, 3, layout)
+
+
+def test_bot_only_sees_its_view():
+    m = Match("planes", None, 9, [Seat("ai", "a", "hard"), Seat("ai", "b", "hard")])
+    m.play(A)
+    m.play(B)
+    seen = m.view(0)
+    assert "layouts" not in seen and seen["layout"] == A
+    move = bot.choose(seen, m.legal_moves(), Budget(0.5), "hard", random.Random(1))
+    assert move in m.legal_moves()
+
+
+@pytest.fixture
+def board():
+    pygame.init()
+    b = Board({"size": 10, "planes": 3, "equal_turns": False}, rules.SEAT_NAMES)
+    s = rules.new_game()
+    b.set_view(rules.view(s, 0), [], my_turn=True, viewer=0)
+    b.layout(pygame.Rect(0, 0, 700, 560))
+    return b
+
+
+def key(board, k):
+    return board.handle_event(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="", mod=0))
+
+
+def test_setup_board_moves_rotates_refuses_red_and_confirms(board):
+    board.placing = [list(p) for p in A]
+    board.selected = 0
+    key(board, pygame.K_w)  # off the top: red, and Enter does nothing
+    assert 0 in board.invalid_planes() and key(board, pygame.K_RETURN) is None
+    key(board, pygame.K_s)
+    assert not board.invalid_planes()
+    key(board, pygame.K_r)
+    assert board.placing[0][2] == "right" and board.invalid_planes()  # now it overlaps
+    key(board, pygame.K_r)
+    key(board, pygame.K_r)
+    key(board, pygame.K_r)
+    assert board.placing[0][2] == "up" and key(board, pygame.K_RETURN) == A
+
+
+def test_setup_board_drag(board):
+    board.placing = [list(p) for p in A]
+    head = board.cell_rect(board.own_rect, 5 * 10 + 2).center
+    board.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=head, button=1))
+    assert board.selected == 2
+    to = board.cell_rect(board.own_rect, 6 * 10 + 4).center
+    board.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=to, rel=(0, 0),
+                                          buttons=(1, 0, 0)))
+    board.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=to, button=1))
+    assert board.placing[2][:2] == [6, 4]
+
+
+def test_play_board_shoots_the_enemy_grid(board):
+    s = setup()
+    board.set_view(rules.view(s, 0), rules.legal_moves(s), my_turn=True, viewer=0)
+    board.layout(pygame.Rect(0, 0, 900, 560))
+    cell = board.cell_rect(board.enemy_rect, 47).center
+    assert board.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=cell,
+                                                 button=1)) == 47
+    own = board.cell_rect(board.own_rect, 47).center
+    assert board.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=own,
+                                                 button=1)) is None
+    board.cycle_heat()
+    board.worker.wait(5)
+    surface = pygame.Surface((900, 560))
+    board.draw(surface)
+
+
+def test_hot_seat_hands_over_and_never_shows_the_other_layout():
+    from game.scenes.dialog import HandoverScene
+    from game.scenes.play import PlayScene
+    from game.scenes.title import start_match
+    from tests.harness import Harness
+    h = Harness()
+    try:
+        m = Match("planes", None, 1, [Seat("human", "Ann"), Seat("human", "Bo")])
+        start_match(h.app, m)
+        h.frame()
+        play = h.app.find(PlayScene)
+        for seat, layout in ((0, A), (1, B)):
+            assert isinstance(h.top, HandoverScene) and play.board.view is None
+            h.key(pygame.K_RETURN)
+            assert play.board.view["layout"] is None and play.viewer() == seat
+            play.board.placing = [list(p) for p in layout]
+            h.key(pygame.K_RETURN)  # ready
+            h.frame()
+        assert isinstance(h.top, HandoverScene)  # before seat 0's first shot
+        h.key(pygame.K_RETURN)
+        assert play.board.view["layout"] == A and "opponent_layout" not in play.board.view
+        play.try_move(92, by_human=True)
+        h.frame()
+        assert isinstance(h.top, HandoverScene) and play.board.view["layout"] == A
+        h.key(pygame.K_RETURN)
+        assert play.board.view["layout"] == B and play.board.view["incoming"] == [[92, "head"]]
+    finally:
+        h.close()
