@@ -260,7 +260,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_layout():
         assert play.board.view["layout"] == A and "opponent_layout" not in play.board.view
         play.try_move(92, by_human=True)
         h.frame()
-        assert isinstance(h.top, HandoverScene) and play.board.view["layout"] == A
+        assert isinstance(h.top, HandoverScene) and play.board.view is None
         h.key(pygame.K_RETURN)
         assert play.board.view["layout"] == B and play.board.view["incoming"] == [[92, "head"]]
     finally:
