@@ -160,3 +160,30 @@ def test_draws_at_many_sizes_and_mid_animation(board):
         board.update(0.06)
         board.draw(surface)
     assert board.sound_for(rules.view(START, 0), rules.view(after, 0), "left") == "capture"
+
+
+def test_in_the_play_scene_keys_and_autoplay_make_moves(tmp_path):
+    from game.match import Match, Seat
+    from game.scenes.play import PlayScene
+    from game.scenes.title import start_match
+    from tests.harness import Harness
+
+    settings.put("g2048_ai_ms", 20)
+    h = Harness()
+    try:
+        match = Match("g2048", None, 8, [Seat("human", "Me")])
+        start_match(h.app, match)
+        play = h.app.find(PlayScene)
+        h.frames(3)
+        move = match.legal_moves()[0]
+        h.key({"up": pygame.K_UP, "down": pygame.K_DOWN, "left": pygame.K_LEFT,
+               "right": pygame.K_RIGHT}[move])
+        assert match.moves == [move]
+        h.click_button("Speed")
+        h.click_button("Speed")  # fast
+        h.click_button("Autoplay")
+        h.wait_until(lambda: len(match.moves) >= 6, timeout=20)
+        assert play.board.autoplay
+        h.screenshot(tmp_path / "g2048.png")
+    finally:
+        h.close()
