@@ -1,0 +1,167 @@
+"""The Banqi bot. It sees only its view: face-down pieces are the public pool, and under the fog
+of war the enemy pieces it cannot see are placed at random among the clouded squares, drawn from
+what the enemy must still have.
+
+It searches with alpha-beta over moves and expectation over flips: a flip at the root is a chance
+node over every kind still face down; deeper in the tree a side's option to flip instead of
+moving is worth the static value of the position. The evaluation counts material (by variant),
+the best capture the side to move has, and mobility.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from ai.base import Budget
+from game.rules import banqi as rules
+from game.rules.banqi import colour_of, moves_on, parse_square
+
+VALUES = {
+    "taiwan": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 40, "P": 9},
+    "china": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 5, "P": 3},
+}
+
+
+class Timeout(Exception):
+    pass
+
+
+class Searcher:
+    def __init__(self, variant: str, budget: Budget):
+        self.variant = variant
+        self.values = VALUES[variant]
+        self.budget = budget
+        self.nodes = 0
+
+    def value(self, piece: str) -> int:
+        return self.values[piece.upper()]
+
+    def evaluate(self, board: list[str], colour: str) -> float:
+        """From the point of view of the side of `colour`, which is to move."""
+        score = 0.0
+        for p in board:
+            if p.isalpha():
+                score += self.value(p) if colour_of(p) == colour else -self.value(p)
+        best_capture = 0
+        for move in moves_on(board, colour, self.variant):
+            if len(move) == 4:
+                victim = board[parse_square(move[2:])]
+                if victim.isalpha():
+                    best_capture = max(best_capture, self.value(victim))
+        score += 0.8 * best_capture
+        return score
+
+    def make(self, board: list[str], move: str) -> list[str]:
+        a, b = parse_square(move[:2]), parse_square(move[2:])
+        new = list(board)
+        new[b], new[a] = new[a], "."
+        return new
+
+    def ordered(self, board: list[str], colour: str) -> list[str]:
+        moves = [m for m in moves_on(board, colour, self.variant) if len(m) == 4]
+
+        def key(m: str) -> int:
+            victim = board[parse_square(m[2:])]
+            return -self.value(victim) if victim.isalpha() else 0
+
+        return sorted(moves, key=key)
+
+    def negamax(self, board: list[str], colour: str, depth: int, alpha: float, beta: float
+                ) -> float:
+        self.nodes += 1
+        if not self.nodes & 255 and self.budget.expired():
+            raise Timeout
+        other = "black" if colour == "red" else "red"
+        if not any(colour_of(p) == colour for p in board) and "?" not in board:
+            return -1000.0
+        stand = self.evaluate(board, colour)
+        if depth <= 0:
+            return stand
+        best = stand if "?" in board else -1000.0  # flipping instead is always possible
+        alpha = max(alpha, best)
+        for move in self.ordered(board, colour):
+            score = -self.negamax(self.make(board, move), other, depth - 1, -beta, -alpha)
+            if score > best:
+                best = score
+            alpha = max(alpha, score)
+            if alpha >= beta:
+                break
+        return best
+
+    def flip_value(self, board: list[str], sq: int, pool: Counter, colour: str, depth: int
+                   ) -> float:
+        """Expected value of flipping sq, over the pool of face-down pieces."""
+        other = "black" if colour == "red" else "red"
+        total = sum(pool.values())
+        value = 0.0
+        for kind, n in pool.items():
+            new = list(board)
+            new[sq] = kind
+            value += n / total * -self.negamax(new, other, depth - 1, -1e9, 1e9)
+        return value
+
+    def root(self, board: list[str], colour: str, pool: Counter, legal: list[str], depth: int
+             ) -> tuple[str, float]:
+        other = "black" if colour == "red" else "red"
+        scored = []
+        for move in legal:
+            if len(move) == 2:
+                v = self.flip_value(board, parse_square(move), pool, colour, depth)
+            else:
+                v = -self.negamax(self.make(board, move), other, depth - 1, -1e9, 1e9)
+            scored.append((v, move))
+        scored.sort(key=lambda t: -t[0])
+        return scored[0][1], scored[0][0]
+
+
+def determinize(view: dict, rng: random.Random) -> list[str]:
+    """The board as the bot imagines it: clouded squares hold the enemy pieces it must have."""
+    board = list("".join(reversed(view["board"].split("/"))))
+    if "~" not in board:
+        return board
+    me = view["colors"][view["to_move"]]
+    full = Counter({k: n for k, n in rules.COUNTS.items()})
+    full += Counter({k.lower(): n for k, n in rules.COUNTS.items()})
+    gone = Counter(view["captured"]) + Counter({k: n for k, n in view["hidden"].items() if n})
+    gone += Counter(p for p in board if p.isalpha())
+    unseen = [p for p, n in (full - gone).items() for _ in range(n) if colour_of(p) != me]
+    clouds = [sq for sq, p in enumerate(board) if p == "~"]
+    rng.shuffle(clouds)
+    for sq in clouds:
+        board[sq] = unseen.pop() if unseen else "."
+    return board
+
+
+def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
+    legal = legal or rules.legal_moves_from_view(view)
+    colour = view["colors"][view["to_move"]]
+    if colour is None or len(legal) == 1:
+        return rng.choice(legal)
+    board = determinize(view, rng)
+    pool = Counter({k: n for k, n in view["hidden"].items() if n})
+    searcher = Searcher(view["variant"], budget)
+    best = greedy_move(view, legal, rng)
+    max_depth = 1 if level == "easy" else 6
+    for depth in range(1, max_depth + 1):
+        try:
+            best, _ = searcher.root(board, colour, pool, legal, depth)
+        except Timeout:
+            break
+        if budget.expired():
+            break
+    return best
+
+
+def greedy_move(view: dict, legal: list, rng: random.Random) -> str:
+    """Capture the most valuable piece it can, else flip, else a random move."""
+    board = list("".join(reversed(view["board"].split("/"))))
+    values = VALUES[view["variant"]]
+    captures = [(values[board[parse_square(m[2:])].upper()], m) for m in legal
+                if len(m) == 4 and board[parse_square(m[2:])].isalpha()]
+    if captures:
+        top = max(v for v, _ in captures)
+        return rng.choice([m for v, m in captures if v == top])
+    flips = [m for m in legal if len(m) == 2]
+    return rng.choice(flips or legal)
+
