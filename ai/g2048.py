@@ -34,7 +34,10 @@ _COL_SHIFTS = tuple(U(4 * k) for k in range(4))
 LEVELS = {"easy": (1, 1.0), "normal": (3, 1e-3), "hard": (12, 1e-5)}
 MAX_CHILDREN = 3_000_000  # a level bigger than this is never started (memory)
 MIN_LEVEL = 2000  # a level cut shorter than this many children is not worth starting
-PER_CHILD = 1.2e-6  # seconds per spawn child before a big level has been timed
+PER_CHILD = 1.5e-6  # seconds per spawn child before a big level has been timed
+# Seconds per spawn child (level and back-up), learnt from the big levels of every search so
+# far: the first big level of a search is predicted from the machine's recent speed.
+_speed = {"per_child": PER_CHILD}
 
 # nneonneo's heuristic weights (2048-ai, heuristic tuned by CMA-ES).
 LOST_PENALTY = 200000.0
@@ -167,8 +170,10 @@ def child_counts(level: Level, cut: float) -> tuple[np.ndarray, np.ndarray]:
     return candidates, 2 * empty_cells(level.boards[candidates]).sum(axis=1)
 
 
-def grow(tree: Tree, expanded: np.ndarray) -> None:
-    """Add the next chance level below the deepest one, growing only the boards `expanded`."""
+def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool:
+    """Add the next chance level below the deepest one, growing only the boards `expanded`.
+
+    Gives up (False, the tree unchanged) if the budget runs out between its steps."""
     last = tree.levels[-1]
     expanded = np.sort(expanded)
     empty = empty_cells(last.boards[expanded])
@@ -180,16 +185,24 @@ def grow(tree: Tree, expanded: np.ndarray) -> None:
     prob = np.concatenate([0.9 / n_empty, 0.1 / n_empty])
     parent = np.concatenate([parent, parent])
     nodes, node_of = _distinct(kids)
+    if budget is not None and budget.expired():
+        return False
     node_reach = np.bincount(node_of, last.reach[expanded][parent] * prob, len(nodes))
     slid = moves(nodes)
     legal = slid != nodes[None, :]
     d, m = np.nonzero(legal)
+    if budget is not None and budget.expired():
+        return False
     after, after_of = _distinct(slid[d, m])
+    heur = evaluate(after)
+    if budget is not None and budget.expired():
+        return False
     reach = np.bincount(after_of, node_reach[m], len(after))
     last.expanded, last.spawn_parent, last.spawn_prob = expanded, parent, prob
     last.spawn_node, last.max_count = node_of, len(nodes)
     last.slide_node, last.slide_dir, last.slide_after = m, d, after_of
-    tree.levels.append(Level(after, evaluate(after), reach))
+    tree.levels.append(Level(after, heur, reach))
+    return True
 
 
 def back_up(tree: Tree) -> np.ndarray:
@@ -223,8 +236,8 @@ def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: flo
     likely first, as many as the time left allows (the rest keep their evaluation)."""
     tree = start_tree(board, dirs)
     best = dirs[int(np.argmax(back_up(tree)))]
-    per_child = PER_CHILD
-    margin = 0.002 + 0.1 * budget.seconds  # for the back-up and the machine's hiccups
+    per_child = _speed["per_child"]
+    margin = 0.002 + 0.15 * budget.seconds  # for the back-up and the machine's hiccups
     while len(tree.levels) < max_depth:
         candidates, counts = child_counts(tree.levels[-1], cut)
         if len(candidates) == 0:
@@ -235,13 +248,16 @@ def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: flo
         if take == 0 or total[take - 1] < min(MIN_LEVEL, total[-1]):
             break
         began = time.monotonic()
-        grow(tree, candidates[:take])
+        if not grow(tree, candidates[:take], budget):
+            break
         values = back_up(tree)
         if budget.cancel.is_set():
             break
         best = dirs[int(np.argmax(values))]
         if total[take - 1] >= 20000:  # small levels cost mostly fixed overhead
-            per_child = max(PER_CHILD / 3, 1.3 * (time.monotonic() - began) / total[take - 1])
+            measured = (time.monotonic() - began) / total[take - 1]
+            per_child = max(PER_CHILD / 4, 1.3 * measured)
+            _speed["per_child"] = 0.7 * _speed["per_child"] + 0.3 * per_child
         if take < len(candidates):
             break
     if stats is not None:
