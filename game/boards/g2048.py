@@ -276,9 +276,9 @@ class Board(BoardBase):
             self._draw_sliding(surface, anim, anim.t / SLIDE_SECONDS)
         else:
             grow = 1.0 if anim is None else min(1.0, (anim.t - SLIDE_SECONDS) / POP_SECONDS)
-            for i, v in enumerate(self.cells):
-                if v:
-                    self._draw_tile(surface, self.cell_rect(i), v, self._scale(anim, i, grow))
+            tiles = [(self._scale(anim, i, grow), i, v) for i, v in enumerate(self.cells) if v]
+            for scale, i, v in sorted(tiles, key=lambda t: t[0] > 1.0):  # pops on top
+                self._draw_tile(surface, self.cell_rect(i), v, scale)
         if self.hint and self.hint in VECTORS:
             self._draw_arrow(surface, self.hint)
         if self.banner > 0:
