@@ -225,11 +225,12 @@ class Board(BoardBase):
         if done.error is not None:
             self.hint_busy = self.autoplay = False
             return
+        self.hint_busy = False
         if self.autoplay:
             self.auto_move = done.value
             self.wait = SPEEDS[self.speed][1]
         else:
-            self.hint, self.hint_busy = done.value, False
+            self.hint = done.value
 
     def update(self, dt: float) -> None:
         self._poll_bot()
