@@ -50,7 +50,22 @@ class Searcher:
                 if victim.isalpha():
                     best_capture = max(best_capture, self.value(victim))
         score += 0.8 * best_capture
+        if score > 0:  # ahead: close in, so the win does not drift into a draw
+            score -= 0.3 * self.distance_to_prey(board, colour)
         return score
+
+    def distance_to_prey(self, board: list[str], colour: str) -> int:
+        """Sum over enemy face-up pieces of the distance from the nearest own piece that can
+        take it."""
+        mine = [(sq, p) for sq, p in enumerate(board) if colour_of(p) == colour]
+        total = 0
+        for sq, p in enumerate(board):
+            if not p.isalpha() or colour_of(p) == colour:
+                continue
+            near = [abs(sq // 8 - m // 8) + abs(sq % 8 - m % 8) for m, q in mine
+                    if rules.can_take(q, p, self.variant) or q.upper() == "C"]
+            total += min(near) if near else 0
+        return total
 
     def make(self, board: list[str], move: str) -> list[str]:
         a, b = parse_square(move[:2]), parse_square(move[2:])
@@ -101,15 +116,19 @@ class Searcher:
             value += n / total * -self.negamax(new, other, depth - 1, -1e9, 1e9)
         return value
 
-    def root(self, board: list[str], colour: str, pool: Counter, legal: list[str], depth: int
-             ) -> tuple[str, float]:
+    def root(self, board: list[str], colour: str, pool: Counter, legal: list[str], depth: int,
+             seen: Counter | None = None, turn: int = 0) -> tuple[str, float]:
         other = "black" if colour == "red" else "red"
         scored = []
         for move in legal:
             if len(move) == 2:
                 v = self.flip_value(board, parse_square(move), pool, colour, depth)
             else:
-                v = -self.negamax(self.make(board, move), other, depth - 1, -1e9, 1e9)
+                after = self.make(board, move)
+                v = -self.negamax(after, other, depth - 1, -1e9, 1e9)
+                repeats = (seen or {}).get(rules.board_text(after) + f" {1 - turn}", 0)
+                if repeats and v > 0:
+                    v -= 5 * repeats  # ahead: do not walk into a repetition draw
             scored.append((v, move))
         scored.sort(key=lambda t: -t[0])
         return scored[0][1], scored[0][0]
@@ -143,9 +162,10 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     searcher = Searcher(view["variant"], budget)
     best = greedy_move(view, legal, rng)
     max_depth = 1 if level == "easy" else 6
+    seen = Counter(view.get("history", []))
     for depth in range(1, max_depth + 1):
         try:
-            best, _ = searcher.root(board, colour, pool, legal, depth)
+            best, _ = searcher.root(board, colour, pool, legal, depth, seen, view["to_move"])
         except Timeout:
             break
         if budget.expired():

@@ -346,6 +346,8 @@ def view(state: State, seat: int | None) -> dict:
     v = {"board": board_text(shown), "to_move": state.turn, "colors": list(state.colors),
          "hidden": hidden_counts(state), "quiet_plies": state.quiet, "variant": state.variant,
          "fog": state.fog, "captured": captured(state), "last": last}
+    if not fogged:  # positions since the last flip or capture: public, for the repetition rule
+        v["history"] = [board_text(b) + f" {t}" for b, t in state.history]
     if seat is None:  # the whole truth, for replays and tests only
         v["under"] = {square_name(sq): p for sq, p in enumerate(state.under) if p}
     return v
