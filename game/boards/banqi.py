@@ -1,0 +1,286 @@
+"""The Banqi board: face-down discs, flips, moves and captures, and the fog of war's clouds."""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from game.boards.base import BoardBase
+from game.rules import banqi as rules
+from game.ui import theme
+
+GLYPHS = {"K": "帥", "A": "仕", "E": "相", "R": "俥", "N": "傌", "C": "炮", "P": "兵",
+          "k": "將", "a": "士", "e": "象", "r": "車", "n": "馬", "c": "砲", "p": "卒"}
+NAMES = {"K": "General", "A": "Advisor", "E": "Elephant", "R": "Chariot", "N": "Horse",
+         "C": "Cannon", "P": "Soldier"}
+RED, BLACK = (190, 40, 40), (40, 40, 48)
+DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
+FLIP_SECONDS = 0.35
+
+
+class Board(BoardBase):
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
+        super().__init__(options, seat_names, prefs)
+        self.squares: list[str] = ["?"] * 32
+        self.selected: int | None = None
+        self.cursor = 0
+        self.cell = 70
+        self.origin = (0, 0)
+        self.flips: dict[int, float] = {}
+        self.clock = 0.0
+
+    # --- the view
+    def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        old = self.squares
+        super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
+                         animate=animate)
+        self.squares = list("".join(reversed(view["board"].split("/"))))
+        self.selected = None
+        self.flips = {}
+        if animate and self.animation_speed > 0:
+            self.flips = {sq: 0.0 for sq in range(32)
+                          if old[sq] == "?" and self.squares[sq].isalpha()}
+
+    @property
+    def my_colour(self) -> str | None:
+        if self.view is None or self.viewer is None:
+            return None
+        return self.view["colors"][self.viewer]
+
+    def glyph(self, piece: str) -> tuple[str, bool]:
+        """The text to draw for a piece and whether it is a Chinese character."""
+        mode = self.prefs.get("banqi_glyphs", "auto")
+        if mode != "letters" and theme.cjk_font_path():
+            return GLYPHS[piece], True
+        return piece.upper(), False
+
+    # --- geometry
+    def layout(self, rect: pygame.Rect) -> None:
+        super().layout(rect)
+        self.cell = max(30, min((rect.width - 40) // 8, (rect.height - 150) // 4))
+        w, h = self.cell * 8, self.cell * 4
+        self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - 110) // 2))
+
+    def square_rect(self, sq: int) -> pygame.Rect:
+        r, f = divmod(sq, 8)
+        return pygame.Rect(self.origin[0] + f * self.cell, self.origin[1] + (3 - r) * self.cell,
+                           self.cell, self.cell)
+
+    def square_at(self, pos) -> int | None:
+        x, y = pos[0] - self.origin[0], pos[1] - self.origin[1]
+        if not (0 <= x < 8 * self.cell and 0 <= y < 4 * self.cell):
+            return None
+        return (3 - y // self.cell) * 8 + x // self.cell
+
+    def targets(self, sq: int) -> list[int]:
+        name = rules.square_name(sq)
+        return [rules.parse_square(m[2:]) for m in self.legal if len(m) == 4 and m[:2] == name]
+
+    # --- input
+    def press(self, sq: int):
+        name = rules.square_name(sq)
+        if self.selected is not None and sq in self.targets(self.selected):
+            move = rules.square_name(self.selected) + name
+            self.selected = None
+            return move
+        if name in self.legal:  # a face-down piece: flip it
+            self.selected = None
+            return name
+        self.selected = sq if self.targets(sq) and sq != self.selected else None
+        return None
+
+    def handle_event(self, event: pygame.event.Event):
+        if not self.my_turn:
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            sq = self.square_at(event.pos)
+            if sq is None:
+                self.selected = None
+                return None
+            self.cursor = sq
+            return self.press(sq)
+        if event.type == pygame.KEYDOWN:
+            steps = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: 8, pygame.K_DOWN: -8}
+            if event.key in steps:
+                r, f = divmod(self.cursor, 8)
+                d = steps[event.key]
+                if abs(d) == 1:
+                    f = max(0, min(7, f + d))
+                else:
+                    r = max(0, min(3, r + d // 8))
+                self.cursor = r * 8 + f
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                return self.press(self.cursor)
+        return None
+
+    def update(self, dt: float) -> None:
+        self.clock += dt
+        for sq in list(self.flips):
+            self.flips[sq] += dt * max(self.animation_speed, 0.01)
+            if self.flips[sq] >= FLIP_SECONDS:
+                del self.flips[sq]
+
+    def busy(self) -> bool:
+        return bool(self.flips)
+
+    def sound_for(self, old_view, new_view, move) -> str:
+        if isinstance(move, str) and len(move) == 2:
+            return "flip"
+        if old_view and len(new_view.get("captured", [])) > len(old_view.get("captured", [])):
+            return "capture"
+        return "move"
+
+    def status(self) -> list[str]:
+        if self.view is None:
+            return []
+        v = self.view
+        lines = []
+        for seat in (0, 1):
+            colour = v["colors"][seat]
+            lines.append(f"{self.seat_names[seat].capitalize()}: {colour or 'no colour yet'}")
+        lines.append(f"Face down: {sum(v['hidden'].values())}")
+        lines.append(f"Moves without flip or capture: {v['quiet_plies']}/180")
+        if v.get("fog"):
+            lines.append("Fog of war: clouds hide what you cannot see")
+        if self.my_turn:
+            lines.append("Click a disc to flip it, or a piece, then where it goes.")
+        return lines
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.view is None:
+            return
+        c = self.cell
+        board = pygame.Rect(self.origin, (8 * c, 4 * c))
+        pygame.draw.rect(surface, (214, 186, 140), board.inflate(16, 16), border_radius=10)
+        last = self._last_squares()
+        for sq in range(32):
+            rect = self.square_rect(sq)
+            fill = (232, 208, 164) if (sq // 8 + sq % 8) % 2 else (224, 198, 152)
+            if sq in last:
+                fill = (246, 222, 140)
+            pygame.draw.rect(surface, fill, rect)
+            pygame.draw.rect(surface, (150, 118, 80), rect, width=1)
+        targets = self.targets(self.selected) if self.selected is not None else []
+        exposed = self._seen_by_enemy()
+        for sq in range(32):
+            self._draw_square(surface, sq, exposed)
+        for t in targets:
+            rect = self.square_rect(t)
+            if self.squares[t] == ".":
+                pygame.draw.circle(surface, theme.GOOD, rect.center, c // 8)
+            else:
+                pygame.draw.circle(surface, theme.BAD, rect.center, int(c * 0.45), width=4)
+        if self.selected is not None:
+            pygame.draw.rect(surface, theme.ACCENT, self.square_rect(self.selected), width=3)
+        if self.my_turn:
+            pygame.draw.rect(surface, theme.INK, self.square_rect(self.cursor).inflate(-4, -4),
+                             width=2, border_radius=4)
+        self._draw_captured(surface, board)
+        self._draw_coordinates(surface)
+
+    def _last_squares(self) -> set[int]:
+        last = self.view.get("last") or ""
+        if len(last) == 2:
+            return {rules.parse_square(last)}
+        if len(last) == 4:
+            return {rules.parse_square(last[:2]), rules.parse_square(last[2:])}
+        return set()
+
+    def _seen_by_enemy(self) -> set[int]:
+        """Own pieces the enemy can see (an enemy piece next to them, as far as we can tell)."""
+        mine = self.my_colour
+        if not self.view.get("fog") or mine is None:
+            return set(range(32))
+        seen = set()
+        for sq, p in enumerate(self.squares):
+            if rules.colour_of(p) == mine and any(
+                    rules.colour_of(self.squares[n]) not in (None, mine)
+                    for n in rules.NEIGHBOURS[sq]):
+                seen.add(sq)
+        return seen
+
+    def _draw_square(self, surface, sq: int, exposed: set[int]) -> None:
+        piece = self.squares[sq]
+        rect = self.square_rect(sq)
+        if piece == "~":
+            self._draw_cloud(surface, rect, sq)
+            return
+        if piece == ".":
+            return
+        radius = int(self.cell * 0.42)
+        squash = 1.0
+        if sq in self.flips:
+            t = self.flips[sq] / FLIP_SECONDS
+            squash = abs(math.cos(math.pi * t))
+            if t < 0.5:
+                piece = "?"
+        disc = pygame.Rect(0, 0, max(4, int(2 * radius * squash)), 2 * radius)
+        disc.center = rect.center
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        local = disc.move(-rect.x, -rect.y)
+        unseen = rules.colour_of(piece) == self.my_colour and sq not in exposed
+        alpha = 130 if unseen else 255  # own pieces the enemy cannot see are faint
+        shadow = local.move(2, 3)
+        pygame.draw.ellipse(layer, (120, 90, 60, alpha // 2), shadow)
+        if piece == "?":
+            pygame.draw.ellipse(layer, (*DISC_BACK, alpha), local)
+            pygame.draw.ellipse(layer, (110, 80, 50, alpha), local.inflate(-10, -10), width=2)
+        else:
+            ink = RED if piece.isupper() else BLACK
+            pygame.draw.ellipse(layer, (*DISC, alpha), local)
+            pygame.draw.ellipse(layer, (*ink, alpha), local.inflate(-8, -8), width=2)
+            if squash > 0.3:
+                text, cjk = self.glyph(piece)
+                font = theme.cjk_font(int(radius * 1.1)) if cjk else theme.font(
+                    int(radius * 1.0), bold=True)
+                img = font.render(text, True, ink)
+                img.set_alpha(alpha)
+                layer.blit(img, img.get_rect(center=local.center))
+        surface.blit(layer, rect)
+
+    def _draw_cloud(self, surface, rect: pygame.Rect, sq: int) -> None:
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        layer.fill((200, 204, 210, 235))
+        t = self.clock * 0.6 + sq * 1.7
+        for i in range(4):
+            dx = math.sin(t + i * 1.9) * rect.width * 0.18
+            dy = math.cos(t * 0.8 + i * 2.3) * rect.height * 0.12
+            centre = (int(rect.width * (0.2 + 0.2 * i) + dx), int(rect.height * 0.5 + dy))
+            pygame.draw.circle(layer, (236, 238, 242, 230), centre, int(rect.width * 0.28))
+        surface.blit(layer, rect)
+
+    def _draw_captured(self, surface, board: pygame.Rect) -> None:
+        gone = self.view.get("captured", [])
+        size = max(18, self.cell // 2)
+        y = board.bottom + 20
+        theme.text(surface, "Captured:", (board.x, y + size // 2), 16, theme.INK_SOFT,
+                   anchor="midleft")
+        x = board.x + 86
+        for group in ([p for p in gone if p.isupper()], [p for p in gone if p.islower()]):
+            for p in group:
+                ink = RED if p.isupper() else BLACK
+                r = pygame.Rect(x, y, size, size)
+                pygame.draw.ellipse(surface, DISC, r)
+                pygame.draw.ellipse(surface, ink, r, width=2)
+                text, cjk = self.glyph(p)
+                font = theme.cjk_font(int(size * 0.6)) if cjk else theme.font(int(size * 0.55),
+                                                                              bold=True)
+                img = font.render(text, True, ink)
+                surface.blit(img, img.get_rect(center=r.center))
+                x += size + 3
+                if x > board.right - size:
+                    x, y = board.x + 86, y + size + 4
+            x, y = board.x + 86, y + size + 6
+
+    def _draw_coordinates(self, surface) -> None:
+        size = max(12, self.cell // 5)
+        for f in range(8):
+            x = self.origin[0] + f * self.cell + self.cell // 2
+            theme.text(surface, "abcdefgh"[f], (x, self.origin[1] - 10), size, theme.INK_SOFT,
+                       anchor="midbottom")
+        for r in range(4):
+            y = self.origin[1] + (3 - r) * self.cell + self.cell // 2
+            theme.text(surface, str(r + 1), (self.origin[0] - 12, y), size, theme.INK_SOFT,
+                       anchor="midright")
