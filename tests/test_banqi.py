@@ -1,0 +1,187 @@
+"""Banqi: captures of both variants, cannon screens, colours, draws, fog, undo, the bot."""
+
+import random
+
+import pygame
+import pytest
+
+from ai import banqi as bot
+from ai.base import Budget
+from game.boards.banqi import Board
+from game.match import Match
+from game.rules import RulesError
+from game.rules import banqi as rules
+
+
+def position(rows: list[str], variant="taiwan", turn=0, colors=("red", "black"), fog=False):
+    """A state from four 8-char ranks, rank 4 first ('?' squares hide soldiers)."""
+    board = tuple("".join(reversed(rows)))
+    under = tuple("p" if p == "?" else "" for p in board)
+    return rules.State(board, under, colors, turn, 0, ((board, turn),), variant, fog)
+
+
+def moves_from(state, square):
+    return {m[2:] for m in rules.legal_moves(state) if m[:2] == square}
+
+
+@pytest.mark.parametrize("attacker,victim,taiwan,china", [
+    ("K", "a", True, True), ("A", "k", False, False), ("R", "r", True, True),
+    ("P", "k", True, True), ("K", "p", False, True), ("N", "r", False, False),
+    ("C", "p", False, True), ("C", "k", False, False), ("E", "n", True, True),
+    ("P", "p", True, True), ("P", "n", False, False),
+])
+def test_step_captures(attacker, victim, taiwan, china):
+    for variant, expected in (("taiwan", taiwan), ("china", china)):
+        s = position(["........", "........", f"..{attacker}{victim}....", "........"], variant)
+        assert ("d2" in moves_from(s, "c2")) == expected, (attacker, victim, variant)
+
+
+def test_taiwan_cannon_jumps_exactly_one_screen():
+    s = position(["........", "........", "C.?.k...", "........"])
+    assert "e2" in moves_from(s, "a2")  # over the face-down screen on c2
+    assert "c2" not in moves_from(s, "a2")  # never onto a face-down piece
+    two = position(["........", "........", "C?p.k...", "........"])
+    assert "c2" in moves_from(two, "a2") and "e2" not in moves_from(two, "a2")
+    none = position(["........", "........", "C...k...", "........"])
+    assert "e2" not in moves_from(none, "a2") and "b2" in moves_from(none, "a2")
+    file = position(["k.......", "P.......", "........", "C......."])
+    assert "a4" in moves_from(file, "a1")  # along a file, any distance, own piece as screen
+    china = position(["........", "........", "C.?.k...", "........"], "china")
+    assert "e2" not in moves_from(china, "a2")
+
+
+def test_face_down_pieces_cannot_be_moved_onto_or_moved():
+    s = position(["........", "........", "..K?....", "........"])
+    assert "d2" not in moves_from(s, "c2")
+    assert not any(m.startswith("d2") and len(m) == 4 for m in rules.legal_moves(s))
+    assert "d2" in rules.legal_moves(s)  # it can be flipped
+
+
+def test_first_flip_gives_the_colour():
+    s = rules.new_game(None, 3)
+    first = rules.apply(s, "a1")
+    piece = first.board[0]
+    mine = "red" if piece.isupper() else "black"
+    assert first.colors[0] == mine and first.colors[1] != mine and first.turn == 1
+
+
+def test_quiet_moves_draw_at_180():
+    s = position(["K......k", "........", "........", "........"])
+    s = s._replace(quiet=179)
+    assert rules.outcome(s) is None
+    after = rules.apply(s, "a4a3")
+    assert rules.outcome(after).winner is None and "180" in rules.outcome(after).reason
+
+
+def test_threefold_repetition_draws():
+    s = position(["K......k", "........", "........", "........"])
+    for move in ["a4a3", "h4h3", "a3a4", "h3h4"] * 2:
+        assert rules.outcome(s) is None
+        s = rules.apply(s, move)
+    assert rules.outcome(s).reason == "the same position three times"
+
+
+def test_no_pieces_or_no_move_loses():
+    s = position(["K.......", "........", "........", "........"], turn=1)
+    assert rules.outcome(s).winner == 0 and "no pieces" in rules.outcome(s).reason
+    stuck = position(["Pk......", "........", "........", "........"], turn=1)
+    stuck = stuck._replace(board=tuple("".join(reversed(["kP......", "P.......", "........",
+                                                         "........"]))))
+    assert rules.outcome(stuck).winner == 0 and "no legal move" in rules.outcome(stuck).reason
+
+
+def test_fog_hides_what_the_seat_cannot_see():
+    s = position(["R......r", "........", "........", "n......."], fog=True)
+    v = rules.view(s, 0)
+    assert v["board"] == "R.~~~~~~/.~~~~~~~/~~~~~~~~/~~~~~~~~"
+    assert "r" not in v["board"] and "n" not in v["board"] and "history" not in v
+    near = position(["Rr......", "........", "........", "........"], fog=True)
+    assert rules.view(near, 0)["board"].startswith("Rr")
+    assert sorted(rules.legal_moves_from_view(rules.view(near, 0))) == sorted(
+        rules.legal_moves(near))
+
+
+def test_views_never_hold_face_down_identities():
+    m = Match("banqi", None, 8)
+    for move in ("a1", "b1", "c1"):
+        m.play(move)
+    for seat in (0, 1):
+        v = m.view(seat)
+        assert "under" not in v and set(v["board"]) <= set("?./KAERNCPkaernc p~".replace(" ", ""))
+    assert "under" in m.view(None)
+
+
+def test_undo_redraws_the_hidden_pieces_and_replays_exactly():
+    m = Match("banqi", None, 12)
+    seen = set()
+    for _ in range(12):
+        m.play("d2")
+        seen.add(m.state.board[rules.parse_square("d2")])
+        m.undo()
+    assert len(seen) > 1  # flip, undo, flip again: not the same piece for free
+    m.play("d2")
+    again = Match.from_record(m.to_record())
+    assert again.states == m.states
+
+
+def test_the_bot_gets_no_hidden_identity(monkeypatch):
+    m = Match("banqi", None, 4)
+    for move in ("a1", "h4", "d2", "e3"):
+        m.play(move)
+    seen = []
+    real = bot.choose
+
+    def spy(view, legal, budget, level, rng):
+        seen.append(view)
+        return real(view, legal, budget, level, rng)
+
+    monkeypatch.setattr(bot, "choose", spy)
+    from ai.base import decide
+    move = decide("banqi", m.view(m.to_move()), m.legal_moves(), "hard", Budget(0.3),
+                  random.Random(1))
+    assert move in m.legal_moves()
+    assert "under" not in seen[0] and "?" in seen[0]["board"]
+
+
+@pytest.mark.parametrize("fog", [False, True])
+def test_bot_plays_legally_in_time(fog):
+    rng = random.Random(5)
+    s = rules.new_game({"fog": fog}, 5)
+    for _ in range(20):
+        if rules.outcome(s):
+            break
+        legal = rules.legal_moves(s)
+        move = bot.choose(rules.view(s, s.turn), legal, Budget(0.2), "hard", rng)
+        assert move in legal
+        s = rules.apply(s, move)
+
+
+def test_bot_takes_the_general():
+    s = position(["........", "........", "..Pk....", "........"], turn=0)
+    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5), "hard",
+                      random.Random())
+    assert move == "c2d2"
+
+
+@pytest.mark.parametrize("bad", ["z9", "a1a", 5, None, "a1a3", "e2"])
+def test_bad_moves_change_nothing(bad):
+    s = position(["........", "........", "..K.....", "........"])
+    with pytest.raises(RulesError):
+        rules.apply(s, bad)
+
+
+def test_board_selects_flips_and_moves():
+    pygame.init()
+    b = Board({"variant": "taiwan", "fog": False}, rules.SEAT_NAMES)
+    b.layout(pygame.Rect(0, 0, 700, 500))
+    s = position(["........", "........", "..K?k...", "........"])
+    b.set_view(rules.view(s, 0), rules.legal_moves(s), my_turn=True, viewer=0)
+
+    def click(name):
+        pos = b.square_rect(rules.parse_square(name)).center
+        return b.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=pos, button=1))
+
+    assert click("d2") == "d2"  # a face-down disc flips
+    assert click("c2") is None and b.selected == rules.parse_square("c2")
+    assert click("c3") == "c2c3"
+    b.draw(pygame.Surface((700, 500)))
