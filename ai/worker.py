@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import queue
 import random
 import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ai.base import Budget, decide, decide_setup
+from ai.base import Budget
 
 
 @dataclass
@@ -84,15 +86,110 @@ class Worker:
                 return done
 
 
-class AIWorker(Worker):
-    """A Worker that asks a built-in bot for a move or a setup."""
+class _Generation:
+    """A cancel flag shared with the bot process: a job is cancelled once the shared generation
+    has moved past the one it started in."""
+
+    def __init__(self, shared, started: int):
+        self.shared, self.started = shared, started
+
+    def is_set(self) -> bool:
+        return self.shared.value != self.started
+
+    def set(self) -> None:
+        self.shared.value += 1
+
+
+_POOL: ProcessPoolExecutor | None = None
+_SHARED = None  # the generation counter, in the parent and (inherited) in the bot process
+
+
+def _init_bot_process(shared) -> None:
+    global _SHARED
+    _SHARED = shared
+
+
+def _bot_pool() -> ProcessPoolExecutor:
+    """One bot process for the whole app: a search there never takes the loop's GIL."""
+    global _POOL, _SHARED
+    if _POOL is None:
+        ctx = mp.get_context("spawn")
+        _SHARED = ctx.Value("q", 0, lock=False)
+        _POOL = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_bot_process,
+                                    initargs=(_SHARED,))
+    return _POOL
+
+
+def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,
+                       seconds: float, seed: int, generation: int) -> Any:
+    import importlib
+
+    from ai.base import check_level
+    check_level(level)
+    rng = random.Random(seed)
+    budget = Budget(seconds, _Generation(_SHARED, generation))
+    module = importlib.import_module(ai_module)
+    if kind == "setup":
+        return module.choose_setup(view, budget, level, rng)
+    if level == "random" and legal:
+        return rng.choice(legal)
+    return module.choose(view, legal, budget, level, rng)
+
+
+class AIWorker:
+    """Asks a built-in bot for a move or a setup in the bot process and polls for the answer.
+
+    cancel() stops every built-in bot search in progress (there is one at a time in the app).
+    """
+
+    def __init__(self) -> None:
+        self._future: Future | None = None
+        self._ticket = 0
+
+    @property
+    def busy(self) -> bool:
+        return self._future is not None and not self._future.done()
+
+    def _submit(self, kind: str, game_id: str, view: dict, legal: list, level: str,
+                seconds: float, rng: random.Random) -> int:
+        from game import registry
+        self.cancel()
+        pool = _bot_pool()
+        module = registry.get(game_id).ai_module().__name__
+        self._ticket += 1
+        self._future = pool.submit(_decide_in_process, kind, module, view, legal, level,
+                                   seconds, rng.randrange(2**62), _SHARED.value)
+        return self._ticket
 
     def request_move(self, game_id: str, view: dict, legal: list, level: str,
                      seconds: float, rng: random.Random) -> int:
-        return self.submit(lambda cancel: decide(
-            game_id, view, legal, level, Budget(seconds, cancel), rng))
+        return self._submit("move", game_id, view, legal, level, seconds, rng)
 
     def request_setup(self, game_id: str, view: dict, level: str, seconds: float,
                       rng: random.Random) -> int:
-        return self.submit(lambda cancel: decide_setup(
-            game_id, view, level, Budget(seconds, cancel), rng))
+        return self._submit("setup", game_id, view, [], level, seconds, rng)
+
+    def poll(self) -> Done | None:
+        future = self._future
+        if future is None or not future.done():
+            return None
+        self._future = None
+        try:
+            return Done(self._ticket, future.result())
+        except BaseException as exc:  # the bot's error, or a bot process that died
+            return Done(self._ticket, error=exc)
+
+    def wait(self, timeout: float | None = None) -> Done | None:
+        if self._future is None:
+            return None
+        try:
+            self._future.result(timeout)
+        except BaseException:  # reported by poll
+            pass
+        return self.poll()
+
+    def cancel(self) -> None:
+        if self._future is not None and _SHARED is not None:
+            if not self._future.cancel():
+                _SHARED.value += 1
+        self._future = None
