@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import multiprocessing as mp
+import multiprocessing.util
 import queue
 import random
 import threading
@@ -117,7 +118,20 @@ def _bot_pool() -> ProcessPoolExecutor:
         _SHARED = ctx.Value("q", 0, lock=False)
         _POOL = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_bot_process,
                                     initargs=(_SHARED,))
+        # A process that owns the pool (an arena worker, say) joins its children at exit
+        # before concurrent.futures would stop them; this finalizer runs first, and before
+        # the call queue's own (priority 10) closes the pipe the stop signal goes through.
+        multiprocessing.util.Finalize(None, shutdown_bot_process, exitpriority=100)
     return _POOL
+
+
+def shutdown_bot_process() -> None:
+    """Stop any search in progress and end the bot process (it is started again on demand)."""
+    global _POOL
+    pool, _POOL = _POOL, None
+    if pool is not None:
+        _SHARED.value += 1
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 import pygame
 
+from ai.worker import shutdown_bot_process
 from game import APP_NAME, settings
 from game.scenes.base import Scene
 from game.ui import theme
@@ -147,6 +148,7 @@ class App:
             if len(self.frame_times) > 10000:
                 del self.frame_times[:5000]
         pygame.quit()
+        shutdown_bot_process()  # a search in progress stops now, not at its deadline
 
     def quit(self) -> None:
         """Close: every scene saves what it must, then the loop ends."""

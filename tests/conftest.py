@@ -34,3 +34,9 @@ def race():
     registry.register("race", "tests.fakes.race", "tests.fakes.race", "tests.fakes.race")
     yield "race"
     registry.unregister("race")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """No bot process outlives the run (an orphan would hold the run's output open)."""
+    from ai.worker import shutdown_bot_process
+    shutdown_bot_process()
