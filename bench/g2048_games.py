@@ -1,6 +1,6 @@
 """2048 bot strength: N whole games from fixed seeds at a per-move time budget.
 
-    python -m bench.g2048_games --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
+    python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import random
 import statistics
+import sys
 import time
 
-from ai import g2048 as bot
-from ai.base import Budget
-from game.rules import g2048 as rules
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from ai import g2048 as bot  # noqa: E402
+from ai.base import Budget  # noqa: E402
+from game.rules import g2048 as rules  # noqa: E402
 
 TILES = (2048, 4096, 8192, 16384)
 
