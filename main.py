@@ -15,7 +15,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--replay", metavar="FILE", help="open a replay file")
     p.add_argument("--host", metavar="GAME", help="host a LAN game of GAME")
     p.add_argument("--join", metavar="ADDRESS:PORT", help="join a LAN game")
-    p.add_argument("--port", type=int, default=0, help="TCP port to host on")
+    p.add_argument("--port", type=int, default=47475,
+                   help="TCP port to host on (0: any free port)")
     p.add_argument("--headless", action="store_true", help="no window: print the result line")
     p.add_argument("--ai", default="normal", metavar="LEVEL",
                    help="bot level for --demo/--host/--join (random, easy, normal, hard)")
@@ -64,10 +65,13 @@ def headless_lan(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.host:
-            line = headless.run_host(args.host, args.ai, args.port)
+            line = headless.run_host(args.host, args.ai, args.port, seed=args.seed,
+                                     on_listening=lambda port: print(
+                                         f"hosting {args.host} on port {port}",
+                                         file=sys.stderr, flush=True))
         else:
             line = headless.run_join(args.join, args.ai)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, ConnectionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(line)

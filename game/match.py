@@ -57,6 +57,7 @@ class Match:
         self.started = time.time()
         self.resigned: int | None = None  # the seat that resigned or forfeited, if one did
         self.resign_reason = ""
+        self.drawn = ""  # why both players agreed to a draw (LAN), "" if they did not
         self._undo_rng = random.Random(self.seed ^ 0x5EED)
 
     # --- what the state says
@@ -71,6 +72,9 @@ class Match:
         return [] if self.over else self.rules.legal_moves(self.state)
 
     def outcome(self) -> Outcome | None:
+        if self.drawn:
+            base = self.rules.outcome(self.state)
+            return Outcome(None, base.score if base else self._score_now(), self.drawn)
         if self.resigned is not None:
             base = self.rules.outcome(self.state)
             score = base.score if base else self._score_now()
@@ -119,12 +123,17 @@ class Match:
             self.resigned = seat
             self.resign_reason = reason
 
+    def agree_draw(self, reason: str = "Draw agreed") -> None:
+        """Both players agreed to end the game as a draw."""
+        if not self.over:
+            self.drawn = reason
+
     def undo(self, count: int = 1) -> int:
         """Take back up to count moves; returns how many were taken back."""
         count = min(count, len(self.moves))
         if count <= 0:
             return 0
-        self.resigned, self.resign_reason = None, ""
+        self.resigned, self.resign_reason, self.drawn = None, "", ""
         del self.moves[-count:]
         del self.states[-count:]
         self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
@@ -155,6 +164,7 @@ class Match:
             "reseeds": [list(r) for r in self.reseeds],
             "resigned": self.resigned,
             "resign_reason": self.resign_reason,
+            "drawn": self.drawn,
             "started": self.started,
         }
 
@@ -189,6 +199,8 @@ class Match:
         resigned = record.get("resigned")
         if resigned in range(match.rules.PLAYERS) and match.rules.PLAYERS == 2:
             match.resign(resigned, str(record.get("resign_reason", ""))[:200])
+        if isinstance(record.get("drawn"), str) and record["drawn"]:
+            match.agree_draw(record["drawn"][:200])
         if isinstance(record.get("started"), (int, float)):
             match.started = float(record["started"])
         return match

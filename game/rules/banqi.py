@@ -160,6 +160,21 @@ def reseed(state: State, seed: int) -> State:
     return state._replace(under=under)
 
 
+def disclose(state: State, square: str, piece: str) -> State:
+    """The same state with `piece` under the face-down `square` (a LAN guest learns each flip
+    from the host, which alone holds the deal); RulesError if no such piece is still hidden."""
+    sq = parse_square(square)
+    if state.board[sq] != "?":
+        raise RulesError(f"{square} is not face down")
+    under = list(state.under)
+    if under[sq] != piece:
+        other = next((o for o in range(32) if state.board[o] == "?" and under[o] == piece), None)
+        if other is None:
+            raise RulesError(f"no {piece!r} is left face down")
+        under[sq], under[other] = under[other], under[sq]
+    return state._replace(under=tuple(under))
+
+
 def seat_colour(state: State, seat: int) -> str | None:
     return state.colors[seat]
 

@@ -1,0 +1,202 @@
+"""The peer link: TCP carrying msgpack maps in length-prefixed frames.
+
+A frame is a 4-byte big-endian length, then that many bytes of msgpack holding one map with a
+string "type". Frames over MAX_FRAME bytes, bytes that are not msgpack, and values that are not
+such a map close the link with a clear reason; nothing half-read is ever handed on.
+
+A reader thread puts each received message on a queue; the loop takes them with `receive()`,
+never waiting. Sending is a short locked socket write (with a timeout), so a stalled peer can't
+freeze the sender for long. Heartbeats go out every HEARTBEAT seconds; a link that hears nothing
+for TIMEOUT seconds closes itself.
+"""
+
+from __future__ import annotations
+
+import queue
+import socket
+import struct
+import threading
+import time
+
+import msgpack
+
+MAX_FRAME = 64 * 1024
+HEARTBEAT = 2.0
+TIMEOUT = 10.0
+_LENGTH = struct.Struct(">I")
+
+
+class LinkError(Exception):
+    """A frame that breaks the protocol, or a link that is gone."""
+
+
+def encode(message: dict) -> bytes:
+    """One frame holding message; LinkError if it is too big to send."""
+    body = msgpack.packb(message, use_bin_type=True)
+    if len(body) > MAX_FRAME:
+        raise LinkError(f"a {message.get('type')!r} message of {len(body)} bytes is too big")
+    return _LENGTH.pack(len(body)) + body
+
+
+def decode(body: bytes) -> dict:
+    """The message in one frame's body; LinkError if it is not a map with a string type."""
+    try:
+        message = msgpack.unpackb(body, raw=False, strict_map_key=False, max_bin_len=MAX_FRAME,
+                                  max_str_len=MAX_FRAME, max_array_len=MAX_FRAME,
+                                  max_map_len=4096)
+    except Exception as exc:  # msgpack raises several kinds on junk
+        raise LinkError(f"a frame that is not msgpack ({type(exc).__name__})") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise LinkError("a frame that is not a message (a map with a string 'type')")
+    return message
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes:
+    parts, left = [], n
+    while left:
+        chunk = sock.recv(min(left, 65536))
+        if not chunk:
+            raise LinkError("the connection was closed" if left == n and not parts
+                            else "the connection was closed in the middle of a frame")
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
+
+
+def read_frame(sock: socket.socket) -> dict:
+    """Block until one whole message arrives (reader threads and handshakes only)."""
+    (length,) = _LENGTH.unpack(_read_exactly(sock, 4))
+    if length > MAX_FRAME:
+        raise LinkError(f"a frame of {length} bytes (at most {MAX_FRAME})")
+    return decode(_read_exactly(sock, length))
+
+
+class Link:
+    """One open connection to a peer. Messages in come from receive(); send() sends one."""
+
+    def __init__(self, sock: socket.socket, peer: str = "", heartbeat: float = HEARTBEAT,
+                 timeout: float = TIMEOUT):
+        self.sock = sock
+        self.peer = peer or _peer_name(sock)
+        self.heartbeat, self.timeout = heartbeat, timeout
+        self.inbox: queue.Queue[dict] = queue.Queue()
+        self.closed_reason: str | None = None
+        self.last_heard = time.monotonic()
+        self._send_lock = threading.Lock()
+        self._closed = threading.Event()
+        sock.settimeout(timeout)  # a recv or send that waits this long means the peer is gone
+        self.sent: list[dict] = []  # tests may set record_sent to look at every frame sent
+        self.record_sent = False
+        self._reader = threading.Thread(target=self._read_loop, daemon=True, name="link-read")
+        self._beater = threading.Thread(target=self._beat_loop, daemon=True, name="link-beat")
+
+    def start(self) -> Link:
+        self._reader.start()
+        self._beater.start()
+        return self
+
+    @property
+    def open(self) -> bool:
+        return not self._closed.is_set()
+
+    def send(self, message: dict) -> bool:
+        """Send one message; False (and the link closed) if it could not go."""
+        if not self.open:
+            return False
+        try:
+            frame = encode(message)
+        except (LinkError, TypeError, ValueError) as exc:
+            self.close(f"could not send: {exc}")
+            return False
+        try:
+            with self._send_lock:
+                self.sock.sendall(frame)
+        except OSError as exc:
+            self.close(f"the connection broke ({exc.strerror or exc})")
+            return False
+        if self.record_sent:
+            self.sent.append(message)
+        return True
+
+    def receive(self) -> dict | None:
+        """The next message, or None if none is waiting. Never blocks."""
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            return None
+
+    def wait(self, timeout: float) -> dict | None:
+        """Block up to timeout for a message (scripts and tests, never the loop)."""
+        try:
+            return self.inbox.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self, reason: str = "closed") -> None:
+        if self._closed.is_set():
+            return
+        self.closed_reason = reason
+        self._closed.set()
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        self.inbox.put({"type": "_closed", "reason": reason})
+
+    def _read_loop(self) -> None:
+        while self.open:
+            try:
+                message = read_frame(self.sock)
+            except LinkError as exc:
+                self.close(str(exc))
+                return
+            except TimeoutError:
+                self.close(f"the other side has been silent for {self.timeout:g} s")
+                return
+            except OSError:
+                self.close("the connection was lost")
+                return
+            self.last_heard = time.monotonic()
+            if message["type"] == "ping":
+                continue
+            self.inbox.put(message)
+
+    def _beat_loop(self) -> None:
+        while not self._closed.wait(self.heartbeat):
+            if time.monotonic() - self.last_heard > self.timeout:
+                self.close(f"the other side has been silent for {self.timeout:g} s")
+                return
+            self.send({"type": "ping"})
+
+
+def _peer_name(sock: socket.socket) -> str:
+    try:
+        host, port = sock.getpeername()[:2]
+        return f"{host}:{port}"
+    except OSError:
+        return "?"
+
+
+def connect(host: str, port: int, timeout: float = 5.0) -> socket.socket:
+    """A connected TCP socket; OSError with the reason if it can't be had."""
+    sock = socket.create_connection((host, port), timeout=timeout)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
+def parse_address(text: str, default_port: int) -> tuple[str, int]:
+    """'host', 'host:port' or '[v6]:port' -> (host, port); ValueError if it isn't one."""
+    text = text.strip()
+    if not text:
+        raise ValueError("no address given")
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        port = rest.lstrip(":") or str(default_port)
+    elif text.count(":") == 1:
+        host, port = text.split(":")
+    else:
+        host, port = text, str(default_port)
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"not an address: {text!r} (use host or host:port)")
+    return host, int(port)
