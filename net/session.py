@@ -295,10 +295,13 @@ class Session:
 
     def _on_rematch_reply(self, message: dict) -> None:
         if message.get("accept") is True and self.match.over and self.is_host:
-            self.new_game(random.randrange(2**31))
-            self._send({"type": "new_game", "seed": self._seed_for_guest()})
+            self._start_rematch()
         elif message.get("accept") is False:
             self._note("message", text=f"{self.peer_name} does not want a rematch")
+
+    def _start_rematch(self) -> None:
+        self.new_game(random.randrange(2**31))
+        self._send({"type": "new_game", "seed": self._seed_for_guest()})
 
     def _on_new_game(self, message: dict) -> None:
         if not self.is_host and self.match.over:
@@ -320,6 +323,8 @@ class Session:
                 self._after_move()
             if accept and reply == "takeback_reply":
                 self._take_back(self.peer_seat)
+            if accept and reply == "rematch_reply" and self.is_host:
+                self._start_rematch()
         self.notes.append({"type": "ask", "question": question, "yes": yes, "no": no,
                            "on_yes": lambda: answer(True), "on_no": lambda: answer(False)})
 

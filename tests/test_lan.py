@@ -1,0 +1,435 @@
+"""LAN play on loopback: every two-player game through the link, what the guest is sent, junk
+frames of every kind, discovery, disconnect and resume, and the headless command lines."""
+
+import os
+import random
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from ai.base import Budget, decide_setup
+from game.rules import RulesError
+from net import discovery
+from net import session as lan
+from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
+from net.session import Host, join, start_hosted, start_joined
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def pair(game, options=None, seed=7, record=True):
+    """A host and a guest session joined on loopback."""
+    host = Host(game, options or {}, 0, "127.0.0.1")
+    got = {}
+    t = threading.Thread(target=lambda: got.update(
+        r=join(("127.0.0.1", host.port), game, host.options, "Guest")))
+    t.start()
+    arrival = None
+    for _ in range(500):
+        arrival = host.next_arrival()
+        if arrival:
+            break
+        time.sleep(0.01)
+    link, hello = arrival
+    link.record_sent = record
+    h = start_hosted(link, game, host.options, "Host", hello["name"], seed=seed)
+    t.join(10)
+    g = start_joined(*got["r"])
+    return host, h, g
+
+
+def local_move(s, rng):
+    m = s.match
+    if m.setup_pending():
+        return decide_setup(m.game_id, m.view(s.seat), "random", Budget(0.0), rng)
+    return rng.choice(m.legal_moves())
+
+
+def pump_until(sessions, done, limit=10.0):
+    end = time.monotonic() + limit
+    while not done() and time.monotonic() < end:
+        for s in sessions:
+            s.events()
+        time.sleep(0.002)
+    assert done(), "the sessions did not get there in time"
+
+
+def play_through(h, g, rng, max_plies=400):
+    """Both sides play random moves until the game ends (or max_plies)."""
+    for _ in range(max_plies):
+        pump_until([h, g], lambda: not h.waiting and not g.waiting
+                   and len(h.match.moves) == len(g.match.moves))
+        if h.match.over:
+            break
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(local_move(s, rng))
+    pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves))
+
+
+@pytest.mark.parametrize("game", lan.lan_games())
+def test_every_two_player_game_through_the_link(game):
+    host, h, g = pair(game)
+    try:
+        play_through(h, g, random.Random(3), max_plies=5000)
+        assert h.match.over and g.match.over
+        assert h.match.result_line() == g.match.result_line()
+        if h.match.rules.HIDDEN:  # the two sides' lists differ only in what each may not see
+            pump_until([h, g], lambda: h.verdict and g.verdict if game == "planes"
+                       else g.verdict)
+            assert "checked" in g.verdict
+        else:
+            assert h.match.moves == g.match.moves
+            assert h.match.view(None) == g.match.view(None)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def _flat(value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _flat(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _flat(v)
+    else:
+        yield value
+
+
+def test_the_guest_never_receives_the_hosts_planes_before_the_end():
+    host, h, g = pair("planes")
+    try:
+        play_through(h, g, random.Random(5))
+        pump_until([h, g], lambda: g.verdict and h.verdict)
+        sent = h.link.sent
+        reveal = next(i for i, m in enumerate(sent) if m["type"] == "reveal")
+        before = sent[:reveal]
+        layout = [list(p) for p in h.own_layout]
+        for m in before:
+            assert "layout" not in m and "salt" not in m
+            assert layout not in list(_flat(m)) and not any(p in layout for p in _flat(m))
+        # every cell the guest learned about came from a shot the guest made
+        told = [m["move"] for m in before if m["type"] == "move" and isinstance(m["move"], list)]
+        shots_by_guest = [w for w in g.match.moves if isinstance(w, list) and len(w) == 2
+                          and isinstance(w[1], str)]
+        assert told == shots_by_guest
+        assert sent[reveal]["layout"] == h.own_layout
+        assert "checked" in g.verdict and "checked" in h.verdict
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_the_guest_learns_banqi_pieces_only_as_they_are_flipped():
+    host, h, g = pair("banqi", seed=11)
+    try:
+        play_through(h, g, random.Random(2), max_plies=60)
+        welcome = h.link.sent[0]
+        assert welcome["type"] == "welcome" and welcome["seed"] != h.match.seed
+        pieces = [m for m in h.link.sent if "piece" in m]
+        for m in h.link.sent:
+            if m["type"] == "move" and "piece" in m:
+                assert len(m["move"]) == 2  # only a flip says what it shows
+                sq = h.match.rules.parse_square(m["move"])
+                assert h.match.states[m["ply"] + 1].board[sq] == m["piece"]
+            else:
+                assert "piece" not in m and "under" not in list(_flat(m))
+        assert pieces
+        # what the guest holds about face-down squares is its own dummy deal, not the truth
+        hs, gs = h.match.state, g.match.state
+        hidden = [sq for sq in range(32) if hs.board[sq] == "?"]
+        assert hs.board == gs.board
+        assert sum(hs.under[sq] == gs.under[sq] for sq in hidden) < len(hidden)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_lying_plane_owner_is_reported():
+    host, h, g = pair("planes")
+    try:
+        play_through(h, g, random.Random(9))
+        # the guest reveals a different layout than the one it committed to
+        g.own_layout = decide_setup("planes", g.match.view(g.seat), "random", Budget(0.0),
+                                    random.Random(99))
+        verdict = h.check_reveal({"type": "reveal", "layout": g.own_layout, "salt": g.salt})
+        assert verdict.startswith("Warning") and "commitment" in verdict
+        # a layout that matches its commitment but not the answers given is caught too
+        h.peer_commit = lan.commitment(g.salt, g.own_layout)
+        h.peer_answers = [[c, "head" if a != "head" else "miss"] for c, a in h.peer_answers]
+        verdict = h.check_reveal({"type": "reveal", "layout": g.own_layout, "salt": g.salt})
+        assert "answered falsely" in verdict
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_host_dealing_against_its_commitment_is_reported():
+    host, h, g = pair("banqi", seed=4)
+    try:
+        play_through(h, g, random.Random(1), max_plies=20)
+        h.match.resign(h.seat)
+        g.match.resign(h.seat)
+        verdict = g.check_reveal({"seed": h.match.seed + 1, "salt": h.salt})
+        assert "commitment" in verdict
+        g.peer_commit = lan.commitment(h.salt, h.match.seed + 1)
+        verdict = g.check_reveal({"seed": h.match.seed + 1, "salt": h.salt})
+        assert "does not come from the seed" in verdict
+        g.peer_commit = lan.commitment(h.salt, h.match.seed)
+        assert "checked" in g.check_reveal({"seed": h.match.seed, "salt": h.salt})
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def raw_guest_frames(h, g, frames):
+    """Send raw bytes from the guest's socket; then the host pumps."""
+    for f in frames:
+        g.link.sock.sendall(f)
+    time.sleep(0.15)
+    h.events()
+
+
+def frame(obj):
+    body = msgpack.packb(obj)
+    return struct.pack(">I", len(body)) + body
+
+
+BAD_MESSAGES = [
+    {"type": "move", "ply": 0, "move": "zz"},                 # illegal
+    {"type": "move", "ply": 5, "move": "a1a2"},               # out of step
+    {"type": "move", "ply": "0", "move": 3},                  # wrong field types
+    {"type": "move"},                                          # missing fields
+    {"type": "warp", "x": 1},                                 # unknown message
+    {"type": "answer", "ply": 0, "cell": 1, "answer": "head"},  # an answer to no shot
+    {"type": "reveal", "seed": 1, "salt": b"x"},              # a reveal before the end
+    {"type": "takeback_reply", "accept": True, "ply": 0},     # a reply to nothing asked
+    {"type": "resign_please"},
+    {"type": "chat", "text": 12},
+]
+
+
+def test_bad_messages_get_an_error_and_change_nothing():
+    host, h, g = pair("ataxx")
+    try:
+        h.submit(h.match.legal_moves()[0])  # the host moves; now it is the guest's turn
+        pump_until([h, g], lambda: len(g.match.moves) == 1)
+        before = (list(h.match.moves), h.match.state)
+        raw_guest_frames(h, g, [frame(m) for m in BAD_MESSAGES])
+        assert (list(h.match.moves), h.match.state) == before and h.connected
+        time.sleep(0.1)
+        errors = []
+        while (m := g.link.receive()) is not None:
+            errors.append(m)
+        assert len([m for m in errors if m["type"] == "error"]) >= 8
+        # the host moving out of turn on the guest's side is refused the same way
+        with pytest.raises(RulesError):
+            h.submit(h.match.legal_moves()[0] if h.match.legal_moves() else "0000")
+        assert h.match.state == before[1]
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+@pytest.mark.parametrize("junk", [
+    b"\x00\x00\x00\x05\xc1\xc1\xc1\xc1\xc1",          # invalid msgpack
+    struct.pack(">I", MAX_FRAME + 1) + b"x" * 100,    # oversized
+    frame([1, 2, 3]),                                 # not a map
+    frame({"kind": "move"}),                          # no type
+    frame({"type": 7}),                               # a type that is no name
+    frame({"type": "move", "ply": 0, "move": "a1"})[:-2],  # truncated, then the link ends
+])
+def test_junk_frames_close_the_link_and_leave_the_game(junk):
+    host, h, g = pair("dots", record=False)
+    try:
+        before = list(h.match.moves)
+        g.link.sock.sendall(junk)
+        if junk.startswith(frame({"type": "move", "ply": 0, "move": "a1"})[:4]):
+            g.link.sock.shutdown(socket.SHUT_WR)
+        pump_until([h], lambda: not h.connected)
+        assert h.match.moves == before and not h.match.over
+        assert h.link.closed_reason
+    finally:
+        g.link.close(), host.stop()
+
+
+def test_codec_limits():
+    with pytest.raises(LinkError):
+        encode({"type": "chat", "text": "x" * (MAX_FRAME + 1)})
+    with pytest.raises(LinkError):
+        decode(b"\xc1")
+    with pytest.raises(LinkError):
+        decode(msgpack.packb({"type": 3}))
+    assert decode(encode({"type": "ping"})[4:]) == {"type": "ping"}
+    assert parse_address("10.0.0.2:5000", 1) == ("10.0.0.2", 5000)
+    assert parse_address("hostname", 47) == ("hostname", 47)
+    for bad in ("", "a:b", "1.2.3.4:70000", ":5"):
+        with pytest.raises(ValueError):
+            parse_address(bad, 1)
+
+
+def test_host_shrugs_off_junk_connections_and_refuses_mismatched_hellos():
+    host = Host("ataxx", {}, 0, "127.0.0.1")
+    try:
+        for junk in (os.urandom(64), struct.pack(">I", 2**31), b"", frame({"type": "hello"})):
+            with socket.create_connection(("127.0.0.1", host.port)) as s:
+                s.sendall(junk)
+        with pytest.raises(ConnectionError, match="plays ataxx"):
+            join(("127.0.0.1", host.port), "dots", {}, "X")
+        old = lan.hello("ataxx", host.options, "X")
+        old["version"] = "0.0.1"
+        with socket.create_connection(("127.0.0.1", host.port)) as s:
+            s.sendall(encode(old))
+            s.settimeout(5)
+            from net.link import read_frame
+            assert "cannot play" in read_frame(s)["reason"]
+        time.sleep(0.3)
+        assert host.next_arrival() is None and len(host.refused) >= 4
+        # and a real guest still gets in
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=join(("127.0.0.1", host.port),
+                                                              None, None, "G")))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        link, hello = host.next_arrival()
+        s = start_hosted(link, "ataxx", host.options, "H", hello["name"])
+        t.join(5)
+        assert got["r"][1]["type"] == "welcome"
+        s.close()
+    finally:
+        host.stop()
+
+
+def test_heartbeats_keep_a_quiet_link_and_silence_closes_it():
+    a, b = socket.socketpair()
+    la = Link(a, "a", heartbeat=0.1, timeout=0.6).start()
+    lb_sock = b
+    time.sleep(1.0)  # b never answers: a hears nothing
+    assert not la.open and "silent" in la.closed_reason
+    lb_sock.close()
+    c, d = socket.socketpair()
+    lc = Link(c, "c", heartbeat=0.1, timeout=0.6).start()
+    ld = Link(d, "d", heartbeat=0.1, timeout=0.6).start()
+    time.sleep(1.0)
+    assert lc.open and ld.open
+    lc.close(), ld.close()
+
+
+def test_disconnect_then_resume_goes_on_from_the_move_list():
+    host, h, g = pair("planes", seed=3)
+    try:
+        rng = random.Random(8)
+        for _ in range(12):
+            pump_until([h, g], lambda: not h.waiting and not g.waiting
+                       and len(h.match.moves) == len(g.match.moves))
+            s = h if h.match.to_move() == h.seat else g
+            s.submit(local_move(s, rng))
+        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
+                   and not h.waiting and not g.waiting)
+        moves = list(g.match.moves)
+        g.link.close("cable pulled")
+        notes = []
+        pump_until([], lambda: notes.extend(h.events()) or not h.connected)
+        assert any(n["type"] == "peer_lost" for n in notes)
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=join(
+            ("127.0.0.1", host.port), "planes", host.options, "Guest", g.token)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        link, hello = host.next_arrival()
+        assert hello["token"] == h.token
+        h.resume(link)
+        t.join(5)
+        g.resume(*got["r"])
+        assert g.match.moves == moves and g.own_layout is not None
+        play_through(h, g, rng)
+        assert h.match.result_line() == g.match.result_line()
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_takeback_draw_chat_and_rematch():
+    host, h, g = pair("dots")
+    try:
+        rng = random.Random(4)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 1)
+        g.submit(local_move(g, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 2 and not g.waiting)
+        n = len(h.match.moves)
+        g.request_takeback()
+        asks = []
+        pump_until([], lambda: asks.extend(x for x in h.events() if x["type"] == "ask") or asks)
+        asks[0]["on_yes"]()
+        pump_until([g], lambda: len(g.match.moves) < n)
+        assert h.match.moves == g.match.moves and g.match.to_move() == g.seat
+        g.chat("good luck")
+        notes = []
+        pump_until([], lambda: notes.extend(h.events()) or any(
+            "good luck" in x.get("text", "") for x in notes))
+        h.offer_draw()
+        asks = []
+        pump_until([], lambda: asks.extend(x for x in g.events() if x["type"] == "ask") or asks)
+        asks[0]["on_yes"]()
+        pump_until([h], lambda: h.match.over)
+        assert g.match.over and h.match.outcome().winner is None
+        old_seed = h.match.seed
+        g.offer_rematch()
+        asks = []
+        pump_until([], lambda: asks.extend(x for x in h.events() if x["type"] == "ask") or asks)
+        asks[0]["on_yes"]()
+        pump_until([h, g], lambda: not h.match.over and not g.match.over)
+        assert g.match.seed == h.match.seed != old_seed and not h.match.moves
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_discovery_on_loopback():
+    port = 47000 + random.randrange(900)
+    hosts = discovery.HostList(port).start()
+    beacon = discovery.Beacon({"name": "Ann", "game": "dots", "options": {"rows": 3},
+                               "port": 5555}, port, ["127.0.0.1"]).start()
+    try:
+        pump_until([], lambda: hosts.hosts())
+        (found,) = hosts.hosts()
+        assert found.address == "127.0.0.1:5555" and found.name == "Ann" \
+            and found.game == "dots" and found.options == {"rows": 3}
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # junk is ignored
+            s.sendto(os.urandom(50), ("127.0.0.1", port))
+        beacon.stop()
+        hosts_seen = hosts.hosts()
+        assert len(hosts_seen) == 1
+        discovery.FORGET, old = 0.5, discovery.FORGET
+        try:
+            time.sleep(1.6)
+            assert hosts.hosts() == []
+        finally:
+            discovery.FORGET = old
+    finally:
+        beacon.stop(), hosts.stop()
+    assert "255.255.255.255" in discovery.broadcast_addresses()
+
+
+def test_headless_host_and_join_print_the_same_line():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ)
+    host = subprocess.Popen([sys.executable, "main.py", "--host", "dots", "--headless", "--ai",
+                             "random", "--port", str(port)], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        host.stderr.readline()  # "hosting dots on port N"
+        with socket.create_connection(("127.0.0.1", port)) as junk:  # junk first
+            junk.sendall(os.urandom(300))
+        guest = subprocess.run([sys.executable, "main.py", "--join", f"127.0.0.1:{port}",
+                                "--headless", "--ai", "random"], cwd=ROOT, env=env,
+                               capture_output=True, text=True, timeout=90)
+        out, _ = host.communicate(timeout=60)
+    finally:
+        host.kill()
+    assert guest.returncode == 0 and host.returncode == 0
+    assert guest.stdout.strip().splitlines()[-1] == out.strip().splitlines()[-1]
+    assert out.strip().splitlines()[-1].startswith("dots: ")
