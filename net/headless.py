@@ -32,7 +32,8 @@ def run_host(game: str, level: str, port: int = 0, options: dict | None = None,
         link, hello = arrival
         session = start_hosted(link, game, host.options, f"Bot ({level})",
                                hello["name"] or "Guest", seed=seed)
-        return _play(session, level, host)
+        session.server = host
+        return _play(session, level)
     finally:
         host.stop()
 
@@ -42,11 +43,12 @@ def run_join(address: str, level: str, name: str = "") -> str:
     check_level(level)
     where = parse_address(address, DEFAULT_PORT)
     link, welcome = join(where, None, None, name or f"Bot ({level})")
-    return _play(start_joined(link, welcome), level, None, where)
+    session = start_joined(link, welcome)
+    session.address = where
+    return _play(session, level)
 
 
-def _play(session: Session, level: str, host: Host | None,
-          address: tuple[str, int] | None = None) -> str:
+def _play(session: Session, level: str) -> str:
     bot = AIController(level, DEFAULT_SECONDS[level] if level != "random" else 0.0)
     asked: tuple[int, int] | None = None
     lost_at: float | None = None
@@ -58,9 +60,11 @@ def _play(session: Session, level: str, host: Host | None,
                     saves.save(session.match, f"lan {session.match.game_id}")
                 elif note["type"] == "ask":
                     note["on_no"]()
-            if not session.connected:
-                lost_at = _reconnect(session, host, address, lost_at)
-                continue
+            if session.connected:
+                lost_at = None
+            elif time.monotonic() - (lost_at or time.monotonic()) > RESUME_WAIT:
+                session.match.resign(session.peer_seat, "the other player did not come back")
+                break
             m = session.match
             if m.to_move() == session.seat and not session.waiting:
                 key = (len(m.moves), session.seat)
@@ -70,8 +74,7 @@ def _play(session: Session, level: str, host: Host | None,
                 try:
                     decision = bot.poll()
                 except SeatFailure as exc:
-                    session.resign()
-                    m.resign(session.seat, str(exc))
+                    session.resign(str(exc))
                     break
                 if decision is not None:
                     session.submit(decision.move)
@@ -80,32 +83,6 @@ def _play(session: Session, level: str, host: Host | None,
         return session.match.result_line()
     finally:
         bot.close()
-
-
-def _reconnect(session: Session, host: Host | None, address, lost_at: float | None) -> float:
-    lost_at = lost_at or time.monotonic()
-    if time.monotonic() - lost_at > RESUME_WAIT:
-        session.match.resign(session.peer_seat, "the other player did not come back")
-        return lost_at
-    if host is not None:
-        arrival = host.next_arrival()
-        if arrival is not None:
-            link, hello = arrival
-            if hello.get("token") == session.token:
-                session.resume(link)
-                return None
-            link.send({"type": "refused", "reason": "a game is in progress"})
-            link.close("refused")
-        time.sleep(0.05)
-        return lost_at
-    try:
-        link, welcome = join(address, session.match.game_id, session.match.options, "",
-                             session.token, wait=5.0)
-    except (ConnectionError, OSError):
-        time.sleep(1.0)
-        return lost_at
-    session.resume(link, welcome)
-    return None
 
 
 def _finish(session: Session) -> None:

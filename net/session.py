@@ -22,6 +22,7 @@ import random
 import secrets
 import socket
 import threading
+import time
 from typing import Any
 
 import msgpack
@@ -77,6 +78,11 @@ class Session:
         self.revealed = False
         self.verdict = ""  # the check of the peer's revealed secret
         self.pending_shot: int | None = None
+        self.closed = False
+        self.server: Host | None = None  # host: where a lost guest comes back
+        self.address: tuple[str, int] | None = None  # guest: where to knock again
+        self._rejoined: queue.Queue = queue.Queue()
+        self._knocker: threading.Thread | None = None
 
     # --- what the play scene calls
     def events(self) -> list[dict]:
@@ -122,7 +128,10 @@ class Session:
             self._send({"type": "move", "ply": ply, "move": move})
             self.waiting = True
 
-    def resign(self) -> None:
+    def resign(self, reason: str = "") -> None:
+        """The local player gives up (or its bot failed, with the reason)."""
+        if not self.match.over:
+            self.match.resign(self.seat, reason)
         self._send({"type": "resign"})
         self._after_move()
 
@@ -139,13 +148,47 @@ class Session:
         self._send({"type": "chat", "text": str(text)[:CHAT_MAX]})
 
     def close(self) -> None:
+        self.closed = True
         self._send({"type": "bye"})
         self.link.close("left the game")
+        if self.server is not None:
+            self.server.stop()
 
     # --- the messages
     def pump(self) -> None:
         while (message := self.link.receive()) is not None:
             self.handle(message)
+        if not self.connected and not self.closed and not self.match.over:
+            self._try_resume()
+
+    def _try_resume(self) -> None:
+        """Host: take back a guest that shows its token. Guest: keep knocking, off the loop."""
+        if self.is_host and self.server is not None:
+            while (arrival := self.server.next_arrival()) is not None:
+                link, hello = arrival
+                if hello.get("token") == self.token:
+                    self.resume(link)
+                    return
+                link.send({"type": "refused", "reason": "this host is in a game"})
+                link.close("refused")
+        elif not self.is_host and self.address is not None:
+            try:
+                link, welcome = self._rejoined.get_nowait()
+            except queue.Empty:
+                if self._knocker is None or not self._knocker.is_alive():
+                    self._knocker = threading.Thread(target=self._knock, daemon=True,
+                                                     name="lan-rejoin")
+                    self._knocker.start()
+                return
+            self.resume(link, welcome)
+
+    def _knock(self) -> None:
+        time.sleep(1.0)
+        try:
+            self._rejoined.put(join(self.address, self.match.game_id, self.match.options,
+                                    self.match.seats[self.seat].name, self.token, wait=5.0))
+        except (ConnectionError, OSError):
+            pass
 
     def handle(self, message: dict) -> None:
         """One message from the peer; a bad one is answered with an error and changes nothing."""

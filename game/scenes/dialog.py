@@ -1,4 +1,5 @@
-"""Small scenes over another: a yes/no question, and a hand-over screen that hides the board."""
+"""Small scenes over another: a yes/no question, a line of text to type, and a hand-over screen
+that hides the board."""
 
 from __future__ import annotations
 
@@ -8,25 +9,30 @@ import pygame
 
 from game.scenes.base import Scene
 from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, panel
+from game.ui.widgets import Button, ButtonGroup, TextField, panel
 
 
 class ConfirmScene(Scene):
-    """Asks a question; Yes runs on_yes, No (or Esc) just closes."""
+    """Asks a question; Yes runs on_yes, No (or Esc) runs on_no if given, and closes."""
 
     opaque = False
 
     def __init__(self, app, message: str, on_yes: Callable[[], None], yes: str = "Yes",
-                 no: str = "No", detail: str = ""):
+                 no: str = "No", detail: str = "", on_no: Callable[[], None] | None = None):
         super().__init__(app)
         self.message, self.detail = message, detail
-        self.on_yes = on_yes
+        self.on_yes, self.on_no = on_yes, on_no
         self.buttons = ButtonGroup([Button(yes, self._yes, hotkey=pygame.K_y),
                                     Button(no, self.back, hotkey=pygame.K_n)], vertical=False)
 
     def _yes(self) -> None:
         self.app.pop()
         self.on_yes()
+
+    def back(self) -> None:
+        self.app.pop()
+        if self.on_no is not None:
+            self.on_no()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if not self.buttons.handle_event(event):
@@ -44,6 +50,37 @@ class ConfirmScene(Scene):
                        anchor="center")
         self.buttons.layout_row(box.centerx - 170, box.bottom - 64, 160, 44, gap=20)
         self.buttons.draw(surface)
+
+
+class PromptScene(Scene):
+    """Asks for one line of text; Enter gives it to on_done, Esc closes."""
+
+    opaque = False
+
+    def __init__(self, app, message: str, on_done: Callable[[str], None], max_len: int = 200):
+        super().__init__(app)
+        self.message, self.on_done = message, on_done
+        self.field = TextField("", max_len=max_len)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.app.pop()
+            if self.field.value.strip():
+                self.on_done(self.field.value.strip())
+        elif not self.field.handle_event(event, True):
+            super().handle_event(event)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        box = pygame.Rect(0, 0, min(560, w - 40), 150)
+        box.center = (w // 2, h // 2)
+        panel(surface, box)
+        theme.text(surface, self.message, (box.centerx, box.y + 34), 24, bold=True,
+                   anchor="center")
+        self.field.layout(pygame.Rect(box.x + 20, box.y + 66, box.width - 40, 42), 0)
+        self.field.draw(surface, True)
+        theme.text(surface, "Enter sends, Esc cancels", (box.centerx, box.bottom - 20), 15,
+                   theme.INK_SOFT, anchor="center")
 
 
 class HandoverScene(Scene):

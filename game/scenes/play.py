@@ -113,6 +113,10 @@ class PlayScene(Scene):
                                       and self.match.resigned is not None)))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button("Resign", self.ask_resign, enabled=not self.match.over))
+            if self.session is not None:
+                buttons.append(Button("Offer a draw", self.offer_draw,
+                                      enabled=not self.match.over))
+                buttons.append(Button("Chat (T)", self.chat, hotkey=pygame.K_t))
             buttons.append(Button("Save (Ctrl+S)", self.save_named, enabled=not self.match.over
                                   and self.session is None))
             for label, action in self.board.actions():
@@ -157,10 +161,11 @@ class PlayScene(Scene):
             return
 
         def resign() -> None:
+            self._cancel_all()
             if self.session is not None:
                 self.session.resign()
-            self._cancel_all()
-            self.match.resign(seat)
+            else:
+                self.match.resign(seat)
             self.refresh(animate=False)
 
         self.app.push(ConfirmScene(self.app, "Resign this game?", resign,
@@ -227,6 +232,15 @@ class PlayScene(Scene):
     # --- moves
     def try_move(self, move: Any, by_human: bool) -> bool:
         """Play a move; a refused human move changes nothing and says why."""
+        if self.session is not None:  # the session plays it once the host agrees
+            try:
+                self.session.submit(move)
+            except RulesError as exc:
+                self.app.sound.play("refused")
+                self.app.toast(f"Not allowed: {exc}")
+                return False
+            self.board.legal, self.board.my_turn = [], False
+            return True
         seat = self.match.to_move()
         before = self.board.view
         try:
@@ -244,8 +258,6 @@ class PlayScene(Scene):
         self.refresh(animate=True)
         if self.board.view is not None:
             self.app.sound.play(self.board.sound_for(before, self.board.view, move))
-        if self.session is not None and by_human:
-            self.session.send_move(move)
         self._autosave()
         return True
 
@@ -340,15 +352,45 @@ class PlayScene(Scene):
             kind = event.get("type")
             if kind == "message":
                 self.app.toast(str(event.get("text", "")))
-            elif kind == "refresh":
+            elif kind in ("refresh", "new_game"):
+                if self.session.match is not self.match:  # a rematch or a resume
+                    self.match, self.started = self.session.match, time.monotonic()
+                    if self.app.top is not self:
+                        self.app.pop_to(PlayScene)
+                before = self.board.view
                 self.ended_at, self.result_shown = None, False
                 self._cancel_all()
                 self.refresh(animate=bool(event.get("animate", False)))
+                moves = self.match.moves
+                if event.get("animate") and moves and self.board.view is not None:
+                    self.app.sound.play(self.board.sound_for(before, self.board.view, moves[-1]))
+                self._autosave()
+            elif kind == "peer_lost":
+                saves.save_in_background(self.match, self.save_name, self.notices)
+                self.app.push(ConfirmScene(
+                    self.app, "The other player is gone", self.claim_game,
+                    detail=f"{event.get('reason', '')}. The game is saved. Wait for them to "
+                           "come back, or claim the game.",
+                    yes="Claim the game", no="Wait"))
             elif kind == "ask":
                 self.app.push(ConfirmScene(self.app, str(event.get("question", "?")),
                                            event["on_yes"], detail=str(event.get("detail", "")),
                                            yes=str(event.get("yes", "Yes")),
-                                           no=str(event.get("no", "No"))))
+                                           no=str(event.get("no", "No")),
+                                           on_no=event.get("on_no")))
+
+    def claim_game(self) -> None:
+        if self.session is not None and not self.match.over and not self.session.connected:
+            self.match.resign(self.session.peer_seat, "the other player left; game claimed")
+            self.refresh(animate=False)
+
+    def offer_draw(self) -> None:
+        self.session.offer_draw()
+        self.app.toast("Draw offered")
+
+    def chat(self) -> None:
+        from game.scenes.dialog import PromptScene
+        self.app.push(PromptScene(self.app, "Say to the other player", self.session.chat))
 
     def _finish(self, dt: float) -> None:
         if self.ended_at is None:
