@@ -37,15 +37,16 @@ def save(match: Match, name: str = AUTOSAVE) -> Path:
     return path
 
 
-def save_in_background(match: Match, name: str = AUTOSAVE,
-                       done: list | None = None) -> threading.Thread:
-    """Save off the loop thread; a message (or an error message) is appended to done."""
+def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = None,
+                       quiet: bool = False) -> threading.Thread:
+    """Save off the loop thread; a message (or an error message) is appended to done.
+    An autosave (the autosave slot, or quiet) reports only errors."""
     body = save_body(match)  # taken now, on the loop thread, so later moves do not race
 
     def write() -> None:
         try:
             storage.write_file(path_for(name), KIND, FORMAT, body)
-            msg = f"Saved as {name}" if name != AUTOSAVE else ""
+            msg = f"Saved as {name}" if name != AUTOSAVE and not quiet else ""
         except OSError as exc:
             msg = f"Could not save: {exc.strerror or exc}"
         if done is not None and msg:

@@ -227,7 +227,7 @@ class PlayScene(Scene):
 
     def _autosave(self) -> None:
         if self.humans and not self.demo and not self.match.over:
-            saves.save_in_background(self.match, self.save_name, self.notices)
+            saves.save_in_background(self.match, self.save_name, self.notices, quiet=True)
 
     # --- moves
     def try_move(self, move: Any, by_human: bool) -> bool:

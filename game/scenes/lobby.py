@@ -1,0 +1,252 @@
+"""The LAN lobby: the games hosted on this network, joining one (or an address), hosting one.
+
+Everything that waits (listening, connecting, the hello) runs off the loop; the scene polls.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import pygame
+
+from game import registry, settings
+from game.rules import RulesError
+from game.scenes.base import Scene
+from game.scenes.dialog import ConfirmScene
+from game.seats import Controller, HumanController
+from game.ui import theme
+from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+from net import discovery
+from net.headless import DEFAULT_PORT
+from net.link import parse_address
+from net.session import (
+    Host,
+    Session,
+    check_lan_options,
+    join,
+    lan_games,
+    start_hosted,
+    start_joined,
+)
+
+
+def hosted_options(game: str) -> dict:
+    """The options last chosen for this game in setup, as far as the LAN allows them."""
+    last = dict(settings.get("last_setup").get(game, {}).get("options", {}))
+    if "fog" in last:
+        last["fog"] = False
+    try:
+        return check_lan_options(game, last)
+    except RulesError:  # a remembered option that is no longer offered
+        return check_lan_options(game, {})
+
+
+def _title(game: str) -> str:
+    return registry.get(game).title if game in registry.GAME_IDS else game
+
+
+class LobbyScene(Scene):
+    def __init__(self, app, listen_port: int = discovery.PORT):
+        super().__init__(app)
+        self.hosts = discovery.HostList(listen_port).start()
+        self.name = str(settings.get("player_name") or "Player")[:40]
+        games = lan_games()
+        self.game_row = ChoiceRow("Host", [(g, registry.get(g).title) for g in games], games[0])
+        self.address = TextField("Address", "")
+        self.host: Host | None = None
+        self.beacon: discovery.Beacon | None = None
+        self.joining: queue.Queue = queue.Queue()
+        self.status = ""
+        self.host_buttons = ButtonGroup()
+        self.buttons = ButtonGroup()
+        self.focus_field = False
+        self._rebuild()
+
+    # --- the lists
+    def _rebuild(self) -> None:
+        own = self.host.port if self.host is not None else None
+        found = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
+        self.host_buttons.set([
+            Button(f"{h.name}: {_title(h.game)}  ({h.address})",
+                   lambda h=h: self.join(h.address, h.game, h.options)) for h in found[:6]])
+        actions = [Button("Connect to address", self.join_address)]
+        if self.host is None:
+            actions.append(Button("Host this game", self.start_hosting, hotkey=pygame.K_h))
+        else:
+            actions.append(Button("Stop hosting", self.stop_hosting))
+        actions.append(Button("Back (Esc)", self.back))
+        self.buttons.set(actions)
+
+    # --- joining
+    def join_address(self) -> None:
+        try:
+            where = parse_address(self.address.value, DEFAULT_PORT)
+        except ValueError as exc:
+            self.app.toast(str(exc))
+            self.app.sound.play("refused")
+            return
+        self.join(f"{where[0]}:{where[1]}", None, None)
+
+    def join(self, address: str, game: str | None, options: dict | None) -> None:
+        where = parse_address(address, DEFAULT_PORT)
+        self.status = f"Connecting to {address}… the host decides"
+
+        def work() -> None:
+            try:
+                self.joining.put(("ok", where, join(where, game, options, self.name)))
+            except (ConnectionError, OSError, ValueError) as exc:
+                self.joining.put(("error", where, str(exc)))
+
+        threading.Thread(target=work, daemon=True, name="lan-join").start()
+
+    # --- hosting
+    def start_hosting(self) -> None:
+        game = self.game_row.value
+        try:
+            options = hosted_options(game)
+            self.host = Host(game, options, DEFAULT_PORT)
+        except OSError:
+            try:
+                self.host = Host(game, options, 0)  # the usual port is taken: any will do
+            except OSError as exc:
+                self.app.toast(f"Cannot host: {exc.strerror or exc}")
+                return
+        except RulesError as exc:
+            self.app.toast(f"Cannot host: {exc}")
+            return
+        from game import APP_VERSION
+        self.beacon = discovery.Beacon({"name": self.name, "game": game, "options": options,
+                                        "port": self.host.port, "version": APP_VERSION},
+                                       self.hosts.port).start()
+        self.status = f"Hosting {registry.get(game).title} on port {self.host.port}: " \
+                      "waiting for a player…"
+        self._rebuild()
+
+    def stop_hosting(self) -> None:
+        if self.beacon is not None:
+            self.beacon.stop()
+        if self.host is not None:
+            self.host.stop()
+        self.host = self.beacon = None
+        self.status = ""
+        self._rebuild()
+
+    def _arrival(self, link, hello: dict) -> None:
+        host = self.host
+
+        def accept() -> None:
+            if self.host is not host or not link.open:
+                self.app.toast("That player has gone")
+                return
+            session = start_hosted(link, host.game, host.options, self.name,
+                                   hello["name"] or "Guest")
+            session.server = host
+            if self.beacon is not None:
+                self.beacon.stop()
+            self.host = self.beacon = None  # the session owns the server now
+            self.status = ""
+            self._rebuild()
+            self._play(session)
+
+        def decline() -> None:
+            link.send({"type": "refused", "reason": f"{self.name} declined"})
+            link.close("declined")
+
+        self.app.push(ConfirmScene(self.app, f"{hello['name'] or 'A player'} wants to play",
+                                   accept, yes="Accept", no="Decline",
+                                   detail=f"from {link.peer}", on_no=decline))
+
+    def _play(self, session: Session) -> None:
+        from game.scenes.play import PlayScene
+        controllers: list[Controller] = [Controller(), Controller()]
+        controllers[session.seat] = HumanController()
+        self.app.push(PlayScene(self.app, session.match, controllers, session=session,
+                                save_name=f"lan-{session.match.game_id}"))
+
+    # --- the scene
+    def update(self, dt: float) -> None:
+        if int(pygame.time.get_ticks() / 500) % 2 == 0 or not self.host_buttons.buttons:
+            own = self.host.port if self.host is not None else None
+            heard = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
+            if len(heard) != len(self.host_buttons.buttons):
+                self._rebuild()
+        if self.host is not None and self.app.top is self:
+            arrival = self.host.next_arrival()
+            if arrival is not None:
+                self._arrival(*arrival)
+        try:
+            kind, where, result = self.joining.get_nowait()
+        except queue.Empty:
+            return
+        self.status = ""
+        if kind == "error":
+            self.app.toast(f"Could not join {where[0]}:{where[1]}: {result}")
+            self.app.sound.play("refused")
+            return
+        try:
+            session = start_joined(*result, host_name="the host")
+        except (RulesError, ConnectionError, KeyError, TypeError, ValueError) as exc:
+            result[0].close("bad welcome")
+            self.app.toast(f"Could not join: {exc}")
+            return
+        session.address = where
+        self._play(session)
+
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.focus_field = self.address.rect.collidepoint(event.pos)
+        if self.focus_field and event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.join_address()
+                return
+            if event.key != pygame.K_ESCAPE and self.address.handle_event(event, True):
+                return
+        if self.game_row.handle_event(event, not self.focus_field):
+            return
+        if self.host_buttons.handle_event(event) or self.buttons.handle_event(event):
+            return
+        super().handle_event(event)
+
+    def back(self) -> None:
+        self.stop_hosting()
+        self.hosts.stop()
+        self.app.pop()
+
+    def on_quit(self) -> None:
+        self.stop_hosting()
+        self.hosts.stop()
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        theme.text(surface, "Play over the LAN", (w // 2, 44), 36, bold=True, anchor="center")
+        theme.text(surface, f"You are {self.name} (change it in Settings)", (w // 2, 82), 18,
+                   theme.INK_SOFT, anchor="center")
+        left = pygame.Rect(30, 110, w // 2 - 45, h - 150)
+        right = pygame.Rect(w // 2 + 15, 110, w // 2 - 45, h - 150)
+        panel(surface, left)
+        panel(surface, right)
+        theme.text(surface, "Games on this network", (left.x + 18, left.y + 16), 22, bold=True)
+        if self.hosts.error:
+            for i, line in enumerate(theme.wrap(self.hosts.error, left.width - 36, 17)[:3]):
+                theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.ACCENT)
+        elif not self.host_buttons.buttons:
+            theme.text(surface, "Looking for hosts… none yet.", (left.x + 18, left.y + 56), 18,
+                       theme.INK_SOFT)
+        self.host_buttons.layout_column(left.x + 18, left.y + 54, left.width - 36, 40, gap=8)
+        self.host_buttons.draw(surface)
+        theme.text(surface, "Or type an address (host or host:port):",
+                   (left.x + 18, left.bottom - 96), 17, theme.INK_SOFT)
+        self.address.layout(pygame.Rect(left.x + 18, left.bottom - 70, left.width - 36, 42), 90)
+        self.address.draw(surface, self.focus_field)
+        theme.text(surface, "Host a game", (right.x + 18, right.y + 16), 22, bold=True)
+        self.game_row.layout(pygame.Rect(right.x + 18, right.y + 54, right.width - 36, 42), 70)
+        self.game_row.draw(surface, not self.focus_field)
+        theme.text(surface, "Options: as you last set them up for this game.",
+                   (right.x + 18, right.y + 106), 16, theme.INK_SOFT)
+        for i, line in enumerate(theme.wrap(self.status, right.width - 36, 18)[:3]):
+            theme.text(surface, line, (right.x + 18, right.y + 140 + 24 * i), 18, theme.ACCENT,
+                       bold=True)
+        self.buttons.layout_column(right.x + 18, right.bottom - 3 * 50 - 8, right.width - 36, 42,
+                                   gap=8)
+        self.buttons.draw(surface)
