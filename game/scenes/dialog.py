@@ -9,7 +9,7 @@ import pygame
 
 from game.scenes.base import Scene
 from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, TextField, panel
+from game.ui.widgets import Button, ButtonGroup, TextField, card
 
 
 class ConfirmScene(Scene):
@@ -39,12 +39,7 @@ class ConfirmScene(Scene):
             super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(560, w - 40), 210)
-        box.center = (w // 2, h // 2)
-        panel(surface, box)
-        theme.text(surface, self.message, (box.centerx, box.y + 42), 26, bold=True,
-                   anchor="center")
+        box = card(surface, 560, 210, self.message)
         for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:2]):
             theme.text(surface, line, (box.centerx, box.y + 80 + 24 * i), 18, theme.INK_SOFT,
                        anchor="center")
@@ -71,12 +66,7 @@ class PromptScene(Scene):
             super().handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(560, w - 40), 150)
-        box.center = (w // 2, h // 2)
-        panel(surface, box)
-        theme.text(surface, self.message, (box.centerx, box.y + 34), 24, bold=True,
-                   anchor="center")
+        box = card(surface, 560, 150, self.message, 24)
         self.field.layout(pygame.Rect(box.x + 20, box.y + 66, box.width - 40, 42), 0)
         self.field.draw(surface, True)
         theme.text(surface, "Enter sends, Esc cancels", (box.centerx, box.bottom - 20), 15,

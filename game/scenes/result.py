@@ -8,7 +8,7 @@ from game.match import Match
 from game.scenes.base import Scene
 from game.seats import controller_for
 from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, panel
+from game.ui.widgets import Button, ButtonGroup, card
 
 
 class ResultScene(Scene):
@@ -68,12 +68,7 @@ class ResultScene(Scene):
         self.buttons.handle_event(event)
 
     def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        box = pygame.Rect(0, 0, min(460, w - 40), 400)
-        box.center = (w // 2, h // 2)
-        panel(surface, box)
-        theme.text(surface, self.headline, (box.centerx, box.y + 40), 38, bold=True,
-                   anchor="center")
+        box = card(surface, 460, 400, self.headline, 38)
         theme.text(surface, self.score, (box.centerx, box.y + 86), 28, theme.ACCENT, bold=True,
                    anchor="center")
         for i, line in enumerate(theme.wrap(self.reason, box.width - 40, 18)[:2]):

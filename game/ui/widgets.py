@@ -118,6 +118,18 @@ class ButtonGroup:
             b.draw(surface, focused=show_focus and i == self.focus)
 
 
+def card(surface: pygame.Surface, width: int, height: int, title: str,
+         title_size: int = 26) -> pygame.Rect:
+    """A card centred on the screen with its title at the top; its rect."""
+    w, h = surface.get_size()
+    box = pygame.Rect(0, 0, min(width, w - 40), height)
+    box.center = (w // 2, h // 2)
+    panel(surface, box)
+    theme.text(surface, title, (box.centerx, box.y + 40), title_size, bold=True,
+               anchor="center")
+    return box
+
+
 def panel(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
     """A rounded paper card with a soft edge."""
     shadow = rect.move(3, 4)
