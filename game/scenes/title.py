@@ -18,7 +18,7 @@ IDLE_SECONDS = 60.0
 TAGLINES = {
     "ataxx": "Clone, jump, convert.",
     "dots": "Close boxes, keep control.",
-    "planes": "炸飞机: find the hidden planes.",
+    "planes": "Find the three hidden planes first.",
     "banqi": "Chinese dark chess.",
     "g2048": "Slide and merge to 2048.",
 }
