@@ -96,6 +96,8 @@ def controller_for(seat: Seat, seconds: float | None = None, seed: int | None = 
     if seat.kind == "agent":
         from ai.agent_host import AgentController  # imported late: written for issue 9
         return AgentController(seat.command)
+    if seat.kind == "remote":
+        raise ValueError("this game was played over the LAN; it goes on only there")
     raise ValueError(f"no local controller for a {seat.kind} seat")
 
 
