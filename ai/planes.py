@@ -76,6 +76,8 @@ def lookahead(live: np.ndarray, shot: set[int], depth: int, budget: Budget
     for cell in order:
         if scores[cell] == -np.inf:
             continue
+        if budget.expired() and best[0] < math.inf:
+            break  # answer in time with the best cell weighed so far
         column = live[:, cell]
         cost = 0.0
         for k in (0, 1, 2):
@@ -145,6 +147,8 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         heads[list(shot)] = -1
         top = np.flatnonzero(heads == heads.max())
         return int(rng.choice(list(top)))
+    if level == "hard":  # a margin for the work after the last budget check
+        budget = Budget(budget.remaining() * 0.8, budget.cancel)
     if level == "hard" and len(live_index) <= EXACT_BELOW:
         found = sum(1 for _, a in shots if a == "head")
         try:
