@@ -50,8 +50,10 @@ class Searcher:
                 if victim.isalpha():
                     best_capture = max(best_capture, self.value(victim))
         score += 0.8 * best_capture
-        if score > 0:  # ahead: close in, so the win does not drift into a draw
+        if score > 0:  # ahead: close in and hem in, so the win does not drift into a draw
+            other = "black" if colour == "red" else "red"
             score -= 0.3 * self.distance_to_prey(board, colour)
+            score -= 0.2 * len(moves_on(board, other, self.variant))
         return score
 
     def distance_to_prey(self, board: list[str], colour: str) -> int:
@@ -88,8 +90,8 @@ class Searcher:
         if not self.nodes & 255 and self.budget.expired():
             raise Timeout
         other = "black" if colour == "red" else "red"
-        if not any(colour_of(p) == colour for p in board) and "?" not in board:
-            return -1000.0
+        if "?" not in board and not moves_on(board, colour, self.variant):
+            return -1000.0  # no pieces, or none that can move: lost
         stand = self.evaluate(board, colour)
         if depth <= 0:
             return stand
