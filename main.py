@@ -71,7 +71,7 @@ def headless_lan(args: argparse.Namespace) -> int:
                                          file=sys.stderr, flush=True))
         else:
             line = headless.run_join(args.join, args.ai)
-    except (OSError, ValueError, KeyError, ConnectionError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, ConnectionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(line)
