@@ -374,6 +374,10 @@ def test_takeback_draw_chat_and_rematch():
         asks[0]["on_yes"]()
         pump_until([h], lambda: h.match.over)
         assert g.match.over and h.match.outcome().winner is None
+        from game.match import Match
+        again = Match.from_record(h.match.to_record())  # saves and replays keep the agreement
+        assert again.over and again.outcome().winner is None
+        assert again.outcome().reason == "Draw agreed"
         old_seed = h.match.seed
         g.offer_rematch()
         asks = []
