@@ -1,15 +1,19 @@
 """2048 bot strength: N whole games from fixed seeds at a per-move time budget.
 
     python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
+                                [--results FILE]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
-median and 99th percentile of the time per decision.
+median and 99th percentile of the time per decision. With --results, each finished game is
+appended to FILE (a JSON line) and a later run with the same settings plays only the seeds not
+yet in it, so a long run can be done in parts; the totals cover every game in the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import os
 import random
@@ -65,6 +69,28 @@ def summary(games: list[dict]) -> str:
             f" max {1000 * max(times):.1f} ms  moves {len(times)}")
 
 
+def load_results(path: str | None, ms: float, level: str) -> list[dict]:
+    """The games already in a results file that were played at these settings."""
+    if not path or not os.path.exists(path):
+        return []
+    games = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            try:
+                game = json.loads(line)
+            except ValueError:
+                continue  # a line cut short when an earlier run was stopped
+            if isinstance(game, dict) and game.get("ms") == ms and game.get("level") == level:
+                games.append(game)
+    return games
+
+
+def append_result(path: str | None, game: dict) -> None:
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(json.dumps(game) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10)
@@ -72,18 +98,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--results", help="a JSON-lines file to add finished games to")
     args = parser.parse_args(argv)
-    jobs = [(args.first_seed + i, args.ms, args.level) for i in range(args.games)]
-    print(f"2048: {args.games} games, seeds {args.first_seed}..{args.first_seed + args.games - 1}"
-          f", {args.ms:g} ms a move, level {args.level}, {args.jobs} process(es)", flush=True)
-    done: list[dict] = []
+    seeds = range(args.first_seed, args.first_seed + args.games)
+    done = [g for g in load_results(args.results, args.ms, args.level) if g["seed"] in seeds]
+    played = {g["seed"] for g in done}
+    jobs = [(seed, args.ms, args.level) for seed in seeds if seed not in played]
+    print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {args.ms:g} ms a move, "
+          f"level {args.level}, {args.jobs} process(es); {len(done)} already in the results",
+          flush=True)
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for game in pool.imap_unordered(play_game, jobs):
+            game.update(ms=args.ms, level=args.level,
+                        times=[round(t, 5) for t in game["times"]])
+            append_result(args.results, game)
             done.append(game)
             print(f"seed {game['seed']}: score {game['score']:,} best {game['best']} "
                   f"moves {game['moves']} in {game['seconds']:.0f} s", flush=True)
             print("  " + summary(done), flush=True)
-    print("final: " + summary(done), flush=True)
+    if done:
+        print("final: " + summary(done), flush=True)
 
 
 if __name__ == "__main__":
