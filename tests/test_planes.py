@@ -16,6 +16,7 @@ from game.rules import planes as rules
 
 A = [[0, 2, "up"], [0, 7, "up"], [5, 2, "up"]]  # three planes pointing up, side by side
 B = [[9, 2, "down"], [9, 7, "down"], [4, 7, "down"]]
+ANSWERS = ("miss", "body", "head")
 
 
 def test_the_count_of_layouts():
@@ -160,6 +161,72 @@ def test_hunter_finds_every_head_honestly(level):
         shots.append([cell, ("miss", "body", "head")[truth[cell]]])
         assert len(shots) < 40
     assert len(shots) <= 25
+
+
+def normal_shots(codes, shots, truth):
+    """Shots the deterministic Normal hunter takes after shots to find every head of truth."""
+    live = codes[bot.consistent(10, 3, shots)]
+    shot = {c for c, _ in shots}
+    heads = sum(a == "head" for _, a in shots)
+    count = 0
+    while heads < 3:
+        cell = int(np.argmax(bot.information_scores(live, shot, bot.HEAD_BONUS)))
+        live = live[live[:, cell] == codes[truth, cell]]
+        shot.add(cell)
+        heads += codes[truth, cell] == 2
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("shots", [[], [[44, "miss"], [45, "body"]]])
+def test_rollout_counts_agree_with_plain_counts_as_bits_and_indices(shots):
+    _, codes = rules.layouts(10, 3)
+    index = bot.consistent(10, 3, shots)
+    tree = bot.Rollouts(10, 3)
+    live = tree.live_set(index)
+    assert live.dtype == np.uint64  # large sets are packed bits
+    assert np.array_equal(tree.counts(live), bot.answer_counts(codes[index]))
+    for cell, code in [(55, 0), (23, 1), (12, 2)]:
+        narrowed = tree.narrow(live, cell, code)
+        want = index[codes[index, cell] == code]
+        if narrowed.dtype == np.uint64:
+            assert np.array_equal(tree.counts(narrowed), bot.answer_counts(codes[want]))
+        else:
+            assert np.array_equal(narrowed, want)
+
+
+def test_rollouts_replay_the_normal_hunter_exactly():
+    _, codes = rules.layouts(10, 3)
+    shots = [[44, "miss"], [45, "body"], [46, "miss"]]
+    index = bot.consistent(10, 3, shots)
+    tree = bot.Rollouts(10, 3)
+    key = frozenset((c, bot.CODE[a]) for c, a in shots)
+    live = tree.live_set(index)
+    for truth in random.Random(4).sample(list(index), 6):
+        for first in (35, 55):
+            want = 1 + normal_shots(codes, shots + [[first, ANSWERS[codes[truth, first]]]],
+                                    truth)
+            assert tree.shots(key, live, first, int(truth)) == want
+
+
+def test_hard_takes_the_shot_with_the_fewest_expected_shots_when_it_can_try_them_all():
+    _, codes = rules.layouts(10, 3)
+    shots = [[44, "body"], [34, "head"], [54, "body"], [45, "miss"], [43, "body"],
+             [77, "miss"], [22, "miss"]]
+    index = bot.consistent(10, 3, shots)
+    assert bot.EXACT_BELOW < len(index) <= bot.ROLLOUT_SAMPLES
+    cell = bot.choose({"size": 10, "planes": 3, "shots": shots}, [], Budget(60), "hard",
+                      random.Random(5))
+    live = codes[index]
+    scores = bot.information_scores(live, {c for c, _ in shots}, bot.HEAD_BONUS)
+    candidates = [int(c) for c in np.argsort(-scores, kind="stable")[:bot.ROLLOUT_WIDTH]]
+    cost = {}
+    for c in candidates:
+        total = 0
+        for truth in index:
+            total += 1 + normal_shots(codes, shots + [[c, ANSWERS[codes[truth, c]]]], truth)
+        cost[c] = total
+    assert cost[cell] == min(cost.values())
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
