@@ -34,6 +34,7 @@ _COL_SHIFTS = tuple(U(4 * k) for k in range(4))
 LEVELS = {"easy": (1, 1.0), "normal": (3, 1e-3), "hard": (12, 1e-5)}
 MAX_CHILDREN = 3_000_000  # a level bigger than this is never started (memory)
 MIN_LEVEL = 2000  # a level cut shorter than this many children is not worth starting
+REST_SHARE = 2.5  # a level's last steps and back-up against its first steps, in time
 PER_CHILD = 1.5e-6  # seconds per spawn child before a big level has been timed
 # Seconds per spawn child (level and back-up), learnt from the big levels of every search so
 # far: the first big level of a search is predicted from the machine's recent speed.
@@ -162,10 +163,12 @@ def start_tree(board: int, dirs: list[int]) -> Tree:
     return Tree(board, dirs, inverse, [level])
 
 
-def child_counts(level: Level, cut: float) -> tuple[np.ndarray, np.ndarray]:
-    """The boards of a level worth growing (reach >= cut, most likely first) and how many
-    spawn children each would make."""
-    candidates = np.nonzero(level.reach >= cut)[0]
+def child_counts(level: Level, cut: float, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    """The boards of a level worth growing (reach >= cut, most likely first), at most `limit`
+    of them, and how many spawn children each would make."""
+    candidates = np.flatnonzero(level.reach >= cut)
+    if len(candidates) > limit:  # sorting a big deep level would cost more than the budget
+        candidates = candidates[np.argpartition(-level.reach[candidates], limit)[:limit]]
     candidates = candidates[np.argsort(-level.reach[candidates], kind="stable")]
     return candidates, 2 * empty_cells(level.boards[candidates]).sum(axis=1)
 
@@ -174,6 +177,7 @@ def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool
     """Add the next chance level below the deepest one, growing only the boards `expanded`.
 
     Gives up (False, the tree unchanged) if the budget runs out between its steps."""
+    began = time.monotonic()
     last = tree.levels[-1]
     expanded = np.sort(expanded)
     empty = empty_cells(last.boards[expanded])
@@ -191,7 +195,8 @@ def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool
     slid = moves(nodes)
     legal = slid != nodes[None, :]
     d, m = np.nonzero(legal)
-    if budget is not None and budget.expired():
+    # the steps left (and the back-up) take about REST_SHARE times as long as those done
+    if budget is not None and budget.remaining() < REST_SHARE * (time.monotonic() - began):
         return False
     after, after_of = _distinct(slid[d, m])
     heur = evaluate(after)
@@ -239,10 +244,11 @@ def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: flo
     per_child = _speed["per_child"]
     margin = 0.002 + 0.15 * budget.seconds  # for the back-up and the machine's hiccups
     while len(tree.levels) < max_depth:
-        candidates, counts = child_counts(tree.levels[-1], cut)
+        affordable = (budget.remaining() - margin) / per_child
+        # a board after a slide has an empty cell, so at least two spawn children
+        candidates, counts = child_counts(tree.levels[-1], cut, max(0, int(affordable) // 2))
         if len(candidates) == 0:
             break
-        affordable = (budget.remaining() - margin) / per_child
         total = np.cumsum(counts)
         take = int(np.searchsorted(total, min(affordable, MAX_CHILDREN), side="right"))
         if take == 0 or total[take - 1] < min(MIN_LEVEL, total[-1]):

@@ -77,7 +77,7 @@ def test_batched_tree_equals_plain_expectimax(seed):
     cells = tuple(rng.choice([0, 0, 0, 2, 2, 4, 8, 16, 64]) for _ in range(16))
     dirs = [d for d in range(4) if rules.slide(cells, bot.DIRECTIONS[d])[0] != cells]
     tree = bot.start_tree(rules.pack(cells), dirs)
-    bot.grow(tree, bot.child_counts(tree.levels[-1], 0.0)[0])
+    bot.grow(tree, bot.child_counts(tree.levels[-1], 0.0, 10**9)[0])
     values = bot.back_up(tree)
     for value, d in zip(values, dirs):
         slid = rules.slide(cells, bot.DIRECTIONS[d])[0]
@@ -90,7 +90,7 @@ def test_a_lost_position_is_worth_nothing():
     assert max_value(cells, 2) > 0
     tree = bot.start_tree(rules.pack(cells), [2, 3])
     for _ in range(2):
-        bot.grow(tree, bot.child_counts(tree.levels[-1], 0.0)[0])
+        bot.grow(tree, bot.child_counts(tree.levels[-1], 0.0, 10**9)[0])
     for value, d in zip(bot.back_up(tree), [2, 3]):
         slid = rules.slide(cells, bot.DIRECTIONS[d])[0]
         assert value == pytest.approx(after_value(slid, 2), rel=1e-9)
