@@ -3,8 +3,9 @@ layout still consistent with them (66,816 at the start, as numpy arrays of answe
 
 Hunting: Easy shoots the likeliest head. Normal chooses the shot whose answer tells the most
 (entropy of miss/body/head over the consistent layouts) plus a bonus for the chance of a head.
-Hard weighs Normal's best few shots by rollouts: for true layouts sampled from the consistent
-ones, how many shots Normal would need after each; it searches exactly once few layouts remain.
+Hard looks several shots ahead over the most promising cells, as deep as its time allows,
+estimating the shots still needed beyond from the layouts left; it searches exactly once few
+layouts remain.
 Hiding: a uniformly random layout; Hard prefers layouts whose heads sit where hunters look last.
 """
 
@@ -12,8 +13,6 @@ from __future__ import annotations
 
 import math
 import random
-import threading
-from functools import cache
 
 import numpy as np
 
@@ -55,12 +54,7 @@ def answer_counts(live: np.ndarray) -> np.ndarray:
 def information_scores(live: np.ndarray, shot: set[int], head_bonus: float) -> np.ndarray:
     """Entropy of each cell's answer in trits, plus head_bonus times its chance of a head;
     cells already shot score -inf."""
-    return scores_of(answer_counts(live), shot, head_bonus)
-
-
-def scores_of(counts: np.ndarray, shot: set[int], head_bonus: float) -> np.ndarray:
-    """information_scores from the answer counts (3 x cells)."""
-    p = counts / counts[:, 0].sum()
+    p = answer_counts(live) / len(live)
     with np.errstate(divide="ignore", invalid="ignore"):
         logs = np.where(p > 0, np.log(p) / math.log(3), 0.0)
     scores = -(p * logs).sum(axis=0) + head_bonus * p[2]
@@ -68,118 +62,76 @@ def scores_of(counts: np.ndarray, shot: set[int], head_bonus: float) -> np.ndarr
     return scores
 
 
-ROLLOUT_WIDTH = 8  # candidate shots weighed by rollouts
-ROLLOUT_SAMPLES = 400  # true layouts sampled at most (all of them when fewer remain)
-SMALL = 1500  # live layouts below which a list of indices is quicker than a bit set
+# Estimated shots still needed with n layouts left and 3, 2 or 1 heads to find: a + b log3 n,
+# fitted by least squares to the Normal hunter's games (bench/planes_leaf_fit.py).
+LEAF = {3: (1.886, 1.084), 2: (1.570, 1.043), 1: (0.891, 0.991)}
+LOOK_WIDTH = 6  # cells weighed on each ply of the lookahead: the best by the one-ply estimate
+LOOK_DEPTH = 8  # the deepest lookahead Hard tries
 
 
-@cache
-def answer_bits(size: int, planes: int) -> np.ndarray:
-    """Per cell and answer, the layouts that give that answer, as packed bits
-    (cells x 3 x words; layout i is bit i % 64 of word i // 64)."""
-    _, codes = rules.layouts(size, planes)
-    words = (len(codes) + 63) // 64
-    packed = np.zeros((codes.shape[1], 3, words * 8), dtype=np.uint8)
-    for k in range(3):
-        bits = np.packbits(np.ascontiguousarray((codes == k).T), axis=1, bitorder="little")
-        packed[:, k, :bits.shape[1]] = bits
-    return packed.view(np.uint64)
+def rest_estimate(n, left: int) -> np.ndarray:
+    """Estimated shots still needed with n live layouts (a number or an array) and `left`
+    heads to find; exact when one layout is left (a shot per head)."""
+    n = np.asarray(n, dtype=float)
+    if left <= 0:
+        return np.zeros_like(n)
+    a, b = LEAF[min(left, 3)]
+    guess = a + max(0, left - 3) + b * np.log(np.maximum(n, 1)) / math.log(3)
+    return np.where(n <= 1, float(left), guess)
 
 
-class Rollouts:
-    """Plays the Normal hunter on from a position against sampled true layouts, to learn how
-    many shots each first shot really costs. The hunter's decisions are memoised by the shots
-    and answers that lead to them, so rollouts along the same path share the work. A set of
-    live layouts is packed bits while large and an array of indices once small."""
-
-    def __init__(self, size: int, planes: int):
-        _, self.codes = rules.layouts(size, planes)
-        self.bits = answer_bits(size, planes)
-        self.planes = planes
-        self.nodes: dict[frozenset, tuple[np.ndarray, int]] = {}
-
-    def live_set(self, index: np.ndarray) -> np.ndarray:
-        if len(index) <= SMALL:
-            return index
-        flags = np.zeros(self.bits.shape[2] * 64, dtype=bool)
-        flags[index] = True
-        return np.packbits(flags, bitorder="little").view(np.uint64)
-
-    def counts(self, live: np.ndarray) -> np.ndarray:
-        """Per cell, how many live layouts answer miss, body, head (3 x cells)."""
-        if live.dtype != np.uint64:
-            return answer_counts(self.codes[live])
-        body_head = np.bitwise_count(self.bits[:, 1:, :] & live).sum(axis=2, dtype=np.int64)
-        n = int(np.bitwise_count(live).sum())
-        return np.stack([n - body_head.sum(axis=1), body_head[:, 0], body_head[:, 1]])
-
-    def narrow(self, live: np.ndarray, cell: int, code: int) -> np.ndarray:
-        """The live layouts that answer code at cell."""
-        if live.dtype != np.uint64:
-            return live[self.codes[live, cell] == code]
-        sub = live & self.bits[cell, code]
-        if int(np.bitwise_count(sub).sum()) > SMALL:
-            return sub
-        return np.flatnonzero(np.unpackbits(sub.view(np.uint8), bitorder="little"))
-
-    def decision(self, key: frozenset, live: np.ndarray) -> tuple[np.ndarray, int]:
-        """(live layouts, the Normal hunter's shot) at the position the shots in key reach."""
-        node = self.nodes.get(key)
-        if node is None:
-            counts = self.counts(live)
-            scores = scores_of(counts, {cell for cell, _ in key}, HEAD_BONUS)
-            node = self.nodes[key] = (live, int(np.argmax(scores)))
-        return node
-
-    def shots(self, key: frozenset, live: np.ndarray, cell: int, truth: int) -> int:
-        """Shots to find every head of layout truth: cell first, then the Normal hunter's."""
-        found = sum(1 for _, code in key if code == 2)
-        count = 0
-        while True:
-            code = int(self.codes[truth, cell])
-            key = key | {(cell, code)}
-            node = self.nodes.get(key)
-            live = node[0] if node else self.narrow(live, cell, code)
-            count += 1
-            found += code == 2
-            if found == self.planes:
-                return count
-            live, cell = self.decision(key, live)
+def one_ply(live: np.ndarray, shot: set[int], left: int) -> np.ndarray:
+    """Per cell: one shot plus the estimated shots still needed after its answer, averaged
+    over the answers; cells already shot, or whose answer is known and no head, cost inf."""
+    counts = answer_counts(live).astype(float)
+    n = len(live)
+    cost = 1 + sum(counts[k] / n * rest_estimate(counts[k], left - (k == 2)) for k in range(3))
+    cost[(counts.max(axis=0) == n) & (counts[2] < n)] = np.inf
+    cost[list(shot)] = np.inf
+    return cost
 
 
-_rollouts: dict[tuple[int, int], tuple[frozenset, Rollouts]] = {}
-_rollouts_lock = threading.Lock()
+def lookahead(live: np.ndarray, shot: set[int], left: int, depth: int, budget: Budget
+              ) -> tuple[float, int]:
+    """(expected shots still needed, best cell), looking `depth` shots ahead over the
+    LOOK_WIDTH most promising cells and estimating beyond. Raises TimeoutError at the deadline."""
+    costs = one_ply(live, shot, left)
+    order = np.argsort(costs, kind="stable")[:LOOK_WIDTH]
+    if depth == 1:
+        return float(costs[order[0]]), int(order[0])
+    best = (math.inf, int(order[0]))
+    n = len(live)
+    for cell in (int(c) for c in order if costs[c] < math.inf):
+        column = live[:, cell]
+        total = 1.0
+        for k in (0, 1, 2):
+            sub = live[column == k]
+            m, rest = len(sub), left - (k == 2)
+            if m == 0 or rest == 0:
+                continue
+            if budget.expired():
+                raise TimeoutError
+            if m == 1:
+                total += rest / n
+            else:
+                deeper, _ = lookahead(sub, shot | {cell}, rest, depth - 1, budget)
+                total += m / n * min(deeper, float(rest_estimate(m, rest)))
+            if total >= best[0]:
+                break  # already no better than the best cell so far
+        if total < best[0]:
+            best = (total, cell)
+    return best
 
 
-def rollouts_for(size: int, planes: int, key: frozenset) -> Rollouts:
-    """The memo of the game this position follows on from, or a new one."""
-    last = _rollouts.get((size, planes))
-    if last is None or not last[0] <= key or len(last[1].nodes) > 200_000:
-        last = (key, Rollouts(size, planes))
-    _rollouts[(size, planes)] = (key, last[1])
-    return last[1]
-
-
-def rollout_choice(size: int, planes: int, shots, live_index: np.ndarray, budget: Budget,
-                   rng: random.Random) -> int:
-    """The shot after which the Normal hunter needs the fewest shots on average, over true
-    layouts sampled from the live ones (the same sample for every candidate)."""
-    key = frozenset((cell, CODE[answer]) for cell, answer in shots)
-    with _rollouts_lock:
-        tree = rollouts_for(size, planes, key)
-        live = tree.live_set(live_index)
-        scores = scores_of(tree.counts(live), {cell for cell, _ in key}, HEAD_BONUS)
-        order = np.argsort(-scores, kind="stable")[:ROLLOUT_WIDTH]
-        candidates = [int(c) for c in order if scores[c] > -np.inf]
-        truths = rng.sample(range(len(live_index)), min(len(live_index), ROLLOUT_SAMPLES))
-        totals = np.zeros(len(candidates))
-        for truth in (int(live_index[i]) for i in truths):
-            row = [tree.shots(key, live, cell, truth) for cell in candidates
-                   if not budget.expired()]
-            if len(row) < len(candidates):
-                break  # out of time: this sample is left out, so all have the same samples
-            totals += row
-        return candidates[int(np.argmin(totals))]
+def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> int:
+    """The best cell of the deepest lookahead finished within the budget (two shots always)."""
+    _, cell = lookahead(live, shot, left, 2, Budget(math.inf, budget.cancel))
+    for depth in range(3, LOOK_DEPTH + 1):
+        try:
+            _, cell = lookahead(live, shot, left, depth, budget)
+        except TimeoutError:
+            break
+    return cell
 
 
 class Exact:
@@ -220,6 +172,21 @@ class Exact:
         return useful
 
 
+def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
+                budget: Budget) -> int:
+    """Exact search when few layouts remain, else the deepest lookahead the budget allows."""
+    budget = Budget(budget.remaining() * 0.8, budget.cancel)  # for the work after a check
+    shot = {cell for cell, _ in shots}
+    found = sum(1 for _, answer in shots if answer == "head")
+    if len(live_index) <= EXACT_BELOW:
+        try:
+            return Exact(codes, planes, budget).cost(tuple(int(i) for i in live_index),
+                                                      found, frozenset(shot))[1]
+        except TimeoutError:
+            pass
+    return deepening(codes[live_index], shot, planes - found, budget)
+
+
 def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> int:
     size, planes = view["size"], view["planes"]
     _, codes = rules.layouts(size, planes)
@@ -235,19 +202,9 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         heads[list(shot)] = -1
         top = np.flatnonzero(heads == heads.max())
         return int(rng.choice(list(top)))
-    if level == "hard":  # a margin for the work after the last budget check
-        budget = Budget(budget.remaining() * 0.8, budget.cancel)
-    if level == "hard" and len(live_index) <= EXACT_BELOW:
-        found = sum(1 for _, a in shots if a == "head")
-        try:
-            _, cell = Exact(codes, planes, budget).cost(tuple(int(i) for i in live_index),
-                                                         found, frozenset(shot))
-            if cell in legal:
-                return cell
-        except TimeoutError:
-            pass
     if level == "hard":
-        return rollout_choice(size, planes, shots, live_index, budget, rng)
+        cell = hard_choice(codes, planes, live_index, shots, budget)
+        return cell if cell in legal else rng.choice(legal)
     scores = information_scores(live, shot, HEAD_BONUS)
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
     return int(rng.choice(list(top)))

@@ -1,6 +1,7 @@
 """Shots to find every head, over uniformly random layouts, for each hunting policy.
 
     python bench/planes_hunt.py [--layouts 200] [--policies easy,normal,hard,gini] [--seed 1]
+                                [--jobs 2]
 
 Prints, per policy: mean, p90 and max shots, and decision time (mean and max); then the assist
 heat map's update time after a shot.
@@ -9,6 +10,7 @@ heat map's update time after a shot.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import sys
@@ -36,7 +38,10 @@ def gini_choice(view: dict, rng: random.Random) -> int:
     return int(rng.choice(list(top)))
 
 
-def hunt(policy: str, layout_index: int, rng: random.Random) -> tuple[int, list[float]]:
+def hunt(job: tuple[str, int, int]) -> tuple[int, list[float]]:
+    """Shots and decision times of a policy against one layout (job: policy, layout, seed)."""
+    policy, layout_index, seed = job
+    rng = random.Random(seed)
     index, codes = rules.layouts(10, 3)
     truth = codes[layout_index]
     shots: list[list] = []
@@ -58,16 +63,18 @@ def main() -> None:
     p.add_argument("--layouts", type=int, default=200)
     p.add_argument("--policies", default="easy,normal,hard,gini")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     args = p.parse_args()
     index, _ = rules.layouts(10, 3)
     rng = random.Random(args.seed)
     targets = [rng.randrange(len(index)) for _ in range(args.layouts)]
     for policy in args.policies.split(","):
         counts, times = [], []
-        for i, target in enumerate(targets):
-            n, t = hunt(policy, target, random.Random(i))
-            counts.append(n)
-            times += t
+        jobs = [(policy, target, i) for i, target in enumerate(targets)]
+        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+            for n, t in pool.imap(hunt, jobs):
+                counts.append(n)
+                times += t
         c = np.array(counts)
         print(f"{policy:7s} over {len(c)} layouts: mean {c.mean():.2f} shots, "
               f"p90 {np.percentile(c, 90):.0f}, max {c.max()}; decision mean "

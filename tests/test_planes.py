@@ -163,70 +163,48 @@ def test_hunter_finds_every_head_honestly(level):
     assert len(shots) <= 25
 
 
-def normal_shots(codes, shots, truth):
-    """Shots the deterministic Normal hunter takes after shots to find every head of truth."""
-    live = codes[bot.consistent(10, 3, shots)]
-    shot = {c for c, _ in shots}
-    heads = sum(a == "head" for _, a in shots)
-    count = 0
-    while heads < 3:
-        cell = int(np.argmax(bot.information_scores(live, shot, bot.HEAD_BONUS)))
-        live = live[live[:, cell] == codes[truth, cell]]
-        shot.add(cell)
-        heads += codes[truth, cell] == 2
-        count += 1
-    return count
+def test_the_leaf_estimate_is_exact_for_one_layout_and_grows_with_the_layouts_left():
+    assert bot.rest_estimate(1, 2) == 2.0
+    assert bot.rest_estimate(500, 0) == 0.0
+    many = bot.rest_estimate(np.array([2, 50, 5000]), 3)
+    assert list(many) == sorted(many) and many[0] > 1.0
 
 
-@pytest.mark.parametrize("shots", [[], [[44, "miss"], [45, "body"]]])
-def test_rollout_counts_agree_with_plain_counts_as_bits_and_indices(shots):
-    _, codes = rules.layouts(10, 3)
-    index = bot.consistent(10, 3, shots)
-    tree = bot.Rollouts(10, 3)
-    live = tree.live_set(index)
-    assert live.dtype == np.uint64  # large sets are packed bits
-    assert np.array_equal(tree.counts(live), bot.answer_counts(codes[index]))
-    for cell, code in [(55, 0), (23, 1), (12, 2)]:
-        narrowed = tree.narrow(live, cell, code)
-        want = index[codes[index, cell] == code]
-        if narrowed.dtype == np.uint64:
-            assert np.array_equal(tree.counts(narrowed), bot.answer_counts(codes[want]))
-        else:
-            assert np.array_equal(narrowed, want)
-
-
-def test_rollouts_replay_the_normal_hunter_exactly():
-    _, codes = rules.layouts(10, 3)
-    shots = [[44, "miss"], [45, "body"], [46, "miss"]]
-    index = bot.consistent(10, 3, shots)
-    tree = bot.Rollouts(10, 3)
-    key = frozenset((c, bot.CODE[a]) for c, a in shots)
-    live = tree.live_set(index)
-    for truth in random.Random(4).sample(list(index), 6):
-        for first in (35, 55):
-            want = 1 + normal_shots(codes, shots + [[first, ANSWERS[codes[truth, first]]]],
-                                    truth)
-            assert tree.shots(key, live, first, int(truth)) == want
-
-
-def test_hard_takes_the_shot_with_the_fewest_expected_shots_when_it_can_try_them_all():
+def test_lookahead_through_the_end_equals_the_exact_search(monkeypatch):
     _, codes = rules.layouts(10, 3)
     shots = [[44, "body"], [34, "head"], [54, "body"], [45, "miss"], [43, "body"],
-             [77, "miss"], [22, "miss"]]
+             [77, "miss"], [22, "miss"], [72, "body"], [66, "miss"], [57, "body"]]
     index = bot.consistent(10, 3, shots)
-    assert bot.EXACT_BELOW < len(index) <= bot.ROLLOUT_SAMPLES
-    cell = bot.choose({"size": 10, "planes": 3, "shots": shots}, [], Budget(60), "hard",
-                      random.Random(5))
-    live = codes[index]
-    scores = bot.information_scores(live, {c for c, _ in shots}, bot.HEAD_BONUS)
-    candidates = [int(c) for c in np.argsort(-scores, kind="stable")[:bot.ROLLOUT_WIDTH]]
-    cost = {}
-    for c in candidates:
-        total = 0
-        for truth in index:
-            total += 1 + normal_shots(codes, shots + [[c, ANSWERS[codes[truth, c]]]], truth)
-        cost[c] = total
-    assert cost[cell] == min(cost.values())
+    assert len(index) == 4
+    shot = {c for c, _ in shots}
+    want, _ = bot.Exact(codes, 3, Budget(60)).cost(tuple(int(i) for i in index), 1,
+                                                   frozenset(shot))
+    monkeypatch.setattr(bot, "LOOK_WIDTH", 100)  # every cell, to the last head of every branch
+    exact_leaf = bot.rest_estimate  # and no estimate, but where it is exact (one layout left)
+    monkeypatch.setattr(bot, "rest_estimate",
+                        lambda n, left: np.where(np.asarray(n) <= 1, exact_leaf(n, left), 1e9))
+    cost, cell = bot.lookahead(codes[index], shot, 2, 12, Budget(60))
+    assert cost == pytest.approx(want)
+    assert cell not in shot
+
+
+def test_a_deeper_lookahead_sees_what_one_ply_misses():
+    _, codes = rules.layouts(10, 3)
+    shots = [[44, "body"], [45, "miss"], [54, "miss"]]
+    live = codes[bot.consistent(10, 3, shots)]
+    shot = {c for c, _ in shots}
+    one = bot.one_ply(live, shot, 3)
+    assert np.isinf(one[44]) and 30 < np.isfinite(one).sum() < 97
+    cost1, cell1 = bot.lookahead(live, shot, 3, 1, Budget(60))
+    assert cell1 == int(np.argmin(one)) and cost1 == pytest.approx(one.min())
+    cost2, _ = bot.lookahead(live, shot, 3, 2, Budget(60))
+    assert 1.0 < cost2 < 20.0
+
+
+def test_hard_answers_within_its_budget_even_when_the_lookahead_is_cut():
+    rng = random.Random(3)
+    cell = bot.choose({"size": 10, "planes": 3, "shots": []}, [], Budget(0.05), "hard", rng)
+    assert 0 <= cell < 100
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
