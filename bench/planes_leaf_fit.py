@@ -24,12 +24,14 @@ from ai import planes as bot  # noqa: E402
 from game.rules import planes as rules  # noqa: E402
 
 
-def positions(truth: np.ndarray, codes: np.ndarray) -> list[tuple[int, int, int]]:
+def positions(truth: np.ndarray, codes: np.ndarray, rng: random.Random
+              ) -> list[tuple[int, int, int]]:
     """(layouts left, heads to find, shots still taken) at each shot of the Normal hunter."""
     live, shot, left, seen = codes, set(), 3, []
     while left:
         seen.append((len(live), left))
-        cell = int(np.argmax(bot.information_scores(live, shot, bot.HEAD_BONUS)))
+        scores = bot.information_scores(live, shot, bot.HEAD_BONUS)
+        cell = int(rng.choice(list(np.flatnonzero(scores >= scores.max() - 1e-9))))
         live = live[live[:, cell] == truth[cell]]
         shot.add(cell)
         left -= truth[cell] == 2
@@ -44,8 +46,8 @@ def main() -> None:
     _, codes = rules.layouts(10, 3)
     rng = random.Random(args.seed)
     rows = []
-    for _ in range(args.games):
-        rows += positions(codes[rng.randrange(len(codes))], codes)
+    for game in range(args.games):
+        rows += positions(codes[rng.randrange(len(codes))], codes, random.Random(game))
     data = np.array(rows, dtype=float)
     for left in (3, 2, 1):
         mine = data[data[:, 1] == left]
