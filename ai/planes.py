@@ -135,41 +135,66 @@ def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> in
 
 
 class Exact:
-    """Expected shots to find every head, minimised over shots, for a small consistent set."""
+    """Expected shots to find every head, minimised over shots, for a small consistent set.
+    Branch and bound: cells in the order of the one-ply estimate, a cell dropped once its
+    answers so far plus a lower bound on the rest cannot beat the best."""
 
     def __init__(self, codes: np.ndarray, planes: int, budget: Budget):
         self.codes, self.planes, self.budget = codes, planes, budget
         self.memo: dict = {}
 
-    def cost(self, live: tuple[int, ...], found: int, shot: frozenset) -> tuple[float, int]:
-        """(expected shots still needed, best cell) for these live layouts."""
+    def cost(self, live: tuple[int, ...], found: int, shot: frozenset = frozenset()
+             ) -> tuple[float, int]:
+        """(expected shots still needed, best cell) for these live layouts. A shot cell's
+        answer is the same in every live layout, so the value depends on the layouts and the
+        heads found alone; heads known but not yet shot are shot last, a shot each."""
         if found == self.planes:
             return 0.0, -1
-        key = (live, shot)
+        key = (live, found)
         if key in self.memo:
             return self.memo[key]
         if self.budget.expired():
             raise TimeoutError
         rows = self.codes[list(live)]
+        heads = rows == 2
+        if len(live) == 1 or (heads == heads[0]).all():
+            known = np.flatnonzero(heads[0] & ~np.isin(np.arange(rows.shape[1]), list(shot)))
+            best = (float(self.planes - found), int(known[0]) if len(known) else -1)
+            self.memo[key] = best
+            return best
         best = (math.inf, -1)
-        for cell in self._candidates(rows, shot):
+        for cell in self._candidates(rows, found):
             column = rows[:, cell]
-            total = 0.0
-            for k in np.unique(column):
-                branch = tuple(x for x, v in zip(live, column) if v == k)
-                sub, _ = self.cost(branch, found + (k == 2), shot | {cell})
-                total += len(branch) / len(live) * sub
-            if 1 + total < best[0]:
-                best = (1 + total, int(cell))
+            branches = [(tuple(x for x, v in zip(live, column) if v == k), found + (k == 2))
+                        for k in (0, 1, 2) if (column == k).any()]
+            bounds = [len(b) / len(live) * self.lower_bound(b, f) for b, f in branches]
+            total = 1.0 + sum(bounds)
+            for (branch, f), bound in zip(branches, bounds):
+                if total >= best[0]:
+                    break
+                value, _ = self.cost(branch, f, shot | {int(cell)})
+                total += len(branch) / len(live) * value - bound
+            if total < best[0]:
+                best = (total, int(cell))
         self.memo[key] = best
         return best
 
-    def _candidates(self, rows: np.ndarray, shot: frozenset) -> list[int]:
-        """Cells worth a shot: a possible head, or an answer that splits the layouts."""
-        useful = [c for c in np.nonzero((rows == 2).any(axis=0) |
-                                        (rows.min(axis=0) != rows.max(axis=0)))[0]
-                  if c not in shot]
-        return useful
+    def lower_bound(self, live: tuple[int, ...], found: int) -> float:
+        """A shot per head still to find, and no fewer than the trits needed to tell apart
+        the head positions still possible."""
+        if found == self.planes:
+            return 0.0
+        heads = np.packbits(self.codes[list(live)] == 2, axis=1)
+        _, counts = np.unique(heads, axis=0, return_counts=True)
+        p = counts / len(live)
+        return max(float(self.planes - found), float(-(p * np.log(p)).sum() / math.log(3)))
+
+    def _candidates(self, rows: np.ndarray, found: int) -> np.ndarray:
+        """Cells whose answer splits the layouts, likeliest to be best first."""
+        cost = one_ply(rows, set(), self.planes - found)
+        split = rows.min(axis=0) != rows.max(axis=0)
+        order = np.argsort(cost, kind="stable")
+        return order[split[order]]
 
 
 def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
@@ -179,9 +204,10 @@ def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
     shot = {cell for cell, _ in shots}
     found = sum(1 for _, answer in shots if answer == "head")
     if len(live_index) <= EXACT_BELOW:
+        exact_budget = Budget(budget.remaining() * 0.6, budget.cancel)  # the rest if it fails
         try:
-            return Exact(codes, planes, budget).cost(tuple(int(i) for i in live_index),
-                                                      found, frozenset(shot))[1]
+            return Exact(codes, planes, exact_budget).cost(tuple(int(i) for i in live_index),
+                                                            found, frozenset(shot))[1]
         except TimeoutError:
             pass
     return deepening(codes[live_index], shot, planes - found, budget)

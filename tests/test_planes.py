@@ -1,6 +1,7 @@
 """Bomb the Planes: geometry, layouts, answers, endings, hidden information, the bot, the board."""
 
 import itertools
+import math
 import random
 
 import numpy as np
@@ -186,6 +187,43 @@ def test_lookahead_through_the_end_equals_the_exact_search(monkeypatch):
     cost, cell = bot.lookahead(codes[index], shot, 2, 12, Budget(60))
     assert cost == pytest.approx(want)
     assert cell not in shot
+
+
+def brute_force_shots(codes, live, found, shot):
+    """Expected shots to find every head, by trying every cell not yet shot."""
+    if found == 3:
+        return 0.0
+    rows = codes[list(live)]
+    best = math.inf
+    for cell in range(100):
+        if cell in shot or (rows[:, cell] < 2).all() and (rows[:, cell] == rows[0, cell]).all():
+            continue  # shot already, or a known miss or body: no step forward
+        total = 1.0
+        for k in set(rows[:, cell].tolist()):
+            branch = [x for x, v in zip(live, rows[:, cell]) if v == k]
+            total += len(branch) / len(live) * brute_force_shots(codes, branch, found + (k == 2),
+                                                                 shot | {cell})
+        best = min(best, total)
+    return best
+
+
+@pytest.mark.parametrize("shots", [
+    [[44, "body"], [34, "head"], [54, "body"], [45, "miss"], [43, "body"], [77, "miss"],
+     [22, "miss"], [72, "body"], [66, "miss"], [57, "body"]],
+    [[33, "body"], [36, "miss"], [26, "miss"], [42, "body"], [63, "miss"], [53, "head"],
+     [73, "head"], [56, "body"], [67, "miss"]],
+])
+def test_the_exact_search_equals_a_brute_force_and_its_bound_holds(shots):
+    _, codes = rules.layouts(10, 3)
+    index = tuple(int(i) for i in bot.consistent(10, 3, shots))
+    found = sum(a == "head" for _, a in shots)
+    shot = frozenset(c for c, _ in shots)
+    assert 2 <= len(index) <= 6
+    exact = bot.Exact(codes, 3, Budget(60))
+    value, cell = exact.cost(index, found, shot)
+    assert value == pytest.approx(brute_force_shots(codes, index, found, shot))
+    assert cell not in shot
+    assert exact.lower_bound(index, found) <= value + 1e-9
 
 
 def test_a_deeper_lookahead_sees_what_one_ply_misses():
