@@ -4,8 +4,9 @@ layout still consistent with them (66,816 at the start, as numpy arrays of answe
 Hunting: Easy shoots the likeliest head. Normal chooses the shot whose answer tells the most
 (entropy of miss/body/head over the consistent layouts) plus a bonus for the chance of a head.
 Hard looks several shots ahead over the most promising cells, as deep as its time allows,
-estimating the shots still needed beyond from the layouts left; it searches exactly once few
-layouts remain.
+estimating the shots still needed beyond from the layouts left. Once few layouts remain it
+searches to the last head over the best 2, 3, 4... cells per shot, as wide as its time allows
+(every cell at the end: exact).
 Hiding: a uniformly random layout; Hard prefers layouts whose heads sit where hunters look last.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 
 import numpy as np
 
@@ -21,7 +23,8 @@ from game.rules import planes as rules
 
 CODE = {"miss": 0, "body": 1, "head": 2}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
-EXACT_BELOW = 10  # consistent layouts at which Hard searches exactly
+SEARCH_TO_END_BELOW = 150  # consistent layouts at which Hard searches to the last head
+WIDENING = (2, 3, 4, 6, 8, 100)  # cells weighed per shot by each round of that search
 
 
 def consistent(size: int, planes: int, shots) -> np.ndarray:
@@ -135,13 +138,15 @@ def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> in
 
 
 class Exact:
-    """Expected shots to find every head, minimised over shots, for a small consistent set.
-    Branch and bound: cells in the order of the one-ply estimate, a cell dropped once its
-    answers so far plus a lower bound on the rest cannot beat the best."""
+    """Expected shots to find every head, minimised over shots (the `width` likeliest cells
+    per shot; all of them: exact), to the last head. Branch and bound: cells in the order of
+    the one-ply estimate, a cell dropped once its answers so far plus a lower bound on the
+    rest cannot beat the best."""
 
-    def __init__(self, codes: np.ndarray, planes: int, budget: Budget):
-        self.codes, self.planes, self.budget = codes, planes, budget
+    def __init__(self, codes: np.ndarray, planes: int, budget: Budget, width: int = 100):
+        self.codes, self.planes, self.budget, self.width = codes, planes, budget, width
         self.memo: dict = {}
+        self.bounds: dict = {}
 
     def cost(self, live: tuple[int, ...], found: int, shot: frozenset = frozenset()
              ) -> tuple[float, int]:
@@ -164,9 +169,10 @@ class Exact:
             return best
         best = (math.inf, -1)
         for cell in self._candidates(rows, found):
-            column = rows[:, cell]
-            branches = [(tuple(x for x, v in zip(live, column) if v == k), found + (k == 2))
-                        for k in (0, 1, 2) if (column == k).any()]
+            groups: dict[int, list[int]] = {}
+            for x, k in zip(live, rows[:, cell].tolist()):
+                groups.setdefault(k, []).append(x)
+            branches = [(tuple(group), found + (k == 2)) for k, group in sorted(groups.items())]
             bounds = [len(b) / len(live) * self.lower_bound(b, f) for b, f in branches]
             total = 1.0 + sum(bounds)
             for (branch, f), bound in zip(branches, bounds):
@@ -184,33 +190,57 @@ class Exact:
         the head positions still possible."""
         if found == self.planes:
             return 0.0
-        heads = np.packbits(self.codes[list(live)] == 2, axis=1)
-        _, counts = np.unique(heads, axis=0, return_counts=True)
-        p = counts / len(live)
-        return max(float(self.planes - found), float(-(p * np.log(p)).sum() / math.log(3)))
+        key = (live, found)
+        if key not in self.bounds:
+            heads = np.packbits(self.codes[list(live)] == 2, axis=1)
+            p = np.array(list(Counter(map(bytes, heads)).values())) / len(live)
+            self.bounds[key] = max(float(self.planes - found),
+                                   float(-(p * np.log(p)).sum() / math.log(3)))
+        return self.bounds[key]
 
-    def _candidates(self, rows: np.ndarray, found: int) -> np.ndarray:
-        """Cells whose answer splits the layouts, likeliest to be best first."""
+    def _candidates(self, rows: np.ndarray, found: int) -> list[int]:
+        """The `width` cells likeliest to be best among those whose answer splits the layouts;
+        of cells with the same answers in every layout (the same shot, in effect), the first."""
         cost = one_ply(rows, set(), self.planes - found)
         split = rows.min(axis=0) != rows.max(axis=0)
         order = np.argsort(cost, kind="stable")
-        return order[split[order]]
+        seen: set[bytes] = set()
+        cells: list[int] = []
+        for cell in order[split[order]].tolist():
+            column = rows[:, cell].tobytes()
+            if column not in seen:
+                seen.add(column)
+                cells.append(cell)
+                if len(cells) == self.width:
+                    break
+        return cells
 
 
 def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
                 budget: Budget) -> int:
-    """Exact search when few layouts remain, else the deepest lookahead the budget allows."""
+    """The widest search to the end that the budget allows when few layouts remain, else (or
+    if even the narrowest fails) the deepest lookahead."""
     budget = Budget(budget.remaining() * 0.8, budget.cancel)  # for the work after a check
     shot = {cell for cell, _ in shots}
     found = sum(1 for _, answer in shots if answer == "head")
-    if len(live_index) <= EXACT_BELOW:
-        exact_budget = Budget(budget.remaining() * 0.6, budget.cancel)  # the rest if it fails
-        try:
-            return Exact(codes, planes, exact_budget).cost(tuple(int(i) for i in live_index),
-                                                            found, frozenset(shot))[1]
-        except TimeoutError:
-            pass
+    if len(live_index) <= SEARCH_TO_END_BELOW:
+        cell = widening(codes, planes, tuple(int(i) for i in live_index), found,
+                        frozenset(shot), Budget(budget.remaining() * 0.7, budget.cancel))
+        if cell is not None:
+            return cell
     return deepening(codes[live_index], shot, planes - found, budget)
+
+
+def widening(codes: np.ndarray, planes: int, live: tuple[int, ...], found: int,
+             shot: frozenset, budget: Budget) -> int | None:
+    """The best cell of the widest search to the last head finished within the budget."""
+    cell = None
+    for width in WIDENING:
+        try:
+            cell = Exact(codes, planes, budget, width).cost(live, found, shot)[1]
+        except TimeoutError:
+            break
+    return cell
 
 
 def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> int:
