@@ -23,7 +23,7 @@ from game.rules import planes as rules
 
 CODE = {"miss": 0, "body": 1, "head": 2}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
-SEARCH_TO_END_BELOW = 150  # consistent layouts at which Hard searches to the last head
+SEARCH_TO_END_BELOW = 300  # consistent layouts at which Hard searches to the last head
 WIDENING = (2, 3, 4, 6, 8, 100)  # cells weighed per shot by each round of that search
 
 
@@ -51,7 +51,8 @@ def assist(view: dict) -> dict:
 
 def answer_counts(live: np.ndarray) -> np.ndarray:
     """Per cell, how many live layouts answer miss, body, head (3 x cells)."""
-    return np.stack([(live == k).sum(axis=0) for k in range(3)])
+    miss, head = (live == 0).sum(axis=0), (live == 2).sum(axis=0)
+    return np.stack([miss, len(live) - miss - head, head])
 
 
 def information_scores(live: np.ndarray, shot: set[int], head_bonus: float) -> np.ndarray:
@@ -72,15 +73,18 @@ LOOK_WIDTH = 6  # cells weighed on each ply of the lookahead: the best by the on
 LOOK_DEPTH = 8  # the deepest lookahead Hard tries
 
 
-def rest_estimate(n, left: int) -> np.ndarray:
-    """Estimated shots still needed with n live layouts (a number or an array) and `left`
-    heads to find; exact when one layout is left (a shot per head)."""
-    n = np.asarray(n, dtype=float)
-    if left <= 0:
-        return np.zeros_like(n)
-    a, b = LEAF[min(left, 3)]
-    guess = a + max(0, left - 3) + b * np.log(np.maximum(n, 1)) / math.log(3)
-    return np.where(n <= 1, float(left), guess)
+LEAF_A = np.array([0.0] + [LEAF[k][0] for k in (1, 2, 3)])
+LEAF_B = np.array([0.0] + [LEAF[k][1] for k in (1, 2, 3)])
+
+
+def rest_estimate(n, left) -> np.ndarray:
+    """Estimated shots still needed with n live layouts and `left` heads to find (numbers or
+    arrays of one shape); exact when one layout is left (a shot per head)."""
+    n, left = np.asarray(n, dtype=float), np.asarray(left)
+    capped = np.clip(left, 1, 3)
+    guess = (LEAF_A[capped] + np.maximum(left - 3, 0)
+             + LEAF_B[capped] * np.log(np.maximum(n, 1)) / math.log(3))
+    return np.where(left <= 0, 0.0, np.where(n <= 1, left, guess))
 
 
 def one_ply(live: np.ndarray, shot: set[int], left: int) -> np.ndarray:
@@ -88,7 +92,8 @@ def one_ply(live: np.ndarray, shot: set[int], left: int) -> np.ndarray:
     over the answers; cells already shot, or whose answer is known and no head, cost inf."""
     counts = answer_counts(live).astype(float)
     n = len(live)
-    cost = 1 + sum(counts[k] / n * rest_estimate(counts[k], left - (k == 2)) for k in range(3))
+    cost = 1 + (counts * rest_estimate(counts, np.array([[left], [left], [left - 1]]))
+                ).sum(axis=0) / n
     cost[(counts.max(axis=0) == n) & (counts[2] < n)] = np.inf
     cost[list(shot)] = np.inf
     return cost

@@ -3,8 +3,9 @@
     python bench/planes_hunt.py [--layouts 200] [--policies easy,normal,hard,gini] [--seed 1]
                                 [--jobs 2]
 
-Prints, per policy: mean, p90 and max shots, and decision time (mean and max); then the assist
-heat map's update time after a shot.
+Prints, per policy: mean, p90 and max shots, and decision time (mean and max), also as running
+totals every 100 layouts (so a run cut short still says what it measured); then the assist heat
+map's update time after a shot.
 """
 
 from __future__ import annotations
@@ -58,6 +59,14 @@ def hunt(job: tuple[str, int, int]) -> tuple[int, list[float]]:
     return len(shots), times
 
 
+def totals(policy: str, counts: list[int], times: list[float]) -> str:
+    """Mean, p90 and max shots and the decision times of the hunts so far."""
+    c = np.array(counts)
+    return (f"{policy:7s} over {len(c)} layouts: mean {c.mean():.2f} shots, "
+            f"p90 {np.percentile(c, 90):.0f}, max {c.max()}; decision mean "
+            f"{1000 * np.mean(times):.0f} ms, max {1000 * max(times):.0f} ms")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--layouts", type=int, default=200)
@@ -75,10 +84,9 @@ def main() -> None:
             for n, t in pool.imap(hunt, jobs):
                 counts.append(n)
                 times += t
-        c = np.array(counts)
-        print(f"{policy:7s} over {len(c)} layouts: mean {c.mean():.2f} shots, "
-              f"p90 {np.percentile(c, 90):.0f}, max {c.max()}; decision mean "
-              f"{1000 * np.mean(times):.0f} ms, max {1000 * max(times):.0f} ms", flush=True)
+                if len(counts) % 100 == 0 and len(counts) < len(jobs):
+                    print("  so far: " + totals(policy, counts, times), flush=True)
+        print(totals(policy, counts, times), flush=True)
     shots = [[44, "miss"], [45, "body"], [35, "miss"]]
     t = time.perf_counter()
     bot.assist({"size": 10, "planes": 3, "shots": shots})
