@@ -3,18 +3,22 @@ layout still consistent with them (66,816 at the start, as numpy arrays of answe
 
 Hunting: Easy shoots the likeliest head. Normal chooses the shot whose answer tells the most
 (entropy of miss/body/head over the consistent layouts) plus a bonus for the chance of a head.
-Hard looks several shots ahead over the most promising cells, as deep as its time allows,
-estimating the shots still needed beyond from the layouts left. Once few layouts remain it
-searches to the last head over the best 2, 3, 4... cells per shot, as wide as its time allows
-(every cell at the end: exact).
+Hard plays from a book while many layouts remain (bench/planes_book.py searches each of those
+positions offline); off the book it looks several shots ahead over the most promising cells, as
+deep as its time allows, estimating the shots still needed beyond from the layouts left. Once
+few layouts remain it searches to the last head over the best 2, 3, 4... cells per shot, as
+wide as its time allows (every cell at the end: exact).
 Hiding: a uniformly random layout; Hard prefers layouts whose heads sit where hunters look last.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections import Counter
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -23,6 +27,7 @@ from game.rules import planes as rules
 
 CODE = {"miss": 0, "body": 1, "head": 2}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
+BOOK = Path(__file__).parent / "data" / "planes_book.json"  # made by bench/planes_book.py
 SEARCH_TO_END_BELOW = 300  # consistent layouts at which Hard searches to the last head
 WIDENING = (2, 3, 4, 6, 8, 100)  # cells weighed per shot by each round of that search
 
@@ -221,6 +226,24 @@ class Exact:
         return cells
 
 
+def book_key(shots) -> str:
+    """The shots and their answers in cell order, as the book's key: "34m 45b 55h"."""
+    return " ".join(f"{cell}{answer[0]}" for cell, answer in sorted(shots))
+
+
+@cache
+def book(size: int, planes: int) -> dict[str, int]:
+    """Hard's book: its shot at every position it can reach with more than
+    SEARCH_TO_END_BELOW layouts left, searched offline; empty if missing or malformed."""
+    try:
+        data = json.loads(BOOK.read_text(encoding="utf-8"))
+        if (data["size"], data["planes"]) != (size, planes):
+            return {}
+        return {str(key): int(cell) for key, cell in data["shots"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
 def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
                 budget: Budget) -> int:
     """The widest search to the end that the budget allows when few layouts remain, else (or
@@ -264,7 +287,9 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         top = np.flatnonzero(heads == heads.max())
         return int(rng.choice(list(top)))
     if level == "hard":
-        cell = hard_choice(codes, planes, live_index, shots, budget)
+        cell = book(size, planes).get(book_key(shots))
+        if cell not in legal:
+            cell = hard_choice(codes, planes, live_index, shots, budget)
         return cell if cell in legal else rng.choice(legal)
     scores = information_scores(live, shot, HEAD_BONUS)
     top = np.flatnonzero(scores >= scores.max() - 1e-9)

@@ -348,3 +348,40 @@ def test_hot_seat_hands_over_and_never_shows_the_other_layout():
         assert play.board.view["layout"] == B and play.board.view["incoming"] == [[92, "head"]]
     finally:
         h.close()
+
+
+def test_the_book_covers_every_position_hard_reaches_with_many_layouts_left():
+    book = bot.book(10, 3)
+    _, codes = rules.layouts(10, 3)
+    assert book, "ai/data/planes_book.json is missing or malformed"
+    reached = 0
+    stack = [(np.arange(len(codes)), [], 0)]
+    while stack:
+        index, shots, found = stack.pop()
+        if found == 3 or len(index) <= bot.SEARCH_TO_END_BELOW:
+            continue
+        cell = book[bot.book_key(shots)]
+        column = codes[index, cell]
+        assert cell not in {c for c, _ in shots} and len(set(column.tolist())) > 1
+        reached += 1
+        for k in set(column.tolist()):
+            stack.append((index[column == k], shots + [(cell, ANSWERS[k])], found + (k == 2)))
+    assert reached == len(book)
+
+
+@pytest.mark.parametrize("content", [None, "not json", '{"size": 10, "planes": 3}',
+                                     '{"size": 8, "planes": 3, "shots": {"": 1}}'])
+def test_hard_takes_its_shot_from_the_book_and_searches_without_a_usable_one(
+        monkeypatch, tmp_path, content):
+    view = {"size": 10, "planes": 3, "shots": []}
+    assert bot.choose(view, [], Budget(0.001), "hard", random.Random(1)) == bot.book(10, 3)[""]
+    path = tmp_path / "planes_book.json"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    monkeypatch.setattr(bot, "BOOK", path)
+    bot.book.cache_clear()
+    try:
+        assert bot.book(10, 3) == {}
+        assert 0 <= bot.choose(view, [], Budget(0.05), "hard", random.Random(1)) < 100
+    finally:
+        bot.book.cache_clear()
