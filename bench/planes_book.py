@@ -10,6 +10,12 @@ at every shot, as wide as its time allows).
                                 [--search-below 800] [--width 3] [--write]
 
 Without --write it prints the figures only; with it, it also replaces ai/data/planes_book.json.
+
+    python bench/planes_book.py --replanning
+
+prints the exact expected shots of Hard made deterministic with the book on disk: below the
+book, a search to the end at fixed widths by size at every shot; over all layouts and over the
+1,000 of bench/planes_hunt.py.
 It takes minutes and a few gigabytes: a benchmark, not a test.
 """
 
@@ -19,6 +25,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 
@@ -89,6 +96,43 @@ class Builder:
                 self.record_below(search, branch, then, after, next_cell)
 
 
+def replanning_shots(codes: np.ndarray) -> np.ndarray:
+    """Each layout's shots to find every head by Hard made deterministic: the book on disk,
+    and below it a search to the end at end_width at every shot, as the game searches again."""
+    book = bot.book(SIZE, PLANES)
+    shots = np.zeros(len(codes), dtype=np.int32)
+    stack: list[tuple[np.ndarray, list, int]] = [(np.arange(len(codes)), [], 0)]
+    while stack:
+        index, history, found = stack.pop()
+        n = len(index)
+        if found == PLANES or n == 1:
+            shots[index] = len(history) + PLANES - found
+            continue
+        if n > bot.SEARCH_TO_END_BELOW:
+            cell = book[bot.book_key(history)]
+        else:
+            search = bot.Exact(codes, PLANES, Budget(math.inf), end_width(n))
+            cell = search.cost(tuple(int(i) for i in index), found,
+                               frozenset(c for c, _ in history))[1]
+        column = codes[index, cell]
+        for k, answer in enumerate(ANSWERS):
+            if (column == k).any():
+                stack.append((index[column == k], history + [(cell, answer)], found + (k == 2)))
+    return shots
+
+
+def report_replanning() -> None:
+    """The exact figures of Hard made deterministic, over all layouts and planes_hunt's."""
+    began = time.monotonic()
+    index, codes = rules.layouts(SIZE, PLANES)
+    shots = replanning_shots(codes)
+    rng = random.Random(1)  # bench/planes_hunt.py's layouts
+    sample = shots[[rng.randrange(len(index)) for _ in range(1000)]]
+    print(f"Hard made deterministic, over all {len(codes):,} layouts: mean {shots.mean():.4f} "
+          f"shots, p90 {np.percentile(shots, 90):.0f}, max {shots.max()}; over planes_hunt's "
+          f"1,000 layouts: mean {sample.mean():.2f}; {time.monotonic() - began:.0f} s")
+
+
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--depth", type=int, default=4, help="shots the lookahead sees")
@@ -97,7 +141,12 @@ def main() -> None:
     p.add_argument("--search-below", type=int, default=800, help="layouts")
     p.add_argument("--width", type=int, default=3, help="cells per shot searched to the end")
     p.add_argument("--write", action="store_true", help="replace ai/data/planes_book.json")
+    p.add_argument("--replanning", action="store_true",
+                   help="instead, the exact figures of Hard with the book on disk")
     args = p.parse_args()
+    if args.replanning:
+        report_replanning()
+        return
     began = time.monotonic()
     builder = Builder(args.depth, args.search_below, args.width, args.top_depth, args.top_above)
     value = builder.walk(np.arange(len(builder.codes)), [], 0)
