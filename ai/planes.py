@@ -25,7 +25,7 @@ import numpy as np
 from ai.base import Budget
 from game.rules import planes as rules
 
-CODE = {"miss": 0, "body": 1, "head": 2}
+CODE = {answer: k for k, answer in enumerate(rules.ANSWERS)}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
 BOOK = Path(__file__).parent / "data" / "planes_book.json"  # made by bench/planes_book.py
 SEARCH_TO_END_BELOW = 300  # consistent layouts at which Hard searches to the last head
@@ -172,9 +172,9 @@ class Exact:
             raise TimeoutError
         rows = self.codes[list(live)]
         heads = rows == 2
-        if len(live) == 1 or (heads == heads[0]).all():
-            known = np.flatnonzero(heads[0] & ~np.isin(np.arange(rows.shape[1]), list(shot)))
-            best = (float(self.planes - found), int(known[0]) if len(known) else -1)
+        if (heads == heads[0]).all():
+            known = [int(c) for c in np.flatnonzero(heads[0]) if c not in shot]
+            best = (float(self.planes - found), known[0] if known else -1)
             self.memo[key] = best
             return best
         best = (math.inf, -1)
@@ -280,17 +280,17 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     legal = legal or [c for c in range(size * size) if c not in shot]
     if len(live_index) == 0:
         return rng.choice(legal)  # the answers contradict every layout: a lying opponent
+    if level == "hard":
+        cell = book(size, planes).get(book_key(shots))
+        if cell not in legal:
+            cell = hard_choice(codes, planes, live_index, shots, budget)
+        return cell if cell in legal else rng.choice(legal)
     live = codes[live_index]
     if level == "easy":
         heads = (live == 2).sum(axis=0).astype(float)
         heads[list(shot)] = -1
         top = np.flatnonzero(heads == heads.max())
         return int(rng.choice(list(top)))
-    if level == "hard":
-        cell = book(size, planes).get(book_key(shots))
-        if cell not in legal:
-            cell = hard_choice(codes, planes, live_index, shots, budget)
-        return cell if cell in legal else rng.choice(legal)
     scores = information_scores(live, shot, HEAD_BONUS)
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
     return int(rng.choice(list(top)))

@@ -36,9 +36,18 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from ai import planes as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from game.rules import planes as rules  # noqa: E402
+from game.storage import atomic_write  # noqa: E402
 
 SIZE, PLANES = 10, 3
-ANSWERS = ("miss", "body", "head")
+
+
+def branches(codes: np.ndarray, index: np.ndarray, history: list, found: int, cell: int):
+    """Each answer `cell` can get from these layouts: (its layouts, the history after it, the
+    heads found after it)."""
+    column = codes[index, cell]
+    for k, answer in enumerate(rules.ANSWERS):
+        if (column == k).any():
+            yield index[column == k], history + [(cell, answer)], found + (k == 2)
 
 
 def end_width(n: int) -> int:
@@ -75,22 +84,15 @@ class Builder:
         depth = self.top_depth if n > self.top_above and self.top_depth else self.depth
         _, cell = bot.lookahead(live, set(shot), PLANES - found, depth, Budget(math.inf))
         self.shots[bot.book_key(history)] = cell
-        total = 1.0
-        for k, answer in enumerate(ANSWERS):
-            branch = index[live[:, cell] == k]
-            if len(branch):
-                total += len(branch) / n * self.walk(branch, history + [(cell, answer)],
-                                                     found + (k == 2))
-        return total
+        return 1.0 + sum(len(branch) / n * self.walk(branch, after, heads)
+                         for branch, after, heads in branches(self.codes, index, history, found,
+                                                              cell))
 
     def record_below(self, search: bot.Exact, index: np.ndarray, history: list, found: int,
                      cell: int) -> None:
         """The search's own shots after `cell`, while more than SEARCH_TO_END_BELOW remain."""
-        column = self.codes[index, cell]
-        for k, answer in enumerate(ANSWERS):
-            branch, after = index[column == k], found + (k == 2)
+        for branch, then, after in branches(self.codes, index, history, found, cell):
             if len(branch) > bot.SEARCH_TO_END_BELOW and after < PLANES:
-                then = history + [(cell, answer)]
                 _, next_cell = search.memo[(tuple(int(i) for i in branch), after)]
                 self.shots[bot.book_key(then)] = next_cell
                 self.record_below(search, branch, then, after, next_cell)
@@ -114,10 +116,7 @@ def replanning_shots(codes: np.ndarray) -> np.ndarray:
             search = bot.Exact(codes, PLANES, Budget(math.inf), end_width(n))
             cell = search.cost(tuple(int(i) for i in index), found,
                                frozenset(c for c, _ in history))[1]
-        column = codes[index, cell]
-        for k, answer in enumerate(ANSWERS):
-            if (column == k).any():
-                stack.append((index[column == k], history + [(cell, answer)], found + (k == 2)))
+        stack.extend(branches(codes, index, history, found, cell))
     return shots
 
 
@@ -160,10 +159,7 @@ def main() -> None:
         data = {"size": SIZE, "planes": PLANES, "above": bot.SEARCH_TO_END_BELOW,
                 "made_by": made_by + " --write", "expected_shots": round(value, 4),
                 "shots": builder.shots}
-        bot.BOOK.parent.mkdir(exist_ok=True)
-        temporary = bot.BOOK.with_suffix(".tmp")
-        temporary.write_text(json.dumps(data, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-        os.replace(temporary, bot.BOOK)
+        atomic_write(bot.BOOK, (json.dumps(data, indent=0, sort_keys=True) + "\n").encode())
         print(f"wrote {bot.BOOK}")
 
 
