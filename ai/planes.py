@@ -113,27 +113,33 @@ def lookahead(live: np.ndarray, shot: set[int], left: int, depth: int, budget: B
     if depth == 1:
         return float(costs[order[0]]), int(order[0])
     best = (math.inf, int(order[0]))
-    n = len(live)
     for cell in (int(c) for c in order if costs[c] < math.inf):
-        column = live[:, cell]
-        total = 1.0
-        for k in (0, 1, 2):
-            sub = live[column == k]
-            m, rest = len(sub), left - (k == 2)
-            if m == 0 or rest == 0:
-                continue
-            if budget.expired():
-                raise TimeoutError
-            if m == 1:
-                total += rest / n
-            else:
-                deeper, _ = lookahead(sub, shot | {cell}, rest, depth - 1, budget)
-                total += m / n * min(deeper, float(rest_estimate(m, rest)))
-            if total >= best[0]:
-                break  # already no better than the best cell so far
+        total = shot_cost(live, shot, left, cell, depth, budget, best[0])
         if total < best[0]:
             best = (total, cell)
     return best
+
+
+def shot_cost(live: np.ndarray, shot: set[int], left: int, cell: int, depth: int,
+              budget: Budget, bound: float = math.inf) -> float:
+    """Shooting `cell`, then the lookahead `depth` - 1 shots deep: the expected shots still
+    needed; no less than `bound` once that is certain. Raises TimeoutError at the deadline."""
+    n, column, total = len(live), live[:, cell], 1.0
+    for k in (0, 1, 2):
+        sub = live[column == k]
+        m, rest = len(sub), left - (k == 2)
+        if m == 0 or rest == 0:
+            continue
+        if budget.expired():
+            raise TimeoutError
+        if m == 1:
+            total += rest / n
+        else:
+            deeper, _ = lookahead(sub, shot | {cell}, rest, depth - 1, budget)
+            total += m / n * min(deeper, float(rest_estimate(m, rest)))
+        if total >= bound:
+            break  # already no better than the best cell so far
+    return total
 
 
 def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> int:

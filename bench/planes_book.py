@@ -159,19 +159,8 @@ class Builder:
         costs = bot.one_ply(live, shot, left)
         order = [int(c) for c in np.argsort(costs, kind="stable")[:bot.LOOK_WIDTH]
                  if costs[c] < math.inf and c != cell]
-        return sorted(order, key=lambda c: two_shots(live, shot, left, c))
-
-
-def two_shots(live: np.ndarray, shot: set[int], left: int, cell: int) -> float:
-    """Shooting `cell`, then the one-shot estimate's best: the expected shots still needed."""
-    n, column, total = len(live), live[:, cell], 1.0
-    for k in (0, 1, 2):
-        sub, rest = live[column == k], left - (k == 2)
-        if len(sub) and rest:
-            after = float(bot.lookahead(sub, shot | {cell}, rest, 1, Budget(math.inf))[0])
-            total += len(sub) / n * (rest if len(sub) == 1 else
-                                     min(after, float(bot.rest_estimate(len(sub), rest))))
-    return total
+        return sorted(order, key=lambda c: bot.shot_cost(live, shot, left, c, 2,
+                                                         Budget(math.inf)))
 
 
 def replanning_shots(codes: np.ndarray) -> np.ndarray:
