@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
@@ -17,6 +18,7 @@ class GameInfo:
     rules: ModuleType
     board_path: str = ""
     ai_path: str = ""
+    lan_path: str = ""
 
     @property
     def title(self) -> str:
@@ -34,13 +36,22 @@ class GameInfo:
         """The bot module (ai/<id>.py)."""
         return importlib.import_module(self.ai_path or f"ai.{self.id}")
 
+    def lan_module(self) -> ModuleType:
+        """What the game hides over the LAN (net/secrets/<id>.py; net/secrets/open.py if none)."""
+        path = self.lan_path or f"net.secrets.{self.id}"
+        if not self.lan_path and importlib.util.find_spec(path) is None:
+            path = "net.secrets.open"
+        return importlib.import_module(path)
+
 
 _extra: dict[str, GameInfo] = {}
 
 
-def register(game_id: str, rules_path: str, board_path: str, ai_path: str) -> None:
+def register(game_id: str, rules_path: str, board_path: str, ai_path: str,
+             lan_path: str = "") -> None:
     """Add a game that is not one of the arcade's own (tests use this for a tiny game)."""
-    _extra[game_id] = GameInfo(game_id, importlib.import_module(rules_path), board_path, ai_path)
+    _extra[game_id] = GameInfo(game_id, importlib.import_module(rules_path), board_path, ai_path,
+                               lan_path)
 
 
 def unregister(game_id: str) -> None:

@@ -1,0 +1,107 @@
+"""What a LAN game keeps hidden, behind the one small interface the session calls.
+
+The session (net/session.py) names no game: whatever a game hides from the other side (a plane
+layout, a deal of face-down pieces) is handled by that game's module here, net/secrets/<id>.py,
+which declares `SECRETS`, a subclass of `Secrets`. A game with nothing to hide has no module of
+its own and gets `Open` (net/secrets/open.py). The registry finds the module:
+`registry.get(game).lan_module()`.
+
+One `Secrets` object lives beside each session and holds that side's hidden bookkeeping; a
+rematch gets a fresh one. Its hooks may send and play through the session (`Side`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Protocol
+
+import msgpack
+
+from game.match import Match
+
+
+def commitment(salt: bytes, secret: Any) -> str:
+    """SHA-256 of the salt and the secret's msgpack bytes, in hex."""
+    return hashlib.sha256(salt + msgpack.packb(secret, use_bin_type=True)).hexdigest()
+
+
+class Side(Protocol):
+    """What the hooks may use of their session (net.session.Session)."""
+
+    match: Match
+    seat: int
+    peer_seat: int
+    is_host: bool
+    peer_name: str
+    salt: bytes  # the salt of this side's commitment
+    peer_commit: str | None  # the commitment the peer sent, if any
+    waiting: bool  # a local move is out and its echo (or answer) has not come
+
+    def send(self, message: dict) -> None:
+        """Send a message to the peer (nothing while disconnected)."""
+
+    def play_local(self, move: Any) -> None:
+        """Play a move on this side's match."""
+
+    def send_peer_move(self, ply: int, move: Any, **extra: Any) -> None:
+        """Host: tell the guest ply `ply` as it may see it."""
+
+
+class Secrets:
+    """The hooks the session calls, each with its open-information default (nothing hidden)."""
+
+    # Options the LAN holds to one value: name -> (that value, why no other is offered).
+    FIXED_OPTIONS: ClassVar[Mapping[str, tuple[Any, str]]] = {}
+    # The host alone holds the deal: the guest gets a dummy seed and the host's commitment to
+    # the real one, which the host reveals at the end.
+    HOST_DEALS: ClassVar[bool] = False
+
+    def __init__(self, side: Side):
+        self.side = side
+
+    def submit(self, move: Any) -> bool:
+        """Send a local move that must be kept back; False: send it as it is."""
+        return False
+
+    def receive_as_host(self, move: Any, message: dict) -> bool:
+        """Host: take a guest's move that keeps something back; False: play it as it is."""
+        return False
+
+    def echo(self, before: Any, mover: int, wire: Any) -> tuple[Any, dict]:
+        """Host: the ply just played (by `mover`, from state `before`) as the guest may see it,
+        and extra message fields (e.g. what a flip shows)."""
+        return wire, {}
+
+    def receive_as_guest(self, move: Any, message: dict) -> Any:
+        """Guest: the host's echo of a ply, as the move to play here (taking in what it shows)."""
+        return move
+
+    def handlers(self) -> Mapping[str, Callable[[dict], None]]:
+        """Message types of this game's own (e.g. a shot and its answer): type -> handler."""
+        return {}
+
+    def replaying(self) -> None:
+        """Guest: the move list is about to be played again from a welcome; keep own secrets."""
+
+    def taken_back(self) -> None:
+        """Both sides went back some plies: forget what the plies taken back told."""
+
+    def resumed(self) -> None:
+        """The link is new: a question to the peer still in flight is void."""
+
+    def secret(self) -> dict | None:
+        """The fields of this side's `reveal` message at the end; None: nothing to reveal."""
+        return None
+
+    def secret_expected(self) -> bool:
+        """Whether the peer has a secret to reveal at the end."""
+        return False
+
+    def check_reveal(self, salt: bytes, message: dict) -> str:
+        """The one-line verdict on the peer's revealed secret."""
+        return ""
+
+
+class Open(Secrets):
+    """A game with no secrets: every move crosses as it is and nothing is revealed."""

@@ -1,0 +1,144 @@
+"""Planes over the LAN: a layout never leaves its owner before the end.
+
+The owner sends "hidden" with a salted commitment at its setup, answers each shot at its
+layout, and reveals the layout with the salt at the end, so the other side can check both the
+commitment and every answer. The host shoots at the guest with a `shot` message and plays the
+guest's `answer`; the guest's shots at the host are answered in the host's echo as [cell, answer].
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from game.match import Match
+from game.rules import RulesError
+from net.secrets import Secrets, Side, commitment
+
+
+class PlaneLayouts(Secrets):
+    """Each side's layout stays with it; shots are answered by the layout's owner."""
+
+    def __init__(self, side: Side):
+        super().__init__(side)
+        self.own_layout: Any = None  # the layout this side set up
+        self.peer_answers: list[list] = []  # [cell, answer] the peer gave on its layout
+        self.pending_shot: int | None = None  # host: a shot at the guest, not answered yet
+
+    def submit(self, move: Any) -> bool:
+        side, m = self.side, self.side.match
+        ply = len(m.moves)
+        if m.setup_pending():
+            self.own_layout = m.rules.move_to_wire(m.rules.check_setup(
+                m.options["size"], m.options["planes"], move))
+            commit = commitment(side.salt, self.own_layout)
+            if side.is_host:
+                side.play_local(self.own_layout)
+                side.send_peer_move(ply, "hidden", commit=commit)
+            else:
+                side.send({"type": "move", "ply": ply, "move": "hidden", "commit": commit})
+                side.waiting = True
+            return True
+        if m.state.layouts[side.peer_seat] == "hidden":
+            if type(move) is not int or move not in m.legal_moves():
+                raise RulesError(f"{move!r} is not a cell you can shoot")
+            if side.is_host:
+                self.pending_shot = move
+                side.send({"type": "shot", "ply": ply, "cell": move})
+            else:
+                side.send({"type": "move", "ply": ply, "move": move})
+            side.waiting = True
+            return True
+        return False
+
+    def receive_as_host(self, move: Any, message: dict) -> bool:
+        side, m = self.side, self.side.match
+        if not m.setup_pending():
+            return False
+        commit = message.get("commit")
+        if move != "hidden" or not isinstance(commit, str) or len(commit) != 64:
+            raise RulesError("a setup is sent as 'hidden' with its commitment")
+        side.peer_commit = commit
+        side.play_local("hidden")
+        side.send_peer_move(len(m.moves) - 1, "hidden")
+        return True
+
+    def echo(self, before: Any, mover: int, wire: Any) -> tuple[Any, dict]:
+        side = self.side
+        if type(wire) is int and mover == side.peer_seat:
+            wire = [wire, side.match.rules.answer(before, side.seat, wire)]
+        return wire, {}
+
+    def receive_as_guest(self, move: Any, message: dict) -> Any:
+        side, m = self.side, self.side.match
+        if m.setup_pending() and move == "hidden":
+            if m.to_move() == side.seat:
+                move = self.own_layout
+            else:
+                commit = message.get("commit")
+                if not isinstance(commit, str) or len(commit) != 64:
+                    raise RulesError("a setup without its commitment")
+                side.peer_commit = commit
+        elif isinstance(move, list) and m.to_move() == side.seat:
+            self.peer_answers.append(list(move))
+        return move
+
+    def handlers(self) -> Mapping[str, Callable[[dict], None]]:
+        return {"shot": self._on_shot, "answer": self._on_answer}
+
+    def _on_shot(self, message: dict) -> None:
+        """The host shoots at this guest's layout: answer it truthfully."""
+        side, m, cell = self.side, self.side.match, message["cell"]
+        if side.is_host or m.to_move() != side.peer_seat \
+                or message["ply"] != len(m.moves) or cell not in m.legal_moves():
+            raise RulesError("a shot out of turn")
+        side.send({"type": "answer", "ply": message["ply"], "cell": cell,
+                   "answer": m.rules.answer(m.state, side.seat, cell)})
+
+    def _on_answer(self, message: dict) -> None:
+        side, m = self.side, self.side.match
+        cell, answer = message["cell"], message["answer"]
+        if not side.is_host or self.pending_shot is None or cell != self.pending_shot \
+                or message["ply"] != len(m.moves) or answer not in m.rules.ANSWERS:
+            raise RulesError("an answer to no shot")
+        self.pending_shot, side.waiting = None, False
+        self.peer_answers.append([cell, answer])
+        side.play_local([cell, answer])
+        side.send_peer_move(len(m.moves) - 1, cell)
+
+    def replaying(self) -> None:
+        self.peer_answers = []
+
+    def taken_back(self) -> None:
+        self.peer_answers = _answers_in(self.side.match)
+        self.pending_shot = None
+
+    def resumed(self) -> None:
+        self.pending_shot = None
+
+    def secret(self) -> dict | None:
+        if self.own_layout is not None:
+            return {"layout": self.own_layout, "salt": self.side.salt}
+        return None
+
+    def secret_expected(self) -> bool:
+        return self.side.peer_commit is not None
+
+    def check_reveal(self, salt: bytes, message: dict) -> str:
+        side, m = self.side, self.side.match
+        layout = message["layout"]
+        if side.peer_commit is None or commitment(salt, layout) != side.peer_commit:
+            return f"Warning: {side.peer_name}'s layout does not match its commitment"
+        problem = m.rules.check_layout(m.options["size"], m.options["planes"], layout,
+                                       self.peer_answers)
+        if problem:
+            return f"Warning: {side.peer_name} answered falsely: {problem}"
+        return f"{side.peer_name}'s layout checked: it matches every answer"
+
+
+def _answers_in(m: Match) -> list[list]:
+    return [list(w) for w in m.moves if isinstance(w, list) and len(w) == 2
+            and isinstance(w[1], str)]
+
+
+SECRETS = PlaneLayouts
