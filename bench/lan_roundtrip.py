@@ -55,7 +55,7 @@ def main() -> None:
             m = s.match
             if m.over:
                 s.new_game(len(trips) + 1)
-                s._send({"type": "new_game", "seed": s.match.seed})
+                s.send({"type": "new_game", "seed": s.match.seed})
                 continue
             if m.to_move() != s.seat:
                 s.events()

@@ -4,19 +4,17 @@ The host is authoritative: it holds the match, checks every move the guest sends
 each accepted move back in the form the guest may see. The guest plays a move only when the
 host's echo arrives, so both keep the same move list (save for what each may not see).
 
-What stays hidden: a plane layout never leaves its owner before the end; the owner answers each
-shot, and at the end reveals the layout with the salt of the SHA-256 commitment it sent at its
-setup, so the other side can check both. In Banqi the host alone holds the deal; the guest's
-match is dealt from a seed of its own, and learns each piece only as it is flipped. The host
-commits to its seed in the welcome and reveals it at the end, and the guest checks that every
-flip it was told agrees with that seed.
+What stays hidden is each game's own business: the session asks the game's module in
+net/secrets/ (found through the registry) at every step where something may be kept back, and
+names no game. A game whose host deals (HOST_DEALS) commits to its seed in the welcome and gives
+the guest a dummy seed; at the end each side reveals its secret with the salt of the SHA-256
+commitment it sent, and the other side checks it.
 
 Messages are msgpack maps (net/link.py); their fields are in PROTOCOL.md's LAN section.
 """
 
 from __future__ import annotations
 
-import hashlib
 import queue
 import random
 import secrets
@@ -25,21 +23,15 @@ import threading
 import time
 from typing import Any
 
-import msgpack
-
 from game import APP_VERSION, registry
 from game.match import Match, Seat
 from game.rules import RulesError
 from net.discovery import PROTOCOL
 from net.link import Link, LinkError, connect, read_frame
+from net.secrets import Secrets, commitment
 
 HELLO_TIMEOUT = 5.0
 CHAT_MAX = 200
-
-
-def commitment(salt: bytes, secret: Any) -> str:
-    """SHA-256 of the salt and the secret's msgpack bytes, in hex."""
-    return hashlib.sha256(salt + msgpack.packb(secret, use_bin_type=True)).hexdigest()
 
 
 def lan_games() -> list[str]:
@@ -52,9 +44,19 @@ def check_lan_options(game: str, options: dict) -> dict:
     if game not in lan_games():
         raise RulesError(f"{game!r} is not a two-player game of this arcade")
     options = registry.get(game).rules.normalize_options(options)
-    if options.get("fog"):
-        raise RulesError("fog of war is not offered over the LAN yet")
+    for name, (value, why) in _secrets_for(game).FIXED_OPTIONS.items():
+        if options.get(name, value) != value:
+            raise RulesError(why)
     return options
+
+
+def fixed_lan_options(game: str) -> dict[str, Any]:
+    """The options this game's LAN play holds to one value (the others are not offered yet)."""
+    return {name: value for name, (value, _) in _secrets_for(game).FIXED_OPTIONS.items()}
+
+
+def _secrets_for(game: str) -> type[Secrets]:
+    return registry.get(game).lan_module().SECRETS
 
 
 class Session:
@@ -70,14 +72,11 @@ class Session:
         self.connected = True
         self.notes: list[dict] = []  # events for the play scene
         self.salt = secrets.token_bytes(16)
-        self.own_layout: Any = None  # planes: the layout this side set up
         self.peer_commit: str | None = None
-        self.peer_answers: list[list] = []  # planes: [cell, answer] the peer gave on its layout
         self.peer_log: list[dict] = []  # host: each ply as the guest was told it
-        self.disclosed: list[tuple[int, str, str]] = []  # guest: (ply, square, piece) flips
         self.revealed = False
         self.verdict = ""  # the check of the peer's revealed secret
-        self.pending_shot: int | None = None
+        self.hidden: Secrets = _secrets_for(match.game_id)(self)  # what this game keeps back
         self.closed = False
         self.server: Host | None = None  # host: where a lost guest comes back
         self.address: tuple[str, int] | None = None  # guest: where to knock again
@@ -98,58 +97,38 @@ class Session:
             raise RulesError("wait for your turn")
         if not self.connected:
             raise RulesError("the other player is not connected")
-        ply, game = len(m.moves), m.game_id
-        if game == "planes" and m.setup_pending():
-            self.own_layout = m.rules.move_to_wire(m.rules.check_setup(
-                m.options["size"], m.options["planes"], move))
-            commit = commitment(self.salt, self.own_layout)
-            if self.is_host:
-                self._play_local(self.own_layout)
-                self._send_peer_move(ply, "hidden", commit=commit)
-            else:
-                self._send({"type": "move", "ply": ply, "move": "hidden", "commit": commit})
-                self.waiting = True
-            return
-        if game == "planes" and m.state.layouts[self.peer_seat] == "hidden":
-            if type(move) is not int or move not in m.legal_moves():
-                raise RulesError(f"{move!r} is not a cell you can shoot")
-            if self.is_host:
-                self.pending_shot = move
-                self._send({"type": "shot", "ply": ply, "cell": move})
-            else:
-                self._send({"type": "move", "ply": ply, "move": move})
-            self.waiting = True
+        if self.hidden.submit(move):
             return
         if self.is_host:
             self._host_play(move)
         else:
             if m.rules.move_to_wire(m.rules.move_from_wire(move)) not in m.legal_moves():
                 raise RulesError(f"{move!r} is not legal here")
-            self._send({"type": "move", "ply": ply, "move": move})
+            self.send({"type": "move", "ply": len(m.moves), "move": move})
             self.waiting = True
 
     def resign(self, reason: str = "") -> None:
         """The local player gives up (or its bot failed, with the reason)."""
         if not self.match.over:
             self.match.resign(self.seat, reason)
-        self._send({"type": "resign"})
+        self.send({"type": "resign"})
         self._after_move()
 
     def offer_draw(self) -> None:
-        self._send({"type": "draw_offer", "ply": len(self.match.moves)})
+        self.send({"type": "draw_offer", "ply": len(self.match.moves)})
 
     def request_takeback(self) -> None:
-        self._send({"type": "takeback", "ply": len(self.match.moves)})
+        self.send({"type": "takeback", "ply": len(self.match.moves)})
 
     def offer_rematch(self) -> None:
-        self._send({"type": "rematch"})
+        self.send({"type": "rematch"})
 
     def chat(self, text: str) -> None:
-        self._send({"type": "chat", "text": str(text)[:CHAT_MAX]})
+        self.send({"type": "chat", "text": str(text)[:CHAT_MAX]})
 
     def close(self) -> None:
         self.closed = True
-        self._send({"type": "bye"})
+        self.send({"type": "bye"})
         self.link.close("left the game")
         if self.server is not None:
             self.server.stop()
@@ -193,14 +172,16 @@ class Session:
     def handle(self, message: dict) -> None:
         """One message from the peer; a bad one is answered with an error and changes nothing."""
         kind = message.get("type")
-        handler = getattr(self, f"_on_{kind}", None) if isinstance(kind, str) else None
+        handler = None
+        if isinstance(kind, str):
+            handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers().get(kind)
         if handler is None:
-            self._send({"type": "error", "text": f"unknown message {str(kind)[:40]!r}"})
+            self.send({"type": "error", "text": f"unknown message {str(kind)[:40]!r}"})
             return
         try:
             handler(message)
         except (RulesError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            self._send({"type": "error", "text": f"{kind} refused: {exc}"[:300]})
+            self.send({"type": "error", "text": f"{kind} refused: {exc}"[:300]})
 
     def _on__closed(self, message: dict) -> None:
         self.connected = False
@@ -236,70 +217,23 @@ class Session:
         m = self.match
         if m.over or m.to_move() != self.peer_seat:
             raise RulesError("not your turn")
-        if m.game_id == "planes" and m.setup_pending():
-            commit = message.get("commit")
-            if move != "hidden" or not isinstance(commit, str) or len(commit) != 64:
-                raise RulesError("a setup is sent as 'hidden' with its commitment")
-            self.peer_commit = commit
-            self._play_local("hidden")
-            self._send_peer_move(len(m.moves) - 1, "hidden")
+        if self.hidden.receive_as_host(move, message):
             return
         self._host_play(move)
 
     def _host_play(self, move: Any) -> None:
         """Play a move on the host's match and tell the guest what it may see of it."""
         m = self.match
-        shooter = m.to_move()
-        before = m.state
-        self._play_local(move)
-        ply, extra = len(m.moves) - 1, {}
-        wire = m.moves[-1]
-        if m.game_id == "planes" and type(wire) is int and shooter == self.peer_seat:
-            wire = [wire, m.rules.answer(before, self.seat, wire)]
-        if m.game_id == "banqi" and len(wire) == 2:
-            extra["piece"] = m.state.board[m.rules.parse_square(wire)]
-        self._send_peer_move(ply, wire, **extra)
+        mover, before = m.to_move(), m.state
+        self.play_local(move)
+        wire, extra = self.hidden.echo(before, mover, m.moves[-1])
+        self.send_peer_move(len(m.moves) - 1, wire, **extra)
 
     def _guest_receive(self, move: Any, message: dict) -> None:
-        m = self.match
-        if m.game_id == "planes" and m.setup_pending() and move == "hidden":
-            if m.to_move() == self.seat:
-                move = self.own_layout
-            else:
-                commit = message.get("commit")
-                if not isinstance(commit, str) or len(commit) != 64:
-                    raise RulesError("a setup without its commitment")
-                self.peer_commit = commit
-        elif m.game_id == "planes" and isinstance(move, list) and m.to_move() == self.seat:
-            self.peer_answers.append(list(move))
-        piece = message.get("piece")
-        if m.game_id == "banqi" and isinstance(move, str) and len(move) == 2:
-            if not isinstance(piece, str):
-                raise RulesError("a flip without its piece")
-            m.states[-1] = m.rules.disclose(m.state, move, piece)
-            self.disclosed.append((len(m.moves), move, piece))
+        move = self.hidden.receive_as_guest(move, message)
         self.waiting = False
-        self._play_local(move)
+        self.play_local(move)
         self._after_move()
-
-    def _on_shot(self, message: dict) -> None:
-        """The host shoots at this guest's layout: answer it truthfully."""
-        m, cell = self.match, message["cell"]
-        if self.is_host or m.game_id != "planes" or m.to_move() != self.peer_seat \
-                or message["ply"] != len(m.moves) or cell not in m.legal_moves():
-            raise RulesError("a shot out of turn")
-        self._send({"type": "answer", "ply": message["ply"], "cell": cell,
-                    "answer": m.rules.answer(m.state, self.seat, cell)})
-
-    def _on_answer(self, message: dict) -> None:
-        m, cell, answer = self.match, message["cell"], message["answer"]
-        if not self.is_host or self.pending_shot is None or cell != self.pending_shot \
-                or message["ply"] != len(m.moves) or answer not in m.rules.ANSWERS:
-            raise RulesError("an answer to no shot")
-        self.pending_shot, self.waiting = None, False
-        self.peer_answers.append([cell, answer])
-        self._play_local([cell, answer])
-        self._send_peer_move(len(m.moves) - 1, cell)
 
     def _on_resign(self, message: dict) -> None:
         if not self.match.over:
@@ -344,7 +278,7 @@ class Session:
 
     def _start_rematch(self) -> None:
         self.new_game(random.randrange(2**31))
-        self._send({"type": "new_game", "seed": self._seed_for_guest()})
+        self.send({"type": "new_game", "seed": self._seed_for_guest()})
 
     def _on_new_game(self, message: dict) -> None:
         if not self.is_host and self.match.over:
@@ -360,7 +294,7 @@ class Session:
     # --- answering the peer's questions
     def _ask(self, question: str, reply: str, yes: str, no: str, **extra: Any) -> None:
         def answer(accept: bool) -> None:
-            self._send({"type": reply, "accept": accept, **extra})
+            self.send({"type": reply, "accept": accept, **extra})
             if accept and reply == "draw_reply":
                 self.match.agree_draw("Draw agreed")
                 self._after_move()
@@ -375,16 +309,11 @@ class Session:
         """Both sides take back to `seat`'s last turn."""
         taken = self.match.undo_for(seat)
         self.peer_log = self.peer_log[:len(self.match.moves)]
-        self.disclosed = [d for d in self.disclosed if d[0] < len(self.match.moves)]
-        self.peer_answers = self._answers_in(self.match)
-        self.waiting, self.pending_shot = False, None
+        self.hidden.taken_back()
+        self.waiting = False
         if taken:
             self._note("message", text="A move was taken back")
         self._note("refresh")
-
-    def _answers_in(self, m: Match) -> list[list]:
-        return [list(w) for w in m.moves if isinstance(w, list) and len(w) == 2
-                and isinstance(w[1], str)]
 
     # --- the ends and the checks
     def _after_move(self) -> None:
@@ -392,66 +321,32 @@ class Session:
             self.revealed = True
             secret = self.secret()
             if secret is not None:
-                self._send({"type": "reveal", **secret})
+                self.send({"type": "reveal", **secret})
 
     def secret(self) -> dict | None:
-        """What this side reveals at the end: its plane layout, or (host) the Banqi seed."""
-        if self.match.game_id == "planes" and self.own_layout is not None:
-            return {"layout": self.own_layout, "salt": self.salt}
-        if self.match.game_id == "banqi" and self.is_host:
-            return {"seed": self.match.seed, "salt": self.salt}
-        return None
+        """What this side reveals at the end (the fields of its `reveal`), if anything."""
+        return self.hidden.secret()
 
     def secret_expected(self) -> bool:
         """Whether the peer has a secret to reveal at the end."""
-        if self.match.game_id == "planes":
-            return self.peer_commit is not None
-        return self.match.game_id == "banqi" and not self.is_host
+        return self.hidden.secret_expected()
 
     def check_reveal(self, message: dict) -> str:
         """The one-line verdict on the peer's revealed secret."""
-        m, salt = self.match, message["salt"]
-        if m.game_id == "planes":
-            layout = message["layout"]
-            if self.peer_commit is None or commitment(salt, layout) != self.peer_commit:
-                return f"Warning: {self.peer_name}'s layout does not match its commitment"
-            problem = m.rules.check_layout(m.options["size"], m.options["planes"], layout,
-                                           self.peer_answers)
-            if problem:
-                return f"Warning: {self.peer_name} answered falsely: {problem}"
-            return f"{self.peer_name}'s layout checked: it matches every answer"
-        if m.game_id == "banqi":
-            seed = message["seed"]
-            if self.peer_commit is None or commitment(salt, seed) != self.peer_commit:
-                return f"Warning: {self.peer_name}'s seed does not match its commitment"
-            problem = self._check_flips(seed)
-            return problem or "The host's deal checked: every flip came from its seed"
-        return ""
-
-    def _check_flips(self, seed: int) -> str:
-        truth = Match(self.match.game_id, self.match.options, seed)
-        for ply, move in enumerate(self.match.moves):
-            if isinstance(move, str) and len(move) == 2:
-                told = next((p for q, s, p in self.disclosed if q == ply), None)
-                sq = truth.rules.parse_square(move)
-                if truth.state.under[sq] != told:
-                    return (f"Warning: the host's flip at {move} (move {ply + 1}) does not "
-                            "come from the seed it committed to")
-            truth.play(move)
-        return ""
+        return self.hidden.check_reveal(message["salt"], message)
 
     # --- the plumbing
     def new_game(self, seed: int) -> None:
         """A rematch: a fresh match with the same seats and options."""
         m = self.match
-        if not self.is_host and m.game_id == "banqi":
+        if not self.is_host and self.hidden.HOST_DEALS:
             seed = random.randrange(2**31)
         self.match = Match(m.game_id, m.options, seed, m.seats)
-        self.own_layout, self.peer_commit, self.peer_answers = None, None, []
-        self.peer_log, self.disclosed, self.revealed, self.verdict = [], [], False, ""
-        self.salt, self.waiting, self.pending_shot = secrets.token_bytes(16), False, None
-        if self.is_host and m.game_id == "banqi":
-            self._send({"type": "commit", "hash": commitment(self.salt, self.match.seed)})
+        self.hidden = type(self.hidden)(self)
+        self.peer_commit, self.peer_log, self.revealed, self.verdict = None, [], False, ""
+        self.salt, self.waiting = secrets.token_bytes(16), False
+        if self.is_host and self.hidden.HOST_DEALS:
+            self.send({"type": "commit", "hash": commitment(self.salt, self.match.seed)})
         self.notes.append({"type": "new_game"})
 
     def _on_commit(self, message: dict) -> None:
@@ -459,19 +354,22 @@ class Session:
             self.peer_commit = message["hash"]
 
     def _seed_for_guest(self) -> int:
-        return random.randrange(2**31) if self.match.game_id == "banqi" else self.match.seed
+        return random.randrange(2**31) if self.hidden.HOST_DEALS else self.match.seed
 
-    def _play_local(self, move: Any) -> None:
+    def play_local(self, move: Any) -> None:
+        """Play a move on this side's match and tell the screen."""
         self.match.play(move)
         self._note("refresh", animate=True)
 
-    def _send_peer_move(self, ply: int, move: Any, **extra: Any) -> None:
+    def send_peer_move(self, ply: int, move: Any, **extra: Any) -> None:
+        """Host: tell the guest ply `ply` as it may see it (kept for a resuming guest)."""
         message = {"type": "move", "ply": ply, "move": move, **extra}
         self.peer_log.append(message)
-        self._send(message)
+        self.send(message)
         self._after_move()
 
-    def _send(self, message: dict) -> None:
+    def send(self, message: dict) -> None:
+        """Send a message to the peer (nothing while disconnected)."""
         if self.connected:
             self.link.send(message)
 
@@ -485,7 +383,7 @@ class Session:
                    "game": m.game_id, "options": m.options, "seat": self.peer_seat,
                    "seats": [s.to_dict() for s in m.seats], "seed": self._seed_for_guest(),
                    "token": self.token, "moves": self.peer_log, "own_layout": None}
-        if m.game_id == "banqi":
+        if self.hidden.HOST_DEALS:
             message["commit"] = commitment(self.salt, m.seed)
         return message
 
@@ -497,10 +395,12 @@ class Session:
         for i, s in enumerate(seats):
             s.kind = "human" if i == self.seat else "remote"
         seed = welcome["seed"] if type(welcome["seed"]) is int else 0
+        if game != self.match.game_id:
+            self.hidden = _secrets_for(game)(self)
         self.match = Match(game, options, seed, seats)
         if isinstance(welcome.get("commit"), str):
             self.peer_commit = welcome["commit"]
-        self.peer_answers, self.disclosed = [], []
+        self.hidden.replaying()
         connected, self.connected = self.connected, False  # nothing is sent while rebuilding
         try:
             for message in welcome["moves"]:
@@ -512,9 +412,10 @@ class Session:
 
     def resume(self, link: Link, welcome: dict | None = None) -> None:
         """The peer is back on a new link; the game goes on from the move list."""
-        self.link, self.connected, self.waiting, self.pending_shot = link, True, False, None
+        self.link, self.connected, self.waiting = link, True, False
+        self.hidden.resumed()
         if self.is_host:
-            self._send(self.welcome())
+            self.send(self.welcome())
         elif welcome is not None:
             self.rebuild(welcome)
         self._note("message", text=f"{self.peer_name} is back")
@@ -610,7 +511,7 @@ def start_hosted(link: Link, game: str, options: dict, host_name: str, guest_nam
     match = Match(game, options, seed, seats)
     session = Session(link, match, host_seat, True, token=secrets.token_hex(16),
                       peer_name=guest_name)
-    session._send(session.welcome())
+    session.send(session.welcome())
     return session
 
 

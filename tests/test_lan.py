@@ -111,7 +111,7 @@ def test_the_guest_never_receives_the_hosts_planes_before_the_end():
         sent = h.link.sent
         reveal = next(i for i, m in enumerate(sent) if m["type"] == "reveal")
         before = sent[:reveal]
-        layout = [list(p) for p in h.own_layout]
+        layout = [list(p) for p in h.hidden.own_layout]
         for m in before:
             assert "layout" not in m and "salt" not in m
             assert layout not in list(_flat(m)) and not any(p in layout for p in _flat(m))
@@ -120,7 +120,7 @@ def test_the_guest_never_receives_the_hosts_planes_before_the_end():
         shots_by_guest = [w for w in g.match.moves if isinstance(w, list) and len(w) == 2
                           and isinstance(w[1], str)]
         assert told == shots_by_guest
-        assert sent[reveal]["layout"] == h.own_layout
+        assert sent[reveal]["layout"] == h.hidden.own_layout
         assert "checked" in g.verdict and "checked" in h.verdict
     finally:
         h.close(), g.close(), host.stop()
@@ -154,14 +154,16 @@ def test_a_lying_plane_owner_is_reported():
     try:
         play_through(h, g, random.Random(9))
         # the guest reveals a different layout than the one it committed to
-        g.own_layout = decide_setup("planes", g.match.view(g.seat), "random", Budget(0.0),
-                                    random.Random(99))
-        verdict = h.check_reveal({"type": "reveal", "layout": g.own_layout, "salt": g.salt})
+        g.hidden.own_layout = decide_setup("planes", g.match.view(g.seat), "random",
+                                           Budget(0.0), random.Random(99))
+        layout = g.hidden.own_layout
+        verdict = h.check_reveal({"type": "reveal", "layout": layout, "salt": g.salt})
         assert verdict.startswith("Warning") and "commitment" in verdict
         # a layout that matches its commitment but not the answers given is caught too
-        h.peer_commit = lan.commitment(g.salt, g.own_layout)
-        h.peer_answers = [[c, "head" if a != "head" else "miss"] for c, a in h.peer_answers]
-        verdict = h.check_reveal({"type": "reveal", "layout": g.own_layout, "salt": g.salt})
+        h.peer_commit = lan.commitment(g.salt, layout)
+        h.hidden.peer_answers = [[c, "head" if a != "head" else "miss"]
+                                 for c, a in h.hidden.peer_answers]
+        verdict = h.check_reveal({"type": "reveal", "layout": layout, "salt": g.salt})
         assert "answered falsely" in verdict
     finally:
         h.close(), g.close(), host.stop()
@@ -342,7 +344,7 @@ def test_disconnect_then_resume_goes_on_from_the_move_list():
         h.resume(link)
         t.join(5)
         g.resume(*got["r"])
-        assert g.match.moves == moves and g.own_layout is not None
+        assert g.match.moves == moves and g.hidden.own_layout is not None
         play_through(h, g, rng)
         assert h.match.result_line() == g.match.result_line()
     finally:
