@@ -19,6 +19,7 @@ from game.rules import RulesError
 from net import discovery
 from net import session as lan
 from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
+from net.secrets import Open
 from net.session import Host, join, start_hosted, start_joined
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -184,6 +185,39 @@ def test_a_host_dealing_against_its_commitment_is_reported():
         assert "checked" in g.check_reveal({"seed": h.match.seed, "salt": h.salt})
     finally:
         h.close(), g.close(), host.stop()
+
+
+def test_a_game_without_a_secrets_module_plays_open_over_the_link(race):
+    """The test game has no module in net/secrets: the open default carries it, and nothing is
+    dealt, committed or revealed, though its rules hide a coin from the seats' views."""
+    from game import registry
+    assert registry.get(race).lan_module().SECRETS is Open
+    host, h, g = pair(race, {"pile": 9}, seed=5)
+    try:
+        assert type(h.hidden) is Open and type(g.hidden) is Open
+        welcome = h.link.sent[0]
+        assert welcome["seed"] == h.match.seed and "commit" not in welcome
+        play_through(h, g, random.Random(6))
+        assert h.match.over and g.match.over
+        assert h.match.moves == g.match.moves and h.match.state == g.match.state
+        assert h.match.result_line() == g.match.result_line()
+        assert not any(m["type"] in ("reveal", "commit") for m in h.link.sent)
+        assert h.secret() is None and not h.secret_expected() and not g.secret_expected()
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_options_the_lan_does_not_offer_are_refused_and_reset_by_the_lobby():
+    from game import settings
+    from game.scenes.lobby import hosted_options
+    with pytest.raises(RulesError, match="fog of war"):
+        lan.check_lan_options("banqi", {"fog": True})
+    assert lan.fixed_lan_options("banqi") == {"fog": False}
+    assert lan.fixed_lan_options("ataxx") == {}
+    settings.put("last_setup", {"banqi": {"options": {"variant": "china", "fog": True}}})
+    assert hosted_options("banqi") == lan.check_lan_options("banqi", {"variant": "china"})
+    with pytest.raises(RulesError, match="two-player"):
+        lan.check_lan_options("no such game", {})
 
 
 def raw_guest_frames(h, g, frames):
