@@ -24,6 +24,7 @@ from net.session import (
     Host,
     Session,
     check_lan_options,
+    fixed_lan_options,
     join,
     lan_games,
     start_hosted,
@@ -34,8 +35,7 @@ from net.session import (
 def hosted_options(game: str) -> dict:
     """The options last chosen for this game in setup, as far as the LAN allows them."""
     last = dict(settings.get("last_setup").get(game, {}).get("options", {}))
-    if "fog" in last:
-        last["fog"] = False
+    last.update({k: v for k, v in fixed_lan_options(game).items() if k in last})
     try:
         return check_lan_options(game, last)
     except RulesError:  # a remembered option that is no longer offered
