@@ -28,7 +28,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def headless_demo(game_id: str, level: str, seconds: float | None, seed: int | None) -> int:
     from game import registry, replay
     from game.match import Match, Seat
-    from game.seats import AIController, play_out
+    from players.bot import AIController
+    from players.driver import play_out
     try:
         info = registry.get(game_id)
     except KeyError as exc:

@@ -25,7 +25,7 @@ import pygame  # noqa: E402
 from game.app import FPS, App  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
 from game.scenes.play import PlayScene  # noqa: E402
-from game.seats import AIController  # noqa: E402
+from players.bot import AIController  # noqa: E402
 
 
 def main() -> None:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from game import registry
-from game.rules import Outcome, RulesError
+from game.rules import Outcome, RulesError, Termination
 
 SEAT_KINDS = ("human", "ai", "remote", "agent")
 
@@ -37,6 +37,33 @@ class Seat:
                    level=str(d.get("level", "normal")), command=str(d.get("command", "")))
 
 
+@dataclass(frozen=True)
+class Ending:
+    """An end the rules did not reach: a seat gave up or failed (loser), or both agreed a draw
+    (loser None)."""
+
+    loser: int | None
+    termination: Termination
+    detail: str = ""
+
+    def to_dict(self) -> dict:
+        return {"loser": self.loser, "termination": self.termination.value,
+                "detail": self.detail}
+
+    @classmethod
+    def from_dict(cls, d: Any, players: int) -> Ending:
+        if not isinstance(d, dict):
+            raise RulesError(f"bad ending {d!r}")
+        loser = d.get("loser")
+        if loser is not None and (type(loser) is not int or loser not in range(players)):
+            raise RulesError(f"bad ending: no seat {loser!r}")
+        try:
+            termination = Termination(d.get("termination"))
+        except (ValueError, TypeError):
+            raise RulesError(f"bad ending: {d.get('termination')!r}") from None
+        return cls(loser, termination, str(d.get("detail", ""))[:200])
+
+
 class Match:
     def __init__(self, game_id: str, options: dict | None = None, seed: int | None = None,
                  seats: list[Seat] | None = None):
@@ -55,9 +82,7 @@ class Match:
         self.reseeds: list[tuple[int, int]] = []
         self.states = [self.rules.new_game(self.options, self.seed)]
         self.started = time.time()
-        self.resigned: int | None = None  # the seat that resigned or forfeited, if one did
-        self.resign_reason = ""
-        self.drawn = ""  # why both players agreed to a draw (LAN), "" if they did not
+        self.ending: Ending | None = None  # a resignation, forfeit or agreed draw
         self._undo_rng = random.Random(self.seed ^ 0x5EED)
 
     # --- what the state says
@@ -72,21 +97,23 @@ class Match:
         return [] if self.over else self.rules.legal_moves(self.state)
 
     def outcome(self) -> Outcome | None:
-        if self.drawn:
-            base = self.rules.outcome(self.state)
-            return Outcome(None, base.score if base else self._score_now(), self.drawn)
-        if self.resigned is not None:
-            base = self.rules.outcome(self.state)
-            score = base.score if base else self._score_now()
-            reason = self.resign_reason or f"{self.seat_title(self.resigned)} resigned"
-            return Outcome(1 - self.resigned, score, reason)
-        return self.rules.outcome(self.state)
+        end = self.ending
+        if end is None:
+            return self.rules.outcome(self.state)
+        detail = end.detail
+        if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
+            detail = f"{self.seat_title(end.loser)} resigned"
+        winner = None if end.loser is None else 1 - end.loser
+        return Outcome(winner, self.score(), end.termination, detail)
 
-    def _score_now(self) -> tuple[int, ...]:
-        score = self.rules.view(self.state, None).get("score")
-        if isinstance(score, (list, tuple)):
-            return tuple(int(s) for s in score)
-        return tuple(0 for _ in self.seats)
+    def score(self) -> tuple[int, ...]:
+        """The score per seat now (mid-game too)."""
+        return tuple(self.rules.score(self.state))
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that resigned or forfeited, if one did."""
+        return self.ending.loser if self.ending is not None else None
 
     @property
     def over(self) -> bool:
@@ -97,7 +124,7 @@ class Match:
 
     def setup_pending(self) -> bool:
         """True while the game is in its setup phase (planes)."""
-        return bool(getattr(self.rules, "SETUP", False)) and self.rules.setup_pending(self.state)
+        return self.rules.SETUP and self.rules.setup_pending(self.state)
 
     def seat_title(self, seat: int) -> str:
         """How the screen names a seat: the player's name and the game's colour."""
@@ -117,27 +144,27 @@ class Match:
         self.states.append(new_state)
         return new_state
 
-    def resign(self, seat: int, reason: str = "") -> None:
-        """Seat gives up (or forfeits, with the reason: a program that failed, a lost link)."""
+    def resign(self, seat: int, detail: str = "",
+               termination: Termination = Termination.RESIGNATION) -> None:
+        """Seat gives up, or forfeits (a program that failed, a lost link: say why)."""
         if not self.over and self.rules.PLAYERS == 2:
-            self.resigned = seat
-            self.resign_reason = reason
+            self.ending = Ending(seat, termination, detail)
 
-    def agree_draw(self, reason: str = "Draw agreed") -> None:
+    def agree_draw(self, detail: str = "Draw agreed") -> None:
         """Both players agreed to end the game as a draw."""
         if not self.over:
-            self.drawn = reason
+            self.ending = Ending(None, Termination.AGREED_DRAW, detail)
 
     def undo(self, count: int = 1) -> int:
         """Take back up to count moves; returns how many were taken back."""
         count = min(count, len(self.moves))
         if count <= 0:
             return 0
-        self.resigned, self.resign_reason, self.drawn = None, "", ""
+        self.ending = None
         del self.moves[-count:]
         del self.states[-count:]
         self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
-        if hasattr(self.rules, "reseed"):
+        if self.rules.CHANCE:
             seed = self._undo_rng.randrange(2**31)
             self.reseeds.append((len(self.moves), seed))
             self.states[-1] = self.rules.reseed(self.states[-1], seed)
@@ -162,9 +189,7 @@ class Match:
             "seats": [s.to_dict() for s in self.seats],
             "moves": list(self.moves),
             "reseeds": [list(r) for r in self.reseeds],
-            "resigned": self.resigned,
-            "resign_reason": self.resign_reason,
-            "drawn": self.drawn,
+            "ending": self.ending.to_dict() if self.ending is not None else None,
             "started": self.started,
         }
 
@@ -188,7 +213,7 @@ class Match:
             raise RulesError("a match record's moves must be a list")
         for ply in range(len(moves) + 1):
             for p, s in reseeds:
-                if p == ply and hasattr(match.rules, "reseed"):
+                if p == ply and match.rules.CHANCE:
                     match.states[-1] = match.rules.reseed(match.states[-1], s)
             if ply < len(moves):
                 try:
@@ -196,11 +221,9 @@ class Match:
                 except RulesError as exc:
                     raise RulesError(f"move {ply + 1} ({moves[ply]!r}): {exc}") from exc
         match.reseeds = reseeds
-        resigned = record.get("resigned")
-        if resigned in range(match.rules.PLAYERS) and match.rules.PLAYERS == 2:
-            match.resign(resigned, str(record.get("resign_reason", ""))[:200])
-        if isinstance(record.get("drawn"), str) and record["drawn"]:
-            match.agree_draw(record["drawn"][:200])
+        ending = _record_ending(record, match.rules.PLAYERS)
+        if ending is not None and not match.over and match.rules.PLAYERS == 2:
+            match.ending = ending
         if isinstance(record.get("started"), (int, float)):
             match.started = float(record["started"])
         return match
@@ -219,3 +242,17 @@ class Match:
             verdict = f"{self.rules.SEAT_NAMES[out.winner]} wins"
         reason = f" ({out.reason})" if out.reason else ""
         return f"{self.game_id}: {verdict} {score}{reason}"
+
+
+def _record_ending(record: dict, players: int) -> Ending | None:
+    """The record's ending; records written before "ending" existed say "resigned",
+    "resign_reason" and "drawn"."""
+    if record.get("ending") is not None:
+        return Ending.from_dict(record["ending"], players)
+    resigned = record.get("resigned")
+    if type(resigned) is int and resigned in range(players):
+        reason = str(record.get("resign_reason", ""))[:200]
+        return Ending(resigned, Termination.RESIGNATION, reason)
+    if isinstance(record.get("drawn"), str) and record["drawn"]:
+        return Ending(None, Termination.AGREED_DRAW, record["drawn"][:200])
+    return None

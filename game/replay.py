@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from game import APP_VERSION, storage
+from game import storage
 from game.match import Match
 from game.rules import RulesError
 
@@ -20,29 +20,19 @@ def replays_dir() -> Path:
 
 
 def replay_body(match: Match, duration: float | None = None) -> dict:
-    """The replay document: format, app version, game, options, seed, seats, moves, result,
-    date and duration."""
+    """The replay document: the match record itself, with the result (for lists and a check on
+    loading), the date and the duration."""
     out = match.outcome()
-    record = match.to_record()
     return {
-        "format": FORMAT,
-        "app": APP_VERSION,
-        "game": match.game_id,
-        "options": record["options"],
-        "seed": record["seed"],
-        "seats": record["seats"],
-        "moves": record["moves"],
-        "reseeds": record["reseeds"],
-        "resigned": record["resigned"],
-        "resign_reason": record["resign_reason"],
+        **match.to_record(),
         "result": {
             "winner": out.winner if out else None,
             "score": list(out.score) if out else [],
+            "termination": out.termination.value if out else None,
             "reason": out.reason if out else "unfinished",
             "line": match.result_line(),
         },
         "date": time.time(),
-        "started": match.started,
         "duration": round(duration if duration is not None else time.time() - match.started, 3),
     }
 

@@ -10,9 +10,12 @@ import time
 
 from ai.base import DEFAULT_SECONDS, check_level
 from game import saves
-from game.seats import AIController, SeatFailure
+from game.rules import Termination
 from net.link import parse_address
 from net.session import Host, Session, join, start_hosted, start_joined
+from players.base import Controller
+from players.bot import AIController
+from players.driver import SeatDriver
 
 DEFAULT_PORT = 47475
 RESUME_WAIT = 20.0
@@ -50,7 +53,10 @@ def run_join(address: str, level: str, name: str = "") -> str:
 
 def _play(session: Session, level: str) -> str:
     bot = AIController(level, DEFAULT_SECONDS[level] if level != "random" else 0.0)
-    asked: tuple[int, int] | None = None
+    seats = [Controller() for _ in session.match.seats]  # the peer's moves come over the link
+    seats[session.seat] = bot
+    driver = SeatDriver(session.match, seats, submit=session.submit,
+                        forfeit=lambda seat, detail, why: session.resign(detail))
     lost_at: float | None = None
     try:
         while not session.match.over:
@@ -63,26 +69,18 @@ def _play(session: Session, level: str) -> str:
             if session.connected:
                 lost_at = None
             elif time.monotonic() - (lost_at or time.monotonic()) > RESUME_WAIT:
-                session.match.resign(session.peer_seat, "the other player did not come back")
+                session.match.resign(session.peer_seat, "the other player did not come back",
+                                     Termination.DISCONNECT)
                 break
-            m = session.match
-            if m.to_move() == session.seat and not session.waiting:
-                key = (len(m.moves), session.seat)
-                if asked != key:
-                    bot.request(m, session.seat)
-                    asked = key
-                try:
-                    decision = bot.poll()
-                except SeatFailure as exc:
-                    session.resign(str(exc))
-                    break
-                if decision is not None:
-                    session.submit(decision.move)
+            driver.match = session.match  # a resume may have rebuilt it
+            decision = driver.poll(may_ask=not session.waiting)
+            if decision is not None and not session.waiting:
+                driver.apply(decision.move)
             time.sleep(TICK)
         _finish(session)
         return session.match.result_line()
     finally:
-        bot.close()
+        driver.close()
 
 
 def _finish(session: Session) -> None:

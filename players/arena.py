@@ -1,12 +1,13 @@
 """The arena: two players meet over many games, played in parallel processes.
 
-    python -m ai.arena --game GAME --a SPEC --b SPEC --games N --jobs J --time-ms T
+    python -m players.arena --game GAME --a SPEC --b SPEC --games N --jobs J --time-ms T
                        [--seed S] [--out DIR] [--options JSON]
 
 SPEC is builtin:LEVEL (a built-in bot), cmd:"COMMAND" (a program speaking the agent protocol)
 or uai:"COMMAND" (a UAI engine, Ataxx only). Games come in pairs that share an opening and a
-seed, with the seats swapped; for Ataxx the pairs go through the layouts the rules offer, then
-the same layouts after two random plies. Every game is saved as a replay. The last line reads
+seed, with the seats swapped; the openings vary as the game's bot module declares
+(ai.base.opening_plan: for Ataxx every layout, then the same layouts after two random
+plies). Every game is saved as a replay. The last line reads
 `A vs B: W-D-L = w-d-l, score s%, Elo +e ± m (95%)` from A's side.
 
 Single-player games (2048) have no W-D-L: A and B each play the same N seeds, and the last line
@@ -30,13 +31,15 @@ from typing import IO
 
 from ai import elo
 from ai.agent import budget_seconds
-from ai.base import LEVELS
+from ai.base import LEVELS, opening_plan
 from game import registry
 from game.match import Match, Seat
-from game.seats import AIController, Controller, play_out
+from players.base import Controller
+from players.bot import AIController
+from players.driver import play_out
+from players.program import AgentController, UAIController, uai_games
 
 KINDS = ("builtin", "cmd", "uai")
-OPENING_PLIES = 2
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,6 @@ def parse_spec(text: str) -> Spec:
 
 def controller_for(spec: Spec, time_ms: int, seed: int) -> Controller:
     """The controller that plays spec with time_ms a move."""
-    from ai.agent_host import AgentController, UAIController
     if spec.kind == "builtin":
         seconds = 0.0 if spec.value == "random" else budget_seconds(time_ms)
         return AIController(spec.value, seconds, seed)
@@ -105,6 +107,7 @@ class GameResult:
     score: list = field(default_factory=list)
     plies: int = 0
     reason: str = ""
+    termination: str = ""  # the Termination's value, "" while unfinished
     replay: str = ""
     error: str = ""
     seconds: float = 0.0
@@ -138,8 +141,7 @@ def play_game(job: Job) -> GameResult:
                  for w in job.seats]
         play_out(match, ctrls)
         for c in ctrls:
-            if hasattr(c, "wait_closed"):
-                c.wait_closed(3.0)
+            c.wait_closed(3.0)
         _fill(result, match)
         from game.replay import save_replay
         result.replay = str(save_replay(match, time.monotonic() - started,
@@ -154,38 +156,38 @@ def _fill(result: GameResult, match: Match) -> None:
     out = match.outcome()
     result.plies = len(match.moves)
     if out is None:
-        result.score = list(match._score_now())
-        result.reason = "unfinished: " + (match.resign_reason or "no result")
+        result.score = list(match.score())
+        result.reason = "unfinished"
         if match.rules.PLAYERS == 2:
             result.error = result.reason
         return
     result.winner, result.score, result.reason = out.winner, list(out.score), out.reason
+    result.termination = out.termination.value
 
 
 def openings(game: str, options: dict, pairs: int, seed: int) -> list[tuple[dict, list]]:
-    """(options, opening moves) for each pair of games. For Ataxx: every layout the rules
-    offer, then the same layouts after OPENING_PLIES random plies; other games start from
-    the given options."""
-    rules = registry.rules(game)
+    """(options, opening moves) for each pair of games, as the game's bot module declares
+    (ai.base.opening_plan): every value of its opening option (unless the options fix it),
+    then the same again after its opening plies of random moves; else the given options."""
+    key, plies = opening_plan(game)
     variants = [dict(options)]
-    if game == "ataxx":
-        layout = next((o for o in rules.OPTIONS if "layout" in o.key), None)
-        if layout is not None and layout.key not in options:
-            variants = [{**options, layout.key: value} for value, _ in layout.choices]
+    if key is not None and key not in options:
+        option = next(o for o in registry.rules(game).OPTIONS if o.key == key)
+        variants = [{**options, key: value} for value, _ in option.choices]
     rng = random.Random(seed)
     result = []
     for k in range(pairs):
         opts = variants[k % len(variants)]
         moves: list = []
-        if game == "ataxx" and k >= len(variants):
-            moves = _random_opening(game, opts, rng)
+        if plies and k >= len(variants):
+            moves = _random_opening(game, opts, plies, rng)
         result.append((opts, moves))
     return result
 
 
-def _random_opening(game: str, options: dict, rng: random.Random) -> list:
+def _random_opening(game: str, options: dict, plies: int, rng: random.Random) -> list:
     match = Match(game, options, 0)
-    for _ in range(OPENING_PLIES):
+    for _ in range(plies):
         legal = match.legal_moves()
         if not legal:
             break
@@ -321,15 +323,15 @@ def table(arena: ArenaRun) -> str:
     rules = registry.rules(arena.game)
     lines = []
     if arena.players == 1:
-        lines.append(f"{'game':>4}  {'player':6}  {'score':>7}  {'moves':>5}  result")
+        lines.append(f"{'game':>4}  {'player':6}  {'score':>7}  {'moves':>5}  {'end':12}  result")
         for r in arena.results:
             who = r.seats[0].upper()
             score = r.score[0] if r.score else "-"
             lines.append(f"{r.index + 1:>4}  {who:6}  {score:>7}  {r.plies:>5}  "
-                         f"{r.error or r.reason}")
+                         f"{r.termination or '-':12}  {r.error or r.reason}")
         return "\n".join(lines)
     lines.append(f"{'game':>4}  {'A plays':8}  {'A':4}  {'score':>7}  {'moves':>5}  "
-                 f"{'opening':10}  reason")
+                 f"{'opening':10}  {'end':12}  reason")
     per_seat = {s: [0, 0, 0] for s in range(2)}
     for r in arena.results:
         seat_a = r.seats.index("a")
@@ -339,14 +341,15 @@ def table(arena: ArenaRun) -> str:
             per_seat[seat_a][{1.0: 0, 0.5: 1, 0.0: 2}[pts]] += 1
         score = "-".join(str(s) for s in r.score) or "-"
         lines.append(f"{r.index + 1:>4}  {rules.SEAT_NAMES[seat_a]:8}  {mark:4}  {score:>7}  "
-                     f"{r.plies:>5}  {r.opening or '-':10}  {r.error or r.reason}")
+                     f"{r.plies:>5}  {r.opening or '-':10}  {r.termination or '-':12}  "
+                     f"{r.error or r.reason}")
     for seat, (w, d, l) in per_seat.items():
         lines.append(f"A as {rules.SEAT_NAMES[seat]}: W-D-L = {w}-{d}-{l}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ai.arena",
+    parser = argparse.ArgumentParser(prog="python -m players.arena",
                                      description="Play two players against each other.")
     parser.add_argument("--game", required=True)
     parser.add_argument("--a", required=True, help="builtin:LEVEL | cmd:COMMAND | uai:COMMAND")
@@ -361,8 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         for spec in (args.a, args.b):
-            if parse_spec(spec).kind == "uai" and args.game != "ataxx":
-                raise ValueError("uai: players play only Ataxx")
+            if parse_spec(spec).kind == "uai" and not registry.rules(args.game).UAI:
+                raise ValueError(f"uai: players play only {uai_games()}")
         if args.games < 1 or args.jobs < 1 or args.time_ms < 1:
             raise ValueError("--games, --jobs and --time-ms must be at least 1")
         registry.get(args.game)
@@ -380,6 +383,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    from ai.arena import main as _main  # the module's own functions, so workers can find them
+    from players.arena import main as _main  # the module's own functions, so workers can find them
 
     sys.exit(_main())

@@ -4,7 +4,7 @@ engines for Ataxx.
 AgentController(command) runs the command line (split with shlex, no shell) as a subprocess
 and speaks the agent protocol with it; a command that starts with "uai:" is a UAI engine
 instead (AgentController("uai:my-engine --flag") returns a UAIController), so a Seat's command
-alone says which protocol to speak. Both are game.seats controllers and never block the
+alone says which protocol to speak. Both are players.base controllers and never block the
 caller: request() only sends, poll() returns None until a valid answer has arrived.
 
 The program loses (poll raises SeatFailure with the reason) when it cannot be started, answers
@@ -28,8 +28,11 @@ import time
 from collections import deque
 from typing import Any
 
+from ai.agent import PROTOCOL
+from game import registry
 from game.match import Match
-from game.seats import Controller, Decision, SeatFailure
+from game.rules import Termination
+from players.base import Controller, Decision, SeatFailure
 
 MAX_LINE = 1 << 16  # bytes in one line, newline included
 MAX_LINES = 200  # lines while one answer is awaited (agent protocol)
@@ -41,11 +44,14 @@ GRACE_MS = 1000  # how late an answer may be past time_ms
 LEGAL_CAP = 2000  # longer legal lists are left out of turn messages (the view suffices)
 CLOSE_GRACE_S = 1.0  # time a program gets to exit after quit before it is terminated
 UAI_PREFIX = "uai:"
-PROTOCOL = "arcade-agent/1"
 
 
 class _Fail(Exception):
     """Internal: the program broke a rule; the message says how."""
+
+    def __init__(self, message: str, termination: Termination = Termination.FAILURE):
+        super().__init__(message)
+        self.termination = termination
 
 
 class _Process:
@@ -229,6 +235,7 @@ class _ProgramController(Controller):
         self.closed = False
         self.legal: set[str] = set()
         self.reaper: threading.Thread | None = None
+        self.failure_kind = Termination.FAILURE
 
     # --- the Controller interface
     def request(self, match: Match, seat: int) -> None:
@@ -244,18 +251,18 @@ class _ProgramController(Controller):
             elif self.ready:
                 self._send_request()
         except _Fail as exc:
-            self._fail(str(exc))
+            self._fail(str(exc), exc.termination)
 
     def poll(self) -> Decision | None:
         if self.failure:
-            raise SeatFailure(self.failure)
+            raise SeatFailure(self.failure, self.failure_kind)
         if self.proc is None or self.closed:
             return None
         try:
             return self._pump()
         except _Fail as exc:
-            self._fail(str(exc))
-            raise SeatFailure(self.failure) from None
+            self._fail(str(exc), exc.termination)
+            raise SeatFailure(self.failure, self.failure_kind) from None
 
     def cancel(self) -> None:
         self.want = False
@@ -349,11 +356,13 @@ class _ProgramController(Controller):
 
     def _check_clock(self, when: float) -> None:
         if self.expect is not None and when > self.deadline:
-            raise _Fail(f"was too slow: no {self.expect!r} within {self.limit_ms} ms")
+            raise _Fail(f"was too slow: no {self.expect!r} within {self.limit_ms} ms",
+                        Termination.TIME)
 
-    def _fail(self, reason: str) -> None:
+    def _fail(self, reason: str, termination: Termination = Termination.FAILURE) -> None:
         if not self.failure:
             self.failure = f"program {self.name} {reason}"
+            self.failure_kind = termination
         if self.proc is not None and not self.closed:
             self.closed = True
             self.reaper = self.proc.close(0.0)
@@ -366,7 +375,7 @@ class _ProgramController(Controller):
         except Exception as exc:  # any shape at all may arrive; RulesError is the usual one
             raise _Fail(f"sent a malformed move {_short(wire)}: {exc}") from None
         if _norm(move) not in self.legal:
-            raise _Fail(f"played an illegal move {_short(wire)}")
+            raise _Fail(f"played an illegal move {_short(wire)}", Termination.ILLEGAL_MOVE)
         return Decision(move)
 
     def _remember_legal(self) -> list:
@@ -502,8 +511,8 @@ class UAIController(_ProgramController):
         self._await("uaiok", self.startup_ms)
 
     def request(self, match: Match, seat: int) -> None:
-        if match.game_id != "ataxx":
-            self.failure = f"UAI engines play only Ataxx, not {match.game_id}"
+        if not match.rules.UAI:
+            self.failure = f"UAI engines play only {uai_games()}, not {match.info.title}"
             return
         super().request(match, seat)
 
@@ -545,6 +554,11 @@ class UAIController(_ProgramController):
 
     def _farewell(self) -> None:
         self.proc.send("quit")
+
+
+def uai_games() -> str:
+    """The titles of the games UAI engines can play (their rules declare UAI)."""
+    return ", ".join(registry.get(g).title for g in registry.available() if registry.rules(g).UAI)
 
 
 def program_controller(command: str, time_ms: int = 1000) -> _ProgramController:

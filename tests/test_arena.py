@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ai import arena
+from players import arena
 from game import registry
 from game.replay import load_replay
 

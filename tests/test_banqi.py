@@ -97,7 +97,7 @@ def test_fog_hides_what_the_seat_cannot_see():
     assert "r" not in v["board"] and "n" not in v["board"] and "history" not in v
     near = position(["Rr......", "........", "........", "........"], fog=True)
     assert rules.view(near, 0)["board"].startswith("Rr")
-    assert sorted(rules.legal_moves_from_view(rules.view(near, 0))) == sorted(
+    assert sorted(rules.legal_moves_from_view(rules.view(near, 0), {})) == sorted(
         rules.legal_moves(near))
 
 

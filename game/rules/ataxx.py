@@ -9,13 +9,27 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import (
+    Option,
+    Outcome,
+    RulesError,
+    Termination,
+    no_reseed,
+    no_setup_pending,
+    normalize_with,
+)
 
 ID = "ataxx"
 TITLE = "Ataxx"
+TAGLINE = "Clone, jump, convert."
 PLAYERS = 2
 SEAT_NAMES = ("x", "o")
 HIDDEN = False
+SETUP = False
+CHANCE = False
+UAI = True
+setup_pending = no_setup_pending
+reseed = no_reseed
 SIZE = 7
 ALL = (1 << 49) - 1
 START_FEN = "x5o/7/7/7/7/7/o5x x 0 1"
@@ -298,17 +312,32 @@ def apply(state: Position, move: str) -> Position:
     return make(state, frm, to)
 
 
+def legal_moves_from_view(view: dict, options: dict) -> list[str]:
+    """The legal moves of the side to move in the view's FEN."""
+    if not isinstance(view, dict) or not isinstance(view.get("fen"), str):
+        raise RulesError("an Ataxx view carries its position as 'fen'")
+    return legal_moves(from_fen(view["fen"]))
+
+
+def score(state: Position) -> tuple[int, int]:
+    """Stones on the board per side."""
+    return state.x.bit_count(), state.o.bit_count()
+
+
 def outcome(state: Position) -> Outcome | None:
     if not game_over(state):
         return None
-    nx, no = state.x.bit_count(), state.o.bit_count()
+    nx, no = score(state)
     if not nx or not no:
-        return Outcome(0 if nx else 1, (nx, no), f"{'o' if nx else 'x'} has no stones left")
+        return Outcome(0 if nx else 1, (nx, no), Termination.NO_PIECES,
+                       f"{'o' if nx else 'x'} has no stones left")
     if state.halfmove >= DRAW_HALFMOVES:
-        return Outcome(None, (nx, no), "100 moves without a clone")
+        return Outcome(None, (nx, no), Termination.MOVE_LIMIT,
+                       f"{DRAW_HALFMOVES} moves without a clone")
     reason = "the board is full" if not ALL & ~(state.x | state.o | state.gaps) \
         else "neither side can move"
-    return Outcome(None if nx == no else (0 if nx > no else 1), (nx, no), reason)
+    return Outcome(None if nx == no else (0 if nx > no else 1), (nx, no), Termination.SCORE,
+                   reason)
 
 
 def view(state: Position, seat: int | None) -> dict:

@@ -16,13 +16,18 @@ import random
 from collections import Counter
 from typing import NamedTuple
 
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
 
 ID = "banqi"
 TITLE = "Banqi"
+TAGLINE = "Chinese dark chess."
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
 HIDDEN = True
+SETUP = False
+CHANCE = True
+UAI = False
+setup_pending = no_setup_pending
 FILES, RANKS = 8, 4
 KINDS = "KAERNCP"
 RANK_OF = {k: 7 - i for i, k in enumerate(KINDS)}  # K 7 ... P 1
@@ -175,14 +180,6 @@ def disclose(state: State, square: str, piece: str) -> State:
     return state._replace(under=tuple(under))
 
 
-def seat_colour(state: State, seat: int) -> str | None:
-    return state.colors[seat]
-
-
-def owns(state: State, seat: int, piece: str) -> bool:
-    return state.colors[seat] is not None and colour_of(piece) == state.colors[seat]
-
-
 def piece_moves(board, sq: int, variant: str, colour: str) -> list[int]:
     """Targets of the face-up piece on sq (steps, captures, cannon jumps)."""
     piece = board[sq]
@@ -227,11 +224,15 @@ def legal_moves(state: State) -> list[str]:
     return moves_on(state.board, state.colors[state.turn], state.variant)
 
 
-def legal_moves_from_view(view: dict) -> list[str]:
+def legal_moves_from_view(view: dict, options: dict) -> list[str]:
     """The same list, from what the seat to move sees (fog included)."""
-    board = tuple("".join(reversed(view["board"].split("/"))))
-    seat = view["to_move"]
-    return moves_on(board, view["colors"][seat], view["variant"])
+    try:
+        board = parse_board(view["board"])
+        colour = view["colors"][view["to_move"]]
+        variant = view["variant"]
+    except (KeyError, TypeError, IndexError) as exc:
+        raise RulesError(f"not a banqi view: {exc}") from exc
+    return moves_on(board, colour, variant)
 
 
 def _public_key(state: State) -> tuple:
@@ -239,26 +240,29 @@ def _public_key(state: State) -> tuple:
 
 
 def outcome(state: State) -> Outcome | None:
-    counts = _alive(state)
+    counts = score(state)
     if state.quiet >= QUIET_LIMIT:
-        return Outcome(None, counts, f"{QUIET_LIMIT} moves without a flip or a capture")
+        return Outcome(None, counts, Termination.MOVE_LIMIT,
+                       f"{QUIET_LIMIT} moves without a flip or a capture")
     key = _public_key(state)
     if sum(1 for k in state.history if k == key) >= 3:
-        return Outcome(None, counts, "the same position three times")
+        return Outcome(None, counts, Termination.REPETITION, "the same position three times")
     mover = state.turn
     colour = state.colors[mover]
     if colour is not None:
         mine = any(colour_of(p) == colour for p in state.board) or any(
             colour_of(p) == colour for p in state.under if p)
         if not mine:
-            return Outcome(1 - mover, counts, f"{SEAT_NAMES[mover]} has no pieces left")
+            return Outcome(1 - mover, counts, Termination.NO_PIECES,
+                           f"{SEAT_NAMES[mover]} has no pieces left")
     if not moves_on(state.board, colour, state.variant):
-        return Outcome(1 - mover, counts, f"{SEAT_NAMES[mover]} has no legal move")
+        return Outcome(1 - mover, counts, Termination.NO_MOVES,
+                       f"{SEAT_NAMES[mover]} has no legal move")
     return None
 
 
-def _alive(state: State) -> tuple[int, int]:
-    """Pieces each seat still has (face up or down), once colours are known."""
+def score(state: State) -> tuple[int, int]:
+    """Pieces each seat still has (face up or down), once colours are known (16 before)."""
     result = []
     for seat in (0, 1):
         colour = state.colors[seat]
@@ -345,6 +349,20 @@ def captured(state: State) -> list[str]:
 def board_text(squares) -> str:
     """32 squares as PROTOCOL.md's "rank4/rank3/rank2/rank1"."""
     return "/".join("".join(squares[r * FILES:(r + 1) * FILES]) for r in range(RANKS - 1, -1, -1))
+
+
+def parse_board(text: str) -> tuple[str, ...]:
+    """The 32 squares (a1 first) of a board written by board_text; RulesError if malformed."""
+    if not isinstance(text, str):
+        raise RulesError(f"a banqi board is text 'rank4/rank3/rank2/rank1', not {text!r}")
+    ranks = text.split("/")
+    if len(ranks) != RANKS or any(len(r) != FILES for r in ranks):
+        raise RulesError(f"a banqi board is {RANKS} ranks of {FILES} squares: {text!r}")
+    squares = tuple("".join(reversed(ranks)))
+    bad = [c for c in squares if c not in ".?~" and c.upper() not in KINDS]
+    if bad:
+        raise RulesError(f"unknown piece {bad[0]!r} on the board")
+    return squares
 
 
 def view(state: State, seat: int | None) -> dict:

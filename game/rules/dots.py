@@ -10,19 +10,32 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import (
+    Option,
+    Outcome,
+    RulesError,
+    Termination,
+    no_reseed,
+    no_setup_pending,
+    normalize_with,
+)
 
 ID = "dots"
 TITLE = "Dots and Boxes"
+TAGLINE = "Close boxes, keep control."
 PLAYERS = 2
 SEAT_NAMES = ("red", "blue")
 HIDDEN = False
+SETUP = False
+CHANCE = False
+UAI = False
+setup_pending = no_setup_pending
+reseed = no_reseed
 SIZES = tuple((n, str(n)) for n in range(1, 6))
 OPTIONS = (
     Option("rows", "Rows of boxes", SIZES, 3),
     Option("cols", "Columns of boxes", SIZES, 3),
-    Option("first_reply_rule", "First reply rule", ((False, "Off"), (True, "On")), False,
-           help="the second player's first line may not mirror the first player's"),
+    Option("first_reply_rule", "First reply rule", ((False, "Off"), (True, "On")), False),
 )
 
 RULES_TEXT = """
@@ -189,7 +202,16 @@ def outcome(state: State) -> Outcome | None:
         return None
     s = state.scores
     winner = None if s[0] == s[1] else (0 if s[0] > s[1] else 1)
-    return Outcome(winner, s, "all lines drawn")
+    return Outcome(winner, s, Termination.SCORE, "all lines drawn")
+
+
+def score(state: State) -> tuple[int, int]:
+    """Boxes closed per seat."""
+    return state.scores
+
+
+def legal_moves_from_view(view: dict, options: dict) -> list[int]:
+    return legal_moves(state_from_view(view))
 
 
 def view(state: State, seat: int | None) -> dict:
@@ -205,7 +227,7 @@ def state_from_view(view: dict) -> State:
                           "first_reply_rule": bool(view.get("first_reply_rule", False))})
         for line in view["lines"]:
             state = apply(state, line)
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, AttributeError) as exc:
         raise RulesError(f"not a dots view: {exc}") from exc
     return state
 

@@ -17,18 +17,24 @@ from functools import cache
 
 import numpy as np
 
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
 
 ID = "g2048"
 TITLE = "2048"
+TAGLINE = "Slide and merge to 2048."
 PLAYERS = 1
 SEAT_NAMES = ("player",)
 HIDDEN = False
+SETUP = False
+CHANCE = True
+UAI = False
+setup_pending = no_setup_pending
 OPTIONS: tuple[Option, ...] = ()
 SIZE = 4
 WIN_TILE = 2048
 DIRECTIONS = ("up", "down", "left", "right")
-FOUR_PROBABILITY = 0.1
+FOUR_ONE_IN = 10  # a spawned tile is a 4 once in this many draws, else a 2
+FOUR_PROBABILITY = 1 / FOUR_ONE_IN
 
 RULES_TEXT = """
 # Goal
@@ -83,14 +89,15 @@ def _splitmix(rng: int) -> tuple[int, int]:
 
 
 def _spawn(cells: list[int], rng: int) -> int:
-    """Put a 2 (p 0.9) or a 4 on a uniformly chosen empty cell; returns the new rng state."""
+    """Put a 2 or, with FOUR_PROBABILITY, a 4 on a uniformly chosen empty cell; returns the new
+    rng state."""
     empty = [i for i, v in enumerate(cells) if v == 0]
     if not empty:
         return rng
     rng, pick = _splitmix(rng)
     rng, kind = _splitmix(rng)
     # (2**64 mod n) / 2**64 is the bias of the modulo: far below anything measurable.
-    cells[empty[pick % len(empty)]] = 4 if kind % 10 == 0 else 2
+    cells[empty[pick % len(empty)]] = 4 if kind % FOUR_ONE_IN == 0 else 2
     return rng
 
 
@@ -210,7 +217,19 @@ def outcome(state: State) -> Outcome | None:
     if legal_moves(state):
         return None
     best = best_tile(state)
-    return Outcome(0 if best >= WIN_TILE else None, (state.score,), f"best tile {best}")
+    return Outcome(0 if best >= WIN_TILE else None, (state.score,), Termination.NO_MOVES,
+                   f"best tile {best}")
+
+
+def score(state: State) -> tuple[int]:
+    return (state.score,)
+
+
+def legal_moves_from_view(view: dict, options: dict) -> list[str]:
+    """The directions that change the board the view shows."""
+    if not isinstance(view, dict):
+        raise RulesError("a 2048 view is a mapping with 'board'")
+    return legal_moves(from_rows(view.get("board"), 0))
 
 
 def view(state: State, seat: int | None) -> dict:

@@ -19,20 +19,23 @@ from typing import NamedTuple
 
 import numpy as np
 
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import Option, Outcome, RulesError, Termination, no_reseed, normalize_with
 
 ID = "planes"
 TITLE = "炸飞机 Bomb the Planes"
+TAGLINE = "Find the three hidden planes first."
 PLAYERS = 2
 SEAT_NAMES = ("red", "blue")
 HIDDEN = True
 SETUP = True
+CHANCE = False
+UAI = False
+reseed = no_reseed
 DIRECTIONS = ("up", "down", "left", "right")
 ANSWERS = ("miss", "body", "head")
 HIDDEN_LAYOUT = "hidden"
 OPTIONS = (
-    Option("equal_turns", "Equal turns", ((False, "Off"), (True, "On")), False,
-           help="the second player gets its last shot; a draw is possible"),
+    Option("equal_turns", "Equal turns", ((False, "Off"), (True, "On")), False),
 )
 
 RULES_TEXT = """
@@ -207,10 +210,16 @@ def outcome(state: State) -> Outcome | None:
     if state.equal_turns and done[0] and not done[1] and n1 < n0:
         return None  # the second player still has the shot that evens the count
     if done[0] and done[1]:
-        return Outcome(None, found, f"both found every head in {n0} shots")
+        return Outcome(None, found, Termination.ALL_FOUND,
+                       f"both found every head in {n0} shots")
     winner = 0 if done[0] else 1
-    return Outcome(winner, found, f"{SEAT_NAMES[winner]} found every head in "
-                                  f"{len(state.shots[winner])} shots")
+    return Outcome(winner, found, Termination.ALL_FOUND,
+                   f"{SEAT_NAMES[winner]} found every head in {len(state.shots[winner])} shots")
+
+
+def score(state: State) -> tuple[int, int]:
+    """Heads found per seat."""
+    return heads_found(state, 0), heads_found(state, 1)
 
 
 def to_move(state: State) -> int | None:
@@ -225,6 +234,18 @@ def legal_moves(state: State) -> list:
         return []
     shot = {cell for cell, _ in state.shots[state.turn]}
     return [cell for cell in range(state.size * state.size) if cell not in shot]
+
+
+def legal_moves_from_view(view: dict, options: dict) -> list[int]:
+    """The cells the seat to move has not shot yet, from its view ([] outside the play phase)."""
+    try:
+        if view["phase"] != "play":
+            return []
+        shot = {cell for cell, _ in view["shots"]}
+        size = int(view["size"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RulesError(f"not a planes view: {exc}") from exc
+    return [cell for cell in range(size * size) if cell not in shot]
 
 
 def answer(state: State, target_seat: int, cell: int) -> str:

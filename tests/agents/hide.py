@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game.rules import Outcome, RulesError, normalize_with
+from game.rules import Outcome, RulesError, Termination, no_reseed, normalize_with
 
 ID = "hide"
 TITLE = "Hide"
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
+TAGLINE = "Hide a token, find theirs."
 HIDDEN = True
 SETUP = True
+CHANCE = False
+UAI = False
+reseed = no_reseed
 OPTIONS = ()
 RULES_TEXT = "# Hide\n\nHide a token in one of four cells; find the other's first."
 CELLS = 4
@@ -46,8 +50,17 @@ def _found(state, seat):
 def outcome(state):
     for seat in (0, 1):
         if not setup_pending(state) and _found(state, seat):
-            return Outcome(seat, (1 if seat == 0 else 0, 1 if seat == 1 else 0), "found it")
+            return Outcome(seat, score(state), Termination.ALL_FOUND, "found it")
     return None
+
+
+def score(state):
+    return tuple(int(not setup_pending(state) and _found(state, seat)) for seat in (0, 1))
+
+
+def legal_moves_from_view(view, options):
+    mine = view["guesses"][view["to_move"]]
+    return [c for c in range(CELLS) if c not in mine]
 
 
 def to_move(state):

@@ -7,13 +7,26 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from game.rules import Outcome, RulesError, normalize_with
+from game.rules import (
+    Outcome,
+    RulesError,
+    Termination,
+    no_reseed,
+    no_setup_pending,
+    normalize_with,
+)
 
 ID = "solo"
 TITLE = "Solo"
 PLAYERS = 1
 SEAT_NAMES = ("player",)
+TAGLINE = "Pass the target."
 HIDDEN = False
+SETUP = False
+CHANCE = False
+UAI = False
+setup_pending = no_setup_pending
+reseed = no_reseed
 OPTIONS = ()
 RULES_TEXT = "# Solo\n\nAdd one or two until the total passes the target."
 
@@ -47,7 +60,13 @@ def apply(state, move):
 
 
 def outcome(state):
-    return Outcome(0, (state.total,), "passed the target") if state.total > state.target else None
+    if state.total <= state.target:
+        return None
+    return Outcome(0, score(state), Termination.TARGET, "passed the target")
+
+
+def score(state):
+    return (state.total,)
 
 
 def view(state, seat):
@@ -66,3 +85,7 @@ def move_from_wire(wire):
 
 def choose(view, legal, budget, level, rng):
     return 2 if level == "hard" else rng.choice(legal)
+
+
+def legal_moves_from_view(view, options):
+    return [] if view["total"] > view["target"] else [1, 2]

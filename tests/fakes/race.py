@@ -10,14 +10,20 @@ from dataclasses import dataclass, replace
 
 import pygame
 
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_setup
 from game.boards.base import BoardBase
-from game.rules import Option, Outcome, RulesError, normalize_with
+from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
 
 ID = "race"
 TITLE = "Race to the last"
+TAGLINE = "Take the last counter."
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
 HIDDEN = True
+SETUP = False
+CHANCE = True
+UAI = False
+setup_pending = no_setup_pending
 OPTIONS = (Option("pile", "Pile", ((5, "5"), (7, "7"), (9, "9")), 7),)
 RULES_TEXT = "# Race\n\nTake one, two or three counters. Whoever takes the last one wins."
 
@@ -57,7 +63,17 @@ def apply(state, move):
 def outcome(state):
     if state.pile:
         return None
-    return Outcome(1 - state.turn, state.taken, "took the last counter")
+    return Outcome(1 - state.turn, state.taken, Termination.SCORE, "took the last counter")
+
+
+def score(state):
+    return state.taken
+
+
+def legal_moves_from_view(view, options):
+    if not isinstance(view, dict) or type(view.get("pile")) is not int:
+        raise RulesError("a race view has its 'pile'")
+    return [n for n in (1, 2, 3) if n <= view["pile"]]
 
 
 def view(state, seat):
@@ -97,6 +113,11 @@ class Board(BoardBase):
 
     def status(self):
         return [f"Pile: {self.view['pile']}"]
+
+
+OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
 
 
 def choose(view, legal, budget, level, rng):

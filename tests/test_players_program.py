@@ -6,10 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from ai import agent_host
-from ai.agent_host import AgentController, UAIController
+from players import program as agent_host
+from players.program import AgentController, UAIController
 from game.match import Match, Seat
-from game.seats import AIController, SeatFailure, controller_for, play_out
+from players.base import SeatFailure
+from players.bot import AIController
+from players.driver import controller_for, play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENTS = ROOT / "tests" / "agents"

@@ -1,0 +1,5 @@
+"""Seat controllers (who chooses a seat's moves) and the one seat driver that asks them.
+
+Layer 3 of docs/architecture.md: imports the core (game.rules, game.match, ...) and ai/, and is
+imported by the client (game.app, game.scenes) and net/.
+"""

@@ -1,0 +1,128 @@
+"""The one seat driver: asks the seat to move for its decision, never blocking, and turns a
+seat's failure into a forfeit. The play scene, headless play, LAN headless play and the arena all
+drive their seats with it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from game.match import Match, Seat
+from game.rules import RulesError, Termination
+from players.base import Controller, Decision, HumanController, SeatFailure
+from players.bot import AIController
+from players.program import AgentController
+
+
+def controller_for(seat: Seat, seconds: float | None = None, seed: int | None = None) -> Controller:
+    """The controller for a local human, a built-in bot or an outside program (LAN seats are
+    made by the LAN session)."""
+    if seat.kind == "human":
+        return HumanController()
+    if seat.kind == "ai":
+        return AIController(seat.level, seconds, seed)
+    if seat.kind == "agent":
+        return AgentController(seat.command)
+    if seat.kind == "remote":
+        raise ValueError("this game was played over the LAN; it goes on only there")
+    raise ValueError(f"no local controller for a {seat.kind} seat")
+
+
+Submit = Callable[[Any], Any]
+Forfeit = Callable[[int, str, Termination], None]
+
+
+class SeatDriver:
+    """Drives the seats of a match that are not local humans, one poll at a time.
+
+    A decided move goes to `submit` (by default the match's own play; a LAN session sends it to
+    the host instead), and a failed seat to `forfeit` (by default the match's resign)."""
+
+    def __init__(self, match: Match, controllers: list[Controller], *,
+                 submit: Submit | None = None, forfeit: Forfeit | None = None):
+        self.match = match
+        self.controllers = controllers
+        self.submit: Submit = submit or (lambda move: self.match.play(move))
+        self._forfeit: Forfeit = forfeit or (lambda seat, detail, why:
+                                             self.match.resign(seat, detail, why))
+        self._asked: tuple[int, int] | None = None  # (ply, seat) last asked to move
+        self.failure = ""  # why the last seat to fail lost, "" if none has
+
+    def waiting_on(self) -> int | None:
+        """The seat whose controller must decide now, None if the game is over or a local
+        human is to move."""
+        seat = self.match.to_move()
+        if seat is None or self.controllers[seat].local_human:
+            return None
+        return seat
+
+    def poll(self, may_ask: bool = True) -> Decision | None:
+        """Ask the seat to move (once per position, and only if may_ask) and return its decision
+        when it comes. A seat that fails forfeits: the match records why and None is returned."""
+        seat = self.waiting_on()
+        if seat is None:
+            return None
+        ctrl = self.controllers[seat]
+        key = (len(self.match.moves), seat)
+        if self._asked != key:
+            if not may_ask:
+                return None
+            ctrl.request(self.match, seat)
+            self._asked = key
+        try:
+            return ctrl.poll()
+        except SeatFailure as exc:
+            self.forfeit(seat, str(exc), exc.termination)
+            return None
+
+    def apply(self, move: Any) -> bool:
+        """Play the decided move; a move the rules refuse forfeits the seat. True if played."""
+        seat = self.match.to_move()
+        try:
+            self.submit(move)
+        except RulesError as exc:
+            self.forfeit(seat, f"{self.match.seat_title(seat)} played an illegal move: {exc}",
+                         Termination.ILLEGAL_MOVE)
+            return False
+        return True
+
+    def forfeit(self, seat: int, detail: str, termination: Termination) -> None:
+        self.failure = detail
+        self.cancel()
+        self._forfeit(seat, detail, termination)
+
+    def cancel(self) -> None:
+        """The position changed under the seats (undo, a new game, a move from elsewhere)."""
+        for c in self.controllers:
+            c.cancel()
+        self._asked = None
+
+    def close(self) -> None:
+        for c in self.controllers:
+            c.close()
+
+
+def play_out(match: Match, controllers: list[Controller], poll_interval: float = 0.002,
+             on_move: Callable[[Match, int, Any], None] | None = None) -> None:
+    """Drive a match with no window until it ends (demo --headless, the arena, tests).
+
+    A seat that fails (SeatFailure, or a move the rules refuse) forfeits: the other seat wins.
+    on_move(match, seat, move) is called after every move.
+    """
+    driver = SeatDriver(match, controllers)
+    try:
+        while not match.over:
+            seat = match.to_move()
+            decision = driver.poll()
+            if decision is None:
+                if match.over:
+                    break
+                time.sleep(poll_interval)
+                continue
+            if not driver.apply(decision.move):
+                break
+            if on_move is not None:
+                on_move(match, seat, decision.move)
+    finally:
+        driver.close()
