@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from net.link import DEFAULT_PORT
+
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
@@ -15,7 +17,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--replay", metavar="FILE", help="open a replay file")
     p.add_argument("--host", metavar="GAME", help="host a LAN game of GAME")
     p.add_argument("--join", metavar="ADDRESS:PORT", help="join a LAN game")
-    p.add_argument("--port", type=int, default=47475,
+    p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help="TCP port to host on (0: any free port)")
     p.add_argument("--headless", action="store_true", help="no window: print the result line")
     p.add_argument("--ai", default="normal", metavar="LEVEL",

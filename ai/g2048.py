@@ -22,9 +22,12 @@ from functools import cache
 
 import numpy as np
 
-from ai.base import Budget
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, no_setup
 from game.rules import g2048 as rules
 
+OPENING_OPTION = NO_OPENING_OPTION
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
 DIRECTIONS = ("up", "down", "left", "right")  # the order of moves() rows
 U = np.uint64
 _M16 = U(0xFFFF)
@@ -186,7 +189,8 @@ def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool
     bit = U(1) << (U(4) * cell.astype(np.uint64))
     base = last.boards[expanded][parent]
     kids = np.concatenate([base | bit, base | (bit << U(1))])
-    prob = np.concatenate([0.9 / n_empty, 0.1 / n_empty])
+    prob = np.concatenate([(1 - rules.FOUR_PROBABILITY) / n_empty,
+                           rules.FOUR_PROBABILITY / n_empty])
     parent = np.concatenate([parent, parent])
     nodes, node_of = _distinct(kids)
     if budget is not None and budget.expired():

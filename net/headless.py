@@ -11,13 +11,12 @@ import time
 from ai.base import DEFAULT_SECONDS, check_level
 from game import saves
 from game.rules import Termination
-from net.link import parse_address
-from net.session import Host, Session, join, start_hosted, start_joined
+from net.link import DEFAULT_PORT, parse_address
+from net.session import Host, Session, join, lan_save_name, start_hosted, start_joined
 from players.base import Controller
 from players.bot import AIController
 from players.driver import SeatDriver
 
-DEFAULT_PORT = 47475
 RESUME_WAIT = 20.0
 TICK = 0.005
 
@@ -63,7 +62,7 @@ def _play(session: Session, level: str) -> str:
             for note in session.events():
                 if note["type"] == "peer_lost" and lost_at is None:
                     lost_at = time.monotonic()
-                    saves.save(session.match, f"lan {session.match.game_id}")
+                    saves.save(session.match, lan_save_name(session.match))
                 elif note["type"] == "ask":
                     note["on_no"]()
             if session.connected:

@@ -20,6 +20,7 @@ import time
 
 import msgpack
 
+DEFAULT_PORT = 47475  # the TCP port a host listens on unless told otherwise
 MAX_FRAME = 64 * 1024
 HEARTBEAT = 2.0
 TIMEOUT = 10.0

@@ -34,6 +34,11 @@ HELLO_TIMEOUT = 5.0
 CHAT_MAX = 200
 
 
+def lan_save_name(match: Match) -> str:
+    """The save slot of an unfinished LAN game of this kind (both the client and headless)."""
+    return f"lan-{match.game_id}"
+
+
 def lan_games() -> list[str]:
     """The games two players can play over the LAN."""
     return [g for g in registry.available() if registry.get(g).rules.PLAYERS == 2]

@@ -47,7 +47,7 @@ OPTIONS = (
                                ("sides", "4 sides"), ("cross", "Cross")), "empty"),
 )
 
-RULES_TEXT = """
+RULES_TEXT = f"""
 # Goal
 Have more stones than your opponent when the game ends.
 
@@ -62,9 +62,9 @@ After a clone or a jump, every enemy stone touching the square you moved to beco
 
 # Passing and the end
 If you have no legal move but the game is not over, you must pass. The game ends when a side
-has no stones left, when neither side can move (a full board included), or after 100 moves in
-a row without a clone, which is a draw. Otherwise the side with more stones wins; equal counts
-draw.
+has no stones left, when neither side can move (a full board included), or after
+{DRAW_HALFMOVES} moves in a row without a clone, which is a draw. Otherwise the side with more
+stones wins; equal counts draw.
 """
 
 

@@ -38,7 +38,7 @@ OPTIONS = (
     Option("fog", "Fog of war", ((False, "Off"), (True, "On")), False),
 )
 
-RULES_TEXT = """
+RULES_TEXT = f"""
 # Goal
 Capture all of your opponent's pieces, or leave them without a legal move.
 
@@ -61,7 +61,7 @@ along a rank or file, any distance, and then it may take any enemy piece.
 The Cannon captures by rank like the others, and the General may take Soldiers.
 
 # Draws
-The game is drawn after 180 moves in a row without a flip or a capture, or when the same
+The game is drawn after {QUIET_LIMIT} moves in a row without a flip or a capture, or when the same
 position, as both players see it, occurs for the third time.
 
 # Fog of war (optional)
