@@ -81,7 +81,8 @@ def _own(game_id: str) -> GameInfo:
 
 
 def available() -> list[str]:
-    """Ids of the games whose rules module is present, in menu order."""
+    """Ids of the games whose rules module is present, in menu order, then the games
+    registered at run time."""
     found = []
     for game_id in GAME_IDS:
         try:
@@ -89,7 +90,7 @@ def available() -> list[str]:
         except KeyError:
             continue
         found.append(game_id)
-    return found
+    return found + [g for g in _extra if g not in found]
 
 
 def rules(game_id: str) -> ModuleType:
