@@ -4,15 +4,12 @@
 
 One JSON object a line on stdin and stdout; logs go to stderr. The agent keeps no game state:
 the view in each message is all the bot sees. When a turn omits "legal", the list is rebuilt
-from the view with what the game's rules module offers (see legal_from_view), or the agent
-answers an error.
+from the view by the rules' legal_moves_from_view (a view always suffices).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import inspect
 import json
 import os
 import random
@@ -21,9 +18,9 @@ from typing import IO, Any
 
 from ai.base import LEVELS, Budget, decide, decide_setup
 from game import registry
-from game.rules import RulesError
+from game.rules import Rules, RulesError
 
-PROTOCOL = "arcade-agent/1"
+PROTOCOL = "arcade-agent/1"  # the one source: players/program.py speaks it from here
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
@@ -36,36 +33,18 @@ def budget_seconds(time_ms: float) -> float:
 
 
 def playable_games() -> list[str]:
-    """The available games that have a bot module."""
-    found = []
-    for game_id in registry.available():
-        info = registry.get(game_id)
-        path = info.ai_path or f"ai.{game_id}"
-        try:
-            if importlib.util.find_spec(path) is not None:
-                found.append(game_id)
-        except (ImportError, ValueError):
-            continue
-    return found
+    """The games the agent plays: every available game, as every game has its bot module."""
+    return registry.available()
 
 
-def legal_from_view(rules: Any, view: dict, options: dict) -> list:
-    """The legal moves from a view alone, using what the rules module offers:
-    legal_moves_from_view(view[, options]), state_from_view(view, options), or for Ataxx a state
-    parsed from the FEN. RulesError when the module offers no way."""
-    fn = getattr(rules, "legal_moves_from_view", None)
-    if fn is not None:
-        wants_options = len(inspect.signature(fn).parameters) > 1
-        return list(fn(view, options) if wants_options else fn(view))
-    make = getattr(rules, "state_from_view", None)
-    if make is not None:
-        return list(rules.legal_moves(make(view, options)))
-    fen = view.get("fen") if isinstance(view, dict) else None
-    for name in ("from_fen", "parse_fen", "state_from_fen"):
-        parse = getattr(rules, name, None)
-        if parse is not None and isinstance(fen, str):
-            return list(rules.legal_moves(parse(fen)))
-    raise RulesError(f"{rules.ID}: 'legal' was omitted and cannot be rebuilt from the view")
+def legal_from_view(rules: Rules, view: dict, options: dict) -> list:
+    """The legal moves of the seat to move from its view alone (a turn without "legal").
+    RulesError when the view does not say enough."""
+    try:
+        return list(rules.legal_moves_from_view(view, options))
+    except (RulesError, KeyError, TypeError, ValueError, IndexError) as exc:
+        raise RulesError(f"{rules.ID}: 'legal' was omitted and cannot be rebuilt from the view:"
+                         f" {exc}") from exc
 
 
 class Agent:
@@ -130,7 +109,7 @@ class Agent:
 
     def on_setup(self, msg: dict) -> list[dict]:
         view, budget = self._view(msg), self._budget(msg)
-        if not getattr(registry.rules(self.game), "SETUP", False):
+        if not registry.rules(self.game).SETUP:
             return [error(f"{self.game} has no setup phase")]
         setup = decide_setup(self.game, view, self.level, budget, self.rng)
         return [{"type": "setup", "setup": setup}]

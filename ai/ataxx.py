@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ai.base import Budget
+from ai.base import Budget, Deadline, no_setup
 from game.rules import ataxx as rules
 from game.rules.ataxx import ALL, NEAR, Position, make, moves_of, spread
 
@@ -15,9 +15,11 @@ WIN = 100_000
 EXACT, LOWER, UPPER = 0, 1, 2
 TT_LIMIT = 1_500_000
 
-
-class Timeout(Exception):
-    """The budget ran out inside the search."""
+# Arena openings: a pair of games per blocker layout, then the same layouts after two
+# random plies.
+OPENING_OPTION = "layout"
+OPENING_PLIES = 2
+choose_setup = no_setup
 
 
 class Search:
@@ -77,8 +79,8 @@ class Search:
     # --- the search
     def negamax(self, pos: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & 1023 and self.budget.expired():
-            raise Timeout
+        if not self.nodes & 1023:
+            self.budget.check()
         if rules.game_over(pos):
             return self.terminal(pos, ply)
         if depth <= 0:
@@ -144,7 +146,7 @@ class Search:
         for depth in range(1, self.max_depth + 1):
             try:
                 best, score = self.root(pos, depth, order)
-            except Timeout:
+            except Deadline:
                 break
             self.depth_reached = depth
             if on_depth is not None:
@@ -176,7 +178,7 @@ def _easy(pos: Position, budget: Budget, rng: random.Random) -> str:
     for frm, to in moves_of(pos):
         try:
             score = -search.negamax(make(pos, frm, to), 1, -WIN * 2, WIN * 2, 1)
-        except Timeout:
+        except Deadline:
             break
         scored.append((score, (frm, to)))
     if not scored:

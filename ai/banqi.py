@@ -13,18 +13,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ai.base import Budget
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
 from game.rules import banqi as rules
 from game.rules.banqi import colour_of, moves_on, parse_square
 
+OPENING_OPTION = NO_OPENING_OPTION
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
 VALUES = {
     "taiwan": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 40, "P": 9},
     "china": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 5, "P": 3},
 }
-
-
-class Timeout(Exception):
-    pass
 
 
 class Searcher:
@@ -87,8 +86,8 @@ class Searcher:
     def negamax(self, board: list[str], colour: str, depth: int, alpha: float, beta: float
                 ) -> float:
         self.nodes += 1
-        if not self.nodes & 255 and self.budget.expired():
-            raise Timeout
+        if not self.nodes & 255:
+            self.budget.check()
         other = "black" if colour == "red" else "red"
         if "?" not in board and not moves_on(board, colour, self.variant):
             return -1000.0  # no pieces, or none that can move: lost
@@ -138,7 +137,7 @@ class Searcher:
 
 def determinize(view: dict, rng: random.Random) -> list[str]:
     """The board as the bot imagines it: clouded squares hold the enemy pieces it must have."""
-    board = list("".join(reversed(view["board"].split("/"))))
+    board = list(rules.parse_board(view["board"]))
     if "~" not in board:
         return board
     me = view["colors"][view["to_move"]]
@@ -155,7 +154,7 @@ def determinize(view: dict, rng: random.Random) -> list[str]:
 
 
 def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
-    legal = legal or rules.legal_moves_from_view(view)
+    legal = legal or rules.legal_moves_from_view(view, {})
     colour = view["colors"][view["to_move"]]
     if colour is None or len(legal) == 1:
         return rng.choice(legal)
@@ -168,7 +167,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     for depth in range(1, max_depth + 1):
         try:
             best, _ = searcher.root(board, colour, pool, legal, depth, seen, view["to_move"])
-        except Timeout:
+        except Deadline:
             break
         if budget.expired():
             break
@@ -177,7 +176,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
 
 def greedy_move(view: dict, legal: list, rng: random.Random) -> str:
     """Capture the most valuable piece it can, else flip, else a random move."""
-    board = list("".join(reversed(view["board"].split("/"))))
+    board = list(rules.parse_board(view["board"]))
     values = VALUES[view["variant"]]
     captures = [(values[board[parse_square(m[2:])].upper()], m) for m in legal
                 if len(m) == 4 and board[parse_square(m[2:])].isalpha()]

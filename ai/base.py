@@ -1,11 +1,16 @@
-"""What every bot shares: levels, the time budget, and the one entry point that picks a bot."""
+"""What every bot shares: levels, the time budget and its one deadline exception, the bot
+contract (`Bot`) with its defaults, and the one entry point that picks a bot."""
 
 from __future__ import annotations
 
 import random
 import threading
 import time
-from typing import Any
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Protocol, runtime_checkable
+
+from game import registry
 
 LEVELS = ("random", "easy", "normal", "hard")
 LEVEL_TITLES = {"random": "Random", "easy": "Easy", "normal": "Normal", "hard": "Hard"}
@@ -13,23 +18,62 @@ LEVEL_TITLES = {"random": "Random", "easy": "Easy", "normal": "Normal", "hard": 
 DEFAULT_SECONDS = {"random": 0.0, "easy": 0.25, "normal": 0.5, "hard": 1.0}
 
 
+class Deadline(Exception):
+    """A search ran out of time (or was cancelled): raised by Budget.check()."""
+
+
 class Budget:
     """A deadline a search must answer by, and a flag that cancels it early."""
 
     def __init__(self, seconds: float, cancel: threading.Event | None = None):
         self.seconds = max(0.0, float(seconds))
-        self.start = time.monotonic()
-        self.deadline = self.start + self.seconds
+        self.deadline = time.monotonic() + self.seconds
         self.cancel = cancel if cancel is not None else threading.Event()
 
     def expired(self) -> bool:
         return self.cancel.is_set() or time.monotonic() >= self.deadline
 
+    def check(self) -> None:
+        """Raise Deadline once the budget has expired."""
+        if self.expired():
+            raise Deadline
+
     def remaining(self) -> float:
         return 0.0 if self.cancel.is_set() else max(0.0, self.deadline - time.monotonic())
 
-    def elapsed(self) -> float:
-        return time.monotonic() - self.start
+
+@runtime_checkable
+class Bot(Protocol):
+    """What a game's bot module (ai/<id>.py) provides. The contract test checks every game."""
+
+    # An option whose every value starts a pair of arena games (None: the options as given).
+    OPENING_OPTION: str | None
+    # Random plies played after the first round of arena openings (0: none).
+    OPENING_PLIES: int
+
+    def choose(self, view: dict, legal: list, budget: Budget, level: str,
+               rng: random.Random) -> Any:
+        """The move to play from this view, legal one of `legal` (rebuilt from the view if
+        empty), the best found before budget.expired()."""
+
+    def choose_setup(self, view: dict, budget: Budget, level: str, rng: random.Random) -> Any:
+        """The setup to give while the game's setup phase is pending (SETUP games)."""
+
+
+# The defaults a bot module assigns when the game has no use for the member.
+NO_OPENING_OPTION: str | None = None
+NO_OPENING_PLIES = 0
+
+
+def no_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> Any:
+    """choose_setup of a game without a setup phase (its rules say SETUP = False)."""
+    raise ValueError("this game has no setup phase")
+
+
+def bot_members() -> Sequence[str]:
+    """Every member name the bot contract declares (for the contract test)."""
+    return [n for n in Bot.__annotations__] + [
+        n for n, v in vars(Bot).items() if callable(v) and not n.startswith("_")]
 
 
 def check_level(level: str) -> str:
@@ -38,9 +82,16 @@ def check_level(level: str) -> str:
     return level
 
 
-def bot_module(game_id: str):
-    from game import registry
+def bot_module(game_id: str) -> ModuleType:
+    """The game's bot module (a `Bot`)."""
     return registry.get(game_id).ai_module()
+
+
+def opening_plan(game_id: str) -> tuple[str | None, int]:
+    """How the arena varies the openings of this game: (the option whose every value starts a
+    pair of games, or None; the random plies after the first round, 0 for none)."""
+    bot = bot_module(game_id)
+    return bot.OPENING_OPTION, bot.OPENING_PLIES
 
 
 def decide(game_id: str, view: dict, legal: list, level: str, budget: Budget,

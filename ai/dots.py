@@ -8,11 +8,14 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from ai.base import Budget
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
 from ai.dots_solver import Memo, Table
 from game.rules import dots as rules
 from game.rules.dots import Geometry, completed, geometry
 
+OPENING_OPTION = NO_OPENING_OPTION
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
 EXACT_LINES = 18  # positions with at most this many undrawn lines are searched exactly
 SAFE_SEARCH = 12  # the fight for the last safe line is searched when this few remain
 
@@ -91,7 +94,7 @@ def _solved(state: rules.State, budget: Budget | None, wait: bool = False) -> in
     if len(undrawn(geo, state.mask)) <= EXACT_LINES or geo.lines <= EXACT_LINES:
         try:
             return _memo(state.rows, state.cols).value(state.mask, budget)
-        except TimeoutError:
+        except Deadline:
             return None
     return None
 
@@ -110,7 +113,7 @@ def _exact_move(state: rules.State, legal: list[int], budget: Budget) -> int | N
         c = completed(geo, state.mask, line)
         try:
             after = int(values[new]) if values is not None else memo.value(new, budget)
-        except TimeoutError:
+        except Deadline:
             return None
         v = c + after if c else -after
         if v > best:
@@ -124,8 +127,8 @@ def _last_safe_wins(geo: Geometry, mask: int, memo: dict, budget: Budget) -> boo
     got = memo.get(mask)
     if got is None:
         memo["calls"] = memo.get("calls", 0) + 1
-        if not memo["calls"] & 255 and budget.expired():
-            raise TimeoutError
+        if not memo["calls"] & 255:
+            budget.check()
         got = any(not _last_safe_wins(geo, mask | 1 << line, memo, budget)
                   for line in safe_lines(geo, mask))
         memo[mask] = got
@@ -179,7 +182,7 @@ def theory_move(state: rules.State, legal: list[int], rng: random.Random,
             try:
                 winning = [line for line in safe
                            if not _last_safe_wins(geo, mask | 1 << line, memo, budget)]
-            except TimeoutError:
+            except Deadline:
                 winning = []
             if winning:
                 return rng.choice(winning)

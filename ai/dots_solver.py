@@ -9,13 +9,18 @@ takes minus boxes the opponent takes, from here to the end), with both sides pla
 from __future__ import annotations
 
 import argparse
+import io
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import numpy as np
 
+from ai.base import Budget
 from game.rules.dots import Geometry, completed, geometry
+from game.storage import atomic_write, cache_dir
 
 TABLE_VERSION = 1
 
@@ -56,9 +61,6 @@ def solve(rows: int, cols: int) -> np.ndarray:
 
 def save_table(table: np.ndarray, path: Path | str) -> None:
     """Write the table compressed, atomically."""
-    import io
-
-    from game.storage import atomic_write
     buffer = io.BytesIO()
     np.savez_compressed(buffer, value=table, version=np.int32(TABLE_VERSION))
     atomic_write(path, buffer.getvalue())
@@ -86,7 +88,7 @@ class Memo:
         self.cache: dict[int, int] = {}
         self.calls = 0
 
-    def value(self, mask: int, budget=None) -> int:
+    def value(self, mask: int, budget: Budget | None = None) -> int:
         if mask == self.full:
             return 0
         got = self.cache.get(mask)
@@ -94,8 +96,8 @@ class Memo:
             return got
         self.calls += 1
         if not self.calls & 1023:
-            if budget is not None and budget.expired():
-                raise TimeoutError
+            if budget is not None:
+                budget.check()
             if len(self.cache) > 3_000_000:
                 self.cache.clear()
         best = -127
@@ -123,7 +125,6 @@ class Table:
         self.error: str | None = None
 
     def path(self) -> Path:
-        from game.storage import cache_dir
         return cache_dir() / f"dots-{self.rows}x{self.cols}-v{TABLE_VERSION}.npz"
 
     def get(self, start: bool = True) -> np.ndarray | None:
@@ -142,8 +143,6 @@ class Table:
         table = load_table(path, self.lines)
         if table is None:
             # A separate process: the build must not take the loop thread's GIL.
-            import subprocess
-            import sys
             root = Path(__file__).resolve().parent.parent
             run = subprocess.run([sys.executable, "-m", "ai.dots_solver", "--build", str(path),
                                   "--rows", str(self.rows), "--cols", str(self.cols)],

@@ -22,9 +22,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.base import Budget
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline
 from game.rules import planes as rules
 
+OPENING_OPTION = NO_OPENING_OPTION
+OPENING_PLIES = NO_OPENING_PLIES
 CODE = {answer: k for k, answer in enumerate(rules.ANSWERS)}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
 BOOK = Path(__file__).parent / "data" / "planes_book.json"  # made by bench/planes_book.py
@@ -107,7 +109,7 @@ def one_ply(live: np.ndarray, shot: set[int], left: int) -> np.ndarray:
 def lookahead(live: np.ndarray, shot: set[int], left: int, depth: int, budget: Budget
               ) -> tuple[float, int]:
     """(expected shots still needed, best cell), looking `depth` shots ahead over the
-    LOOK_WIDTH most promising cells and estimating beyond. Raises TimeoutError at the deadline."""
+    LOOK_WIDTH most promising cells and estimating beyond. Raises Deadline at the deadline."""
     costs = one_ply(live, shot, left)
     order = np.argsort(costs, kind="stable")[:LOOK_WIDTH]
     if depth == 1:
@@ -123,15 +125,14 @@ def lookahead(live: np.ndarray, shot: set[int], left: int, depth: int, budget: B
 def shot_cost(live: np.ndarray, shot: set[int], left: int, cell: int, depth: int,
               budget: Budget, bound: float = math.inf) -> float:
     """Shooting `cell`, then the lookahead `depth` - 1 shots deep: the expected shots still
-    needed; no less than `bound` once that is certain. Raises TimeoutError at the deadline."""
+    needed; no less than `bound` once that is certain. Raises Deadline at the deadline."""
     n, column, total = len(live), live[:, cell], 1.0
     for k in (0, 1, 2):
         sub = live[column == k]
         m, rest = len(sub), left - (k == 2)
         if m == 0 or rest == 0:
             continue
-        if budget.expired():
-            raise TimeoutError
+        budget.check()
         if m == 1:
             total += rest / n
         else:
@@ -148,7 +149,7 @@ def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> in
     for depth in range(3, LOOK_DEPTH + 1):
         try:
             _, cell = lookahead(live, shot, left, depth, budget)
-        except TimeoutError:
+        except Deadline:
             break
     return cell
 
@@ -174,8 +175,7 @@ class Exact:
         key = (live, found)
         if key in self.memo:
             return self.memo[key]
-        if self.budget.expired():
-            raise TimeoutError
+        self.budget.check()
         rows = self.codes[list(live)]
         heads = rows == 2
         if (heads == heads[0]).all():
@@ -272,7 +272,7 @@ def widening(codes: np.ndarray, planes: int, live: tuple[int, ...], found: int,
     for width in WIDENING:
         try:
             cell = Exact(codes, planes, budget, width).cost(live, found, shot)[1]
-        except TimeoutError:
+        except Deadline:
             break
     return cell
 

@@ -124,9 +124,7 @@ class Engine:
         if side in opts:
             left, extra = opts[side], opts.get(inc, 0)
             return max(0.01, min(left / 1000 / 2, left / 1000 / 30 + extra / 1000 * 0.8)), depth
-        if "depth" in opts and "infinite" not in opts:
-            return FOREVER, depth
-        return FOREVER, depth
+        return FOREVER, depth  # depth D alone, or infinite: until the depth, or stop
 
     def _search(self, pos: rules.Position, seconds: float, depth: int) -> None:
         if rules.game_over(pos):

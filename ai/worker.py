@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import multiprocessing as mp
 import multiprocessing.util
 import queue
@@ -12,7 +13,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from ai.base import Budget
+from ai.base import Budget, bot_module, check_level
 
 
 @dataclass
@@ -136,9 +137,6 @@ def shutdown_bot_process() -> None:
 
 def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,
                        seconds: float, seed: int, generation: int) -> Any:
-    import importlib
-
-    from ai.base import check_level
     check_level(level)
     rng = random.Random(seed)
     budget = Budget(seconds, _Generation(_SHARED, generation))
@@ -166,10 +164,9 @@ class AIWorker:
 
     def _submit(self, kind: str, game_id: str, view: dict, legal: list, level: str,
                 seconds: float, rng: random.Random) -> int:
-        from game import registry
         self.cancel()
         pool = _bot_pool()
-        module = registry.get(game_id).ai_module().__name__
+        module = bot_module(game_id).__name__
         self._ticket += 1
         self._future = pool.submit(_decide_in_process, kind, module, view, legal, level,
                                    seconds, rng.randrange(2**62), _SHARED.value)

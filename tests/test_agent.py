@@ -2,6 +2,7 @@
 
 import io
 import json
+import random
 import subprocess
 import sys
 import time
@@ -10,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from ai.agent import Agent, budget_seconds, legal_from_view, playable_games, serve
+from ai.base import Budget, decide_setup
 from game import registry
+from game.match import Match
 from game.rules import RulesError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +52,7 @@ def test_bad_messages_get_errors_and_the_agent_goes_on(race):
                    {"type": "turn", "view": "x", "legal": [1], "time_ms": 50},
                    {"type": "turn", "view": {"pile": 3}, "legal": [1], "time_ms": -4},
                    {"type": "setup", "view": {}, "time_ms": 50},
-                   {"type": "turn", "view": {"pile": 3}, "time_ms": 50},
+                   {"type": "turn", "view": {"pile": "three"}, "time_ms": 50},
                    {"type": "turn", "view": {"pile": 2}, "legal": [1, 2], "time_ms": 50})
     kinds = [a["type"] for a in answers]
     assert kinds == ["error"] * 8 + ["ready"] + ["error"] * 4 + ["move"]
@@ -86,15 +89,55 @@ def test_legal_from_view_uses_what_the_rules_offer():
         ID = "v"
 
         @staticmethod
-        def legal_moves_from_view(view):
-            return list(range(view["n"]))
+        def legal_moves_from_view(view, options):
+            return list(range(view["n"] + options["extra"]))
 
     class NoWay:
         ID = "nothing"
 
-    assert legal_from_view(ViewRules, {"n": 3}, {}) == [0, 1, 2]
+        @staticmethod
+        def legal_moves_from_view(view, options):
+            return list(range(view["n"]))  # KeyError: the view says too little
+
+    assert legal_from_view(ViewRules, {"n": 2}, {"extra": 1}) == [0, 1, 2]
     with pytest.raises(RulesError, match="cannot be rebuilt"):
         legal_from_view(NoWay, {}, {})
+
+
+def _midgame(game_id: str, plies: int, seed: int) -> Match:
+    """A real match of the game a few random plies in (setups given first)."""
+    match = Match(game_id, {}, seed)
+    rng = random.Random(seed)
+    while match.setup_pending():
+        seat = match.to_move()
+        match.play(decide_setup(game_id, match.view(seat), "random", Budget(1), rng))
+    rules = match.rules
+    for _ in range(plies):  # moves that do not end the game
+        going_on = [m for m in match.legal_moves()
+                    if rules.outcome(rules.apply(match.state, m)) is None]
+        if not going_on:
+            break
+        match.play(rng.choice(going_on))
+    assert not match.over
+    return match
+
+
+@pytest.mark.parametrize("plies", [0, 3])
+def test_every_game_answers_a_turn_without_legal(race, plies):
+    """PROTOCOL.md: "legal" may be omitted, the view always suffices (issue 17)."""
+    for game_id in registry.available() + [race]:
+        match = _midgame(game_id, plies, seed=11)
+        seat = match.to_move()
+        rules = match.rules
+        agent = Agent("easy", 2, games=[game_id])
+        answers = talk(agent, {"type": "start", "game": game_id, "options": match.options,
+                               "seat": seat},
+                       {"type": "turn", "view": match.view(seat), "time_ms": 400})
+        assert answers[0] == {"type": "ready"}, game_id
+        assert answers[1]["type"] == "move", (game_id, answers[1])
+        wire_legal = [rules.move_to_wire(m) for m in match.legal_moves()]
+        assert answers[1]["move"] in wire_legal, game_id
+        match.play(answers[1]["move"])
 
 
 def test_playable_games_have_bot_modules():

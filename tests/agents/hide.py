@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES
 from game.rules import Outcome, RulesError, Termination, no_reseed, normalize_with
 
 ID = "hide"
@@ -103,6 +104,10 @@ def move_from_wire(wire):
     if type(wire) is not int:
         raise RulesError(f"a cell is a whole number, not {wire!r}")
     return wire
+
+
+OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
+OPENING_PLIES = NO_OPENING_PLIES
 
 
 def choose(view, legal, budget, level, rng):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_setup
 from game.rules import (
     Outcome,
     RulesError,
@@ -81,6 +82,11 @@ def move_from_wire(wire):
     if type(wire) is not int:
         raise RulesError(f"a move is a whole number, not {wire!r}")
     return wire
+
+
+OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
 
 
 def choose(view, legal, budget, level, rng):
