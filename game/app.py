@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Iterable
+from typing import Any
 
 import pygame
 
 from ai.worker import shutdown_bot_process
 from game import APP_NAME, settings
 from game.scenes.base import Scene
+from game.scenes.table import SCENES
+from game.sound import Sound
 from game.ui import theme
 
 MIN_SIZE = (800, 560)
@@ -28,13 +32,13 @@ class App:
         pygame.init()
         pygame.display.set_caption(APP_NAME)
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
-        self.screen = pygame.display.set_mode(size, flags)
+        self.screen = pygame.display.set_mode(at_least_min(size), flags)
+        self._enforce_min_size()
         self.clock = pygame.time.Clock()
         self.stack: list[Scene] = []
         self.running = True
         self.toasts: list[tuple[str, float]] = []  # (message, until time.monotonic())
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
-        from game.sound import Sound
         self.sound = Sound()
         self.sound.configure(settings.get("sound"), settings.get("volume"))
         problem = settings.take_problem()
@@ -46,43 +50,84 @@ class App:
     def top(self) -> Scene | None:
         return self.stack[-1] if self.stack else None
 
-    def push(self, scene: Scene) -> None:
+    @property
+    def size(self) -> tuple[int, int]:
+        """The window's real size, which layouts are computed from."""
+        return self.screen.get_size()
+
+    def has_scene(self, name: str) -> bool:
+        """Whether this build has the scene (the LAN lobby may be missing)."""
+        return name in SCENES
+
+    def make(self, scene: Scene | str, **kwargs: Any) -> Scene:
+        """The scene itself, or a new scene of that name built with kwargs."""
+        if isinstance(scene, Scene):
+            return scene
+        return SCENES[scene](self, **kwargs)
+
+    def push(self, scene: Scene | str, **kwargs: Any) -> Scene:
+        """Cover the top with a scene (or a new one by name: push("rules", game_id=...))."""
+        scene = self.make(scene, **kwargs)
         if self.top:
             self.top.leave()
         self.stack.append(scene)
-        scene.enter()
+        self._enter(scene)
+        return scene
 
     def pop(self) -> Scene | None:
         if not self.stack:
             return None
-        scene = self.stack.pop()
-        scene.leave()
+        scene = self._remove_top()
         if self.top:
-            self.top.enter()
+            self._enter(self.top)
         else:
             self.running = False
         return scene
 
-    def replace(self, scene: Scene) -> None:
+    def replace(self, scene: Scene | str, **kwargs: Any) -> Scene:
+        """Put a scene in place of the top one, which closes."""
+        scene = self.make(scene, **kwargs)
         if self.stack:
-            self.stack.pop().leave()
+            self._remove_top()
         self.stack.append(scene)
-        scene.enter()
+        self._enter(scene)
+        return scene
 
-    def pop_to(self, scene_type: type) -> None:
-        """Pop until the top is a scene of this type (e.g. back to the title)."""
-        while self.stack and not isinstance(self.top, scene_type):
-            self.stack.pop().leave()
+    def pop_to(self, kind: str | type[Scene]) -> None:
+        """Pop until the top is a scene of this name or type (e.g. back to the title)."""
+        wanted = SCENES[kind] if isinstance(kind, str) else kind
+        while self.stack and not isinstance(self.top, wanted):
+            self._remove_top()
         if self.top:
-            self.top.enter()
+            self._enter(self.top)
         else:
             self.running = False
 
-    def find(self, scene_type: type) -> Scene | None:
+    def find(self, kind: str | type[Scene]) -> Scene | None:
+        """The topmost scene of this name or type on the stack."""
+        wanted = SCENES.get(kind) if isinstance(kind, str) else kind
         for scene in reversed(self.stack):
-            if isinstance(scene, scene_type):
+            if wanted is not None and isinstance(scene, wanted):
                 return scene
         return None
+
+    def close_all(self) -> None:
+        """Empty the stack, closing every scene from the top down."""
+        while self.stack:
+            self._remove_top()
+
+    def _enter(self, scene: Scene) -> None:
+        scene.enter()
+        scene.relayout()
+        scene.ensure_layout(self.size)
+
+    def _remove_top(self) -> Scene:
+        scene = self.stack.pop()
+        scene.leave()
+        if not scene.closed:
+            scene.closed = True
+            scene.close()
+        return scene
 
     # --- messages
     def toast(self, message: str, seconds: float = 4.0) -> None:
@@ -93,6 +138,7 @@ class App:
     # --- the loop
     def step(self, events: Iterable[pygame.event.Event], dt: float) -> None:
         """One frame: events, update, draw. Tests call this with synthetic events."""
+        self.layout()
         for event in events:
             if event.type == pygame.QUIT:
                 self.quit()
@@ -100,22 +146,33 @@ class App:
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
                 self.toggle_fullscreen()
                 continue
+            if event.type == pygame.WINDOWSIZECHANGED:
+                self.layout()
             if self.top:
                 self.top.handle_event(event)
             if not self.running:
                 return
         if self.top:
             self.top.update(dt)
+        self.layout()
         self.draw()
+
+    def layout(self) -> None:
+        """Lay out every scene the window shows whose size or content changed."""
+        for scene in self.stack[self._opaque_from():]:
+            scene.ensure_layout(self.size)
+
+    def _opaque_from(self) -> int:
+        """The index of the lowest scene drawn: the topmost opaque one."""
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].opaque:
+                return i
+        return 0
 
     def draw(self) -> None:
         surface = self.screen
         surface.fill(theme.PAPER)
-        opaque_from = 0
-        for i in range(len(self.stack) - 1, -1, -1):
-            if self.stack[i].opaque:
-                opaque_from = i
-                break
+        opaque_from = self._opaque_from()
         for i in range(opaque_from, len(self.stack)):
             if i > opaque_from:
                 veil = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
@@ -151,9 +208,10 @@ class App:
         shutdown_bot_process()  # a search in progress stops now, not at its deadline
 
     def quit(self) -> None:
-        """Close: every scene saves what it must, then the loop ends."""
+        """Close: every scene saves what it must and closes, then the loop ends."""
         for scene in reversed(self.stack):
             scene.on_quit()
+        self.close_all()
         settings.save_now()
         self.running = False
 
@@ -166,3 +224,19 @@ class App:
             self.screen = pygame.display.set_mode(size if full else DEFAULT_SIZE, flags)
         except pygame.error as exc:
             self.toast(f"Fullscreen unavailable: {exc}")
+        if not full:
+            self._enforce_min_size()
+
+    def _enforce_min_size(self) -> None:
+        """The window cannot be made smaller than MIN_SIZE."""
+        # pygame-ce warns that mixing the Window API with the display module is deprecated; the
+        # display module has no other way to set a window's minimum size.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            window = pygame.Window.from_display_module()
+        window.minimum_size = MIN_SIZE
+
+
+def at_least_min(size: tuple[int, int]) -> tuple[int, int]:
+    """A window size no smaller than MIN_SIZE."""
+    return max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1])

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import copy
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from game import storage
+from game import registry, storage
+
+if TYPE_CHECKING:
+    from game.boards.base import Setting
 
 FORMAT = 1
 FILE_NAME = "settings.msgpack"
 
+# The arcade's own settings; each game declares its own on its board (Board.SETTINGS).
 DEFAULTS: dict[str, Any] = {
     "player_name": "Player",
     "sound": True,
@@ -19,14 +23,12 @@ DEFAULTS: dict[str, Any] = {
     "ai_level": "normal",
     "ai_seconds": 1.0,
     "fullscreen": False,
-    "banqi_glyphs": "auto",
-    "g2048_ai_ms": 100,
-    "g2048_best": 0,
     "last_setup": {},  # game id -> the setup the player chose last time
 }
 
 _lock = threading.Lock()
 _values: dict[str, Any] | None = None
+_defaults: dict[str, Any] | None = None
 _problem: str | None = None  # a one-line message about a damaged settings file, shown once
 
 
@@ -34,10 +36,27 @@ def path():
     return storage.config_dir() / FILE_NAME
 
 
+def game_settings() -> list[Setting]:
+    """Every game's own settings, as its board declares them, in menu order."""
+    found: list[Setting] = []
+    for game_id in registry.available():
+        found += registry.get(game_id).board_module().Board.SETTINGS
+    return found
+
+
+def defaults() -> dict[str, Any]:
+    """Every setting's default: the arcade's own and each game's."""
+    global _defaults
+    if _defaults is None:
+        _defaults = copy.deepcopy(DEFAULTS) | {s.key: s.default for s in game_settings()}
+    return _defaults
+
+
 def _load() -> dict[str, Any]:
     global _values, _problem
     if _values is None:
-        values = copy.deepcopy(DEFAULTS)
+        known = defaults()
+        values = copy.deepcopy(known)
         p = path()
         if p.exists():
             try:
@@ -47,9 +66,9 @@ def _load() -> dict[str, Any]:
                 _problem = f"Settings reset: {exc}" + (f" (kept as {moved.name})" if moved else "")
             else:
                 for key, value in body.items():
-                    if key in DEFAULTS and type(value) is type(DEFAULTS[key]):
+                    if key in known and type(value) is type(known[key]):
                         values[key] = value
-                    elif key in DEFAULTS and isinstance(DEFAULTS[key], float) \
+                    elif key in known and isinstance(known[key], float) \
                             and isinstance(value, int):
                         values[key] = float(value)
         _values = values
@@ -59,7 +78,8 @@ def _load() -> dict[str, Any]:
 def get(key: str, default: Any = None) -> Any:
     with _lock:
         values = _load()
-        return copy.deepcopy(values.get(key, default if default is not None else DEFAULTS.get(key)))
+        fallback = default if default is not None else defaults().get(key)
+        return copy.deepcopy(values.get(key, fallback))
 
 
 def all_values() -> dict[str, Any]:
@@ -98,6 +118,6 @@ def take_problem() -> str | None:
 
 
 def reset_for_tests() -> None:
-    global _values, _problem
+    global _values, _problem, _defaults
     with _lock:
-        _values, _problem = None, None
+        _values, _problem, _defaults = None, None, None

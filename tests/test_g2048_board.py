@@ -16,7 +16,7 @@ START = rules.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
 @pytest.fixture
 def board():
     pygame.init()
-    b = Board({}, ("player",), {"g2048_ai_ms": 30})
+    b = Board({}, ("player",), {"g2048_ai_ms": 30}, store=settings.put)
     b.layout(pygame.Rect(0, 0, 600, 600))
     show(b, START, animate=False)
     yield b
@@ -87,7 +87,7 @@ def test_best_score_is_kept_and_saved(board):
     s = rules.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 8]], score=5000)
     show(board, s, animate=False)
     assert board.best == 5000 and settings.get("g2048_best") == 5000
-    again = Board({}, ("player",), {})
+    again = Board({}, ("player",), settings.all_values())
     assert again.best == 5000
     show(again, START, animate=False)
     assert again.best == 5000 and "Best: 5,000" in again.status()

@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Store
 from game.rules import ataxx as rules
 from game.ui import theme
 
@@ -15,8 +15,9 @@ PASS_DELAY = 0.9  # seconds the "no moves: pass" notice shows before the pass is
 
 
 class Board(BoardBase):
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
-        super().__init__(options, seat_names, prefs)
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
+        super().__init__(options, seat_names, prefs, store)
         self.pos: rules.Position | None = None
         self.selected: int | None = None
         self.cursor = 24  # d4
@@ -148,7 +149,7 @@ class Board(BoardBase):
         p = self.pos
         lines = [f"x (red): {p.x.bit_count()} stones", f"o (blue): {p.o.bit_count()} stones",
                  f"Move {p.fullmove}, {'xo'[p.turn]} to play",
-                 f"Moves without a clone: {p.halfmove}/100"]
+                 f"Moves without a clone: {p.halfmove}/{rules.DRAW_HALFMOVES}"]
         if self.my_turn and self.legal == [rules.PASS]:
             lines.append("No move: you must pass.")
         elif self.my_turn:

@@ -6,22 +6,24 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Setting, Store
 from game.rules import banqi as rules
 from game.ui import theme
 
 GLYPHS = {"K": "帥", "A": "仕", "E": "相", "R": "俥", "N": "傌", "C": "炮", "P": "兵",
           "k": "將", "a": "士", "e": "象", "r": "車", "n": "馬", "c": "砲", "p": "卒"}
-NAMES = {"K": "General", "A": "Advisor", "E": "Elephant", "R": "Chariot", "N": "Horse",
-         "C": "Cannon", "P": "Soldier"}
 RED, BLACK = (190, 40, 40), (40, 40, 48)
 DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
 FLIP_SECONDS = 0.35
 
 
 class Board(BoardBase):
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
-        super().__init__(options, seat_names, prefs)
+    SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
+                        (("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters"))),)
+
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
+        super().__init__(options, seat_names, prefs, store)
         self.squares: list[str] = ["?"] * 32
         self.selected: int | None = None
         self.cursor = 0
@@ -35,7 +37,7 @@ class Board(BoardBase):
         old = self.squares
         super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
                          animate=animate)
-        self.squares = list("".join(reversed(view["board"].split("/"))))
+        self.squares = list(rules.parse_board(view["board"]))
         self.selected = None
         self.flips = {}
         if animate and self.animation_speed > 0:
@@ -140,7 +142,7 @@ class Board(BoardBase):
             colour = v["colors"][seat]
             lines.append(f"{self.seat_names[seat].capitalize()}: {colour or 'no colour yet'}")
         lines.append(f"Face down: {sum(v['hidden'].values())}")
-        lines.append(f"Moves without flip or capture: {v['quiet_plies']}/180")
+        lines.append(f"Moves without flip or capture: {v['quiet_plies']}/{rules.QUIET_LIMIT}")
         if v.get("fog"):
             lines.append("Fog of war: clouds hide what you cannot see")
         if self.my_turn:

@@ -7,26 +7,54 @@ only draws the view it is given and turns the local player's clicks and keys int
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import pygame
+
+Store = Callable[[str, Any], None]  # saves one setting: game.settings.put
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A player preference a game's board reads from its prefs, kept in the settings file.
+
+    With choices it is a row on the settings page; without, a value the board keeps (a best
+    score) through its store.
+    """
+
+    key: str
+    default: Any
+    label: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
 
 
 class BoardBase:
     """Draws one game's view in a rect and reports the moves the local player makes."""
 
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
+    # The game's own settings (keys start with the game id); game/settings.py gathers them.
+    SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
         self.options = options
         self.seat_names = seat_names
         # The player's client settings (game.settings keys such as "animation_speed");
         # read with self.prefs.get(key, default).
         self.prefs: dict = dict(prefs or {})
+        self._store = store
         self.rect = pygame.Rect(0, 0, 400, 400)
         self.view: dict | None = None
         self.legal: list = []
         self.my_turn = False
         self.viewer: int | None = None
         self.last_move: Any = None
+
+    def remember(self, key: str, value: Any) -> None:
+        """Keep a setting of this game's (in prefs, and in the settings file if given a store)."""
+        self.prefs[key] = value
+        if self._store is not None:
+            self._store(key, value)
 
     @property
     def animation_speed(self) -> float:
@@ -72,6 +100,9 @@ class BoardBase:
     def sound_for(self, old_view: dict | None, new_view: dict, move: Any) -> str:
         """Which effect a move makes: move, capture, hit, miss, flip (see game/sound.py)."""
         return "move"
+
+    def close(self) -> None:
+        """The scene showing the board is gone: stop background work (a hint, autoplay)."""
 
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""

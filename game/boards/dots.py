@@ -5,14 +5,15 @@ from __future__ import annotations
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Store
 from game.rules import dots as rules
 from game.ui import theme
 
 
 class Board(BoardBase):
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
-        super().__init__(options, seat_names, prefs)
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
+        super().__init__(options, seat_names, prefs, store)
         self.rows, self.cols = options["rows"], options["cols"]
         self.lines = rules.geometry(self.rows, self.cols).lines
         self.state: rules.State | None = None

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from ai.worker import AIWorker
-from game import settings
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Setting, Store
 from game.rules import g2048 as rules
 from game.ui import theme
 
@@ -58,11 +57,16 @@ class Animation:
 
 
 class Board(BoardBase):
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
-        super().__init__(options, seat_names, prefs)
+    SETTINGS = (Setting("g2048_ai_ms", 100, "2048 AI time",
+                        ((50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms"))),
+                Setting("g2048_best", 0))
+
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
+        super().__init__(options, seat_names, prefs, store)
         self.cells: tuple[int, ...] = (0,) * 16
         self.score = 0
-        self.best = int(settings.get("g2048_best", 0) or 0)
+        self.best = int(self.prefs.get("g2048_best", 0) or 0)
         self.best_saved = self.best
         self.saved_at = 0.0
         self.anim: Animation | None = None
@@ -123,8 +127,14 @@ class Board(BoardBase):
         merged = {to for _, to, _, m in paths if m}
         return Animation(paths, merged, spawned[0])
 
+    def close(self) -> None:
+        self.autoplay = False
+        self.worker.cancel()
+        if self.best != self.best_saved:
+            self._save_best()
+
     def _save_best(self) -> None:
-        settings.put("g2048_best", self.best)
+        self.remember("g2048_best", self.best)
         self.best_saved, self.saved_at = self.best, time.monotonic()
 
     # --- geometry

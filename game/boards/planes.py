@@ -14,7 +14,7 @@ import random
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Store
 from game.rules import planes as rules
 from game.ui import theme
 
@@ -25,8 +25,9 @@ WATER_DARK = (210, 224, 230)
 
 
 class Board(BoardBase):
-    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None):
-        super().__init__(options, seat_names, prefs)
+    def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
+                 store: Store | None = None):
+        super().__init__(options, seat_names, prefs, store)
         self.size, self.count = 10, 3
         self.rng = random.Random()
         self.placing = [list(p) for p in self._random_layout()]

@@ -1,4 +1,8 @@
-"""The scene contract, in the manner of Tuxemon's state stack."""
+"""The scene contract, in the manner of Tuxemon's state stack.
+
+A scene never imports another scene: it opens one by name through the app
+(`app.push("play", match=...)`); game/scenes/table.py maps the names to the classes.
+"""
 
 from __future__ import annotations
 
@@ -11,18 +15,27 @@ if TYPE_CHECKING:
 
 
 class Scene:
-    """A screen. The app calls handle_event, update(dt) and draw(surface) on the top scene."""
+    """A screen on the app's stack: handle_event, update(dt), layout(size), draw(surface).
+
+    Life cycle: enter/leave each time the scene becomes or stops being the top (it may be
+    covered and uncovered many times); close once, when it leaves the stack for good.
+    """
 
     opaque = True  # False for dialogs: the scene below is drawn first, dimmed
 
     def __init__(self, app: App):
         self.app = app
+        self.closed = False
+        self._laid_out: tuple[int, int] | None = None
 
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed, or uncovered)."""
 
     def leave(self) -> None:
-        """Called when the scene stops being the top (covered, or popped)."""
+        """Called when the scene stops being the top (covered, or leaving the stack)."""
+
+    def close(self) -> None:
+        """Called once when the scene leaves the stack for good: let go of sockets, threads."""
 
     def handle_event(self, event: pygame.event.Event) -> None:
         """Esc goes back by default."""
@@ -34,6 +47,19 @@ class Scene:
 
     def update(self, dt: float) -> None:
         pass
+
+    def layout(self, size: tuple[int, int]) -> None:
+        """Place buttons, rows and boards for a window of this size (drawing only draws)."""
+
+    def relayout(self) -> None:
+        """What is on screen changed (buttons rebuilt): lay it out again before the next frame."""
+        self._laid_out = None
+
+    def ensure_layout(self, size: tuple[int, int]) -> None:
+        """Lay out if the size changed or relayout() was called since the last layout."""
+        if self._laid_out != size:
+            self._laid_out = size
+            self.layout(size)
 
     def draw(self, surface: pygame.Surface) -> None:
         pass

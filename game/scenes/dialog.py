@@ -9,7 +9,7 @@ import pygame
 
 from game.scenes.base import Scene
 from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, TextField, card
+from game.ui.widgets import Button, ButtonGroup, TextField, card, card_rect
 
 
 class ConfirmScene(Scene):
@@ -24,6 +24,7 @@ class ConfirmScene(Scene):
         self.on_yes, self.on_no = on_yes, on_no
         self.buttons = ButtonGroup([Button(yes, self._yes, hotkey=pygame.K_y),
                                     Button(no, self.back, hotkey=pygame.K_n)], vertical=False)
+        self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def _yes(self) -> None:
         self.app.pop()
@@ -38,12 +39,16 @@ class ConfirmScene(Scene):
         if not self.buttons.handle_event(event):
             super().handle_event(event)
 
+    def layout(self, size: tuple[int, int]) -> None:
+        self.box = card_rect(size, 560, 210)
+        self.buttons.layout_row(self.box.centerx - 170, self.box.bottom - 64, 160, 44, gap=20)
+
     def draw(self, surface: pygame.Surface) -> None:
-        box = card(surface, 560, 210, self.message)
+        box = self.box
+        card(surface, box, self.message)
         for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:2]):
             theme.text(surface, line, (box.centerx, box.y + 80 + 24 * i), 18, theme.INK_SOFT,
                        anchor="center")
-        self.buttons.layout_row(box.centerx - 170, box.bottom - 64, 160, 44, gap=20)
         self.buttons.draw(surface)
 
 
@@ -56,6 +61,7 @@ class PromptScene(Scene):
         super().__init__(app)
         self.message, self.on_done = message, on_done
         self.field = TextField("", max_len=max_len)
+        self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -65,9 +71,14 @@ class PromptScene(Scene):
         elif not self.field.handle_event(event, True):
             super().handle_event(event)
 
+    def layout(self, size: tuple[int, int]) -> None:
+        self.box = card_rect(size, 560, 150)
+        self.field.layout(pygame.Rect(self.box.x + 20, self.box.y + 66, self.box.width - 40, 42),
+                          0)
+
     def draw(self, surface: pygame.Surface) -> None:
-        box = card(surface, 560, 150, self.message, 24)
-        self.field.layout(pygame.Rect(box.x + 20, box.y + 66, box.width - 40, 42), 0)
+        box = self.box
+        card(surface, box, self.message, 24)
         self.field.draw(surface, True)
         theme.text(surface, "Enter sends, Esc cancels", (box.centerx, box.bottom - 20), 15,
                    theme.INK_SOFT, anchor="center")
@@ -76,10 +87,11 @@ class PromptScene(Scene):
 class HandoverScene(Scene):
     """Hot-seat with hidden information: covers everything until the next player is ready."""
 
-    def __init__(self, app, player: str, on_ready: Callable[[], None], note: str = ""):
+    def __init__(self, app, player: str, on_ready: Callable[[], None], note: str = "",
+                 on_leave: Callable[[], None] | None = None):
         super().__init__(app)
         self.player, self.note = player, note
-        self.on_ready = on_ready
+        self.on_ready, self.on_leave = on_ready, on_leave
         self.buttons = ButtonGroup([Button(f"I am {player}: show my board", self._ready)])
 
     def _ready(self) -> None:
@@ -88,12 +100,15 @@ class HandoverScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            play = self.app.stack[-2] if len(self.app.stack) > 1 else None
             self.app.pop()
-            if play is not None and hasattr(play, "ask_leave"):
-                play.ask_leave()
+            if self.on_leave is not None:
+                self.on_leave()
             return
         self.buttons.handle_event(event)
+
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.buttons.layout_column(w // 2 - 200, h // 2 + 30, 400, 54)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
@@ -104,7 +119,6 @@ class HandoverScene(Scene):
         if self.note:
             theme.text(surface, self.note, (w // 2, h // 2 - 14), 19, theme.INK_SOFT,
                        anchor="center")
-        self.buttons.layout_column(w // 2 - 200, h // 2 + 30, 400, 54)
         self.buttons.draw(surface)
         theme.text(surface, "The other player should look away.", (w // 2, h // 2 + 120), 18,
                    theme.INK_SOFT, anchor="center")

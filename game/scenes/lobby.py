@@ -13,13 +13,10 @@ import pygame
 from game import registry, settings
 from game.rules import RulesError
 from game.scenes.base import Scene
-from game.scenes.dialog import ConfirmScene
-from game.seats import Controller, HumanController
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from net import discovery
-from net.headless import DEFAULT_PORT
-from net.link import parse_address
+from net.link import DEFAULT_PORT, parse_address
 from net.session import (
     Host,
     Session,
@@ -27,9 +24,11 @@ from net.session import (
     fixed_lan_options,
     join,
     lan_games,
+    lan_save_name,
     start_hosted,
     start_joined,
 )
+from players.base import Controller, HumanController
 
 
 def hosted_options(game: str) -> dict:
@@ -61,6 +60,7 @@ class LobbyScene(Scene):
         self.host_buttons = ButtonGroup()
         self.buttons = ButtonGroup()
         self.focus_field = False
+        self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
         self._rebuild()
 
     # --- the lists
@@ -77,6 +77,7 @@ class LobbyScene(Scene):
             actions.append(Button("Stop hosting", self.stop_hosting))
         actions.append(Button("Back (Esc)", self.back))
         self.buttons.set(actions)
+        self.relayout()
 
     # --- joining
     def join_address(self) -> None:
@@ -153,16 +154,15 @@ class LobbyScene(Scene):
             link.send({"type": "refused", "reason": f"{self.name} declined"})
             link.close("declined")
 
-        self.app.push(ConfirmScene(self.app, f"{hello['name'] or 'A player'} wants to play",
-                                   accept, yes="Accept", no="Decline",
-                                   detail=f"from {link.peer}", on_no=decline))
+        self.app.push("confirm", message=f"{hello['name'] or 'A player'} wants to play",
+                      on_yes=accept, yes="Accept", no="Decline", detail=f"from {link.peer}",
+                      on_no=decline)
 
     def _play(self, session: Session) -> None:
-        from game.scenes.play import PlayScene
         controllers: list[Controller] = [Controller(), Controller()]
         controllers[session.seat] = HumanController()
-        self.app.push(PlayScene(self.app, session.match, controllers, session=session,
-                                save_name=f"lan-{session.match.game_id}"))
+        self.app.push("play", match=session.match, controllers=controllers, session=session,
+                      save_name=lan_save_name(session.match))
 
     # --- the scene
     def update(self, dt: float) -> None:
@@ -208,22 +208,29 @@ class LobbyScene(Scene):
             return
         super().handle_event(event)
 
-    def back(self) -> None:
+    def close(self) -> None:
+        """Off the stack for good (back, into a game and then to the menu, quit): stop
+        hosting and stop listening for hosts."""
         self.stop_hosting()
         self.hosts.stop()
-        self.app.pop()
 
-    def on_quit(self) -> None:
-        self.stop_hosting()
-        self.hosts.stop()
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        left = pygame.Rect(30, 110, w // 2 - 45, h - 150)
+        right = pygame.Rect(w // 2 + 15, 110, w // 2 - 45, h - 150)
+        self.columns = (left, right)
+        self.host_buttons.layout_column(left.x + 18, left.y + 54, left.width - 36, 40, gap=8)
+        self.address.layout(pygame.Rect(left.x + 18, left.bottom - 70, left.width - 36, 42), 90)
+        self.game_row.layout(pygame.Rect(right.x + 18, right.y + 54, right.width - 36, 42), 70)
+        self.buttons.layout_column(right.x + 18, right.bottom - 3 * 50 - 8, right.width - 36, 42,
+                                   gap=8)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         theme.text(surface, "Play over the LAN", (w // 2, 44), 36, bold=True, anchor="center")
         theme.text(surface, f"You are {self.name} (change it in Settings)", (w // 2, 82), 18,
                    theme.INK_SOFT, anchor="center")
-        left = pygame.Rect(30, 110, w // 2 - 45, h - 150)
-        right = pygame.Rect(w // 2 + 15, 110, w // 2 - 45, h - 150)
+        left, right = self.columns
         panel(surface, left)
         panel(surface, right)
         theme.text(surface, "Games on this network", (left.x + 18, left.y + 16), 22, bold=True)
@@ -233,20 +240,15 @@ class LobbyScene(Scene):
         elif not self.host_buttons.buttons:
             theme.text(surface, "Looking for hosts… none yet.", (left.x + 18, left.y + 56), 18,
                        theme.INK_SOFT)
-        self.host_buttons.layout_column(left.x + 18, left.y + 54, left.width - 36, 40, gap=8)
         self.host_buttons.draw(surface)
         theme.text(surface, "Or type an address (host or host:port):",
                    (left.x + 18, left.bottom - 96), 17, theme.INK_SOFT)
-        self.address.layout(pygame.Rect(left.x + 18, left.bottom - 70, left.width - 36, 42), 90)
         self.address.draw(surface, self.focus_field)
         theme.text(surface, "Host a game", (right.x + 18, right.y + 16), 22, bold=True)
-        self.game_row.layout(pygame.Rect(right.x + 18, right.y + 54, right.width - 36, 42), 70)
         self.game_row.draw(surface, not self.focus_field)
         theme.text(surface, "Options: as you last set them up for this game.",
                    (right.x + 18, right.y + 106), 16, theme.INK_SOFT)
         for i, line in enumerate(theme.wrap(self.status, right.width - 36, 18)[:3]):
             theme.text(surface, line, (right.x + 18, right.y + 140 + 24 * i), 18, theme.ACCENT,
                        bold=True)
-        self.buttons.layout_column(right.x + 18, right.bottom - 3 * 50 - 8, right.width - 36, 42,
-                                   gap=8)
         self.buttons.draw(surface)

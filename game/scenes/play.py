@@ -1,7 +1,7 @@
 """The play scene: a match, its seats, the game's board, the side panel, undo and resign.
 
 It is the same scene for hot-seat, against a bot, against a program, over the LAN and for
-watching bots play: what differs is the controllers (game/seats.py) and the optional LAN
+watching bots play: what differs is the controllers (players/) and the optional LAN
 session (net/session.py).
 """
 
@@ -14,12 +14,13 @@ import pygame
 
 from game import replay, saves, settings
 from game.match import Match
-from game.rules import RulesError
+from game.rules import RulesError, Termination
 from game.scenes.base import Scene
-from game.scenes.dialog import ConfirmScene, HandoverScene
-from game.seats import Controller, Decision, SeatFailure
+from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
+from players.base import Controller, Decision
+from players.driver import SeatDriver
 
 PANEL_WIDTH = 270
 TOP_BAR = 58
@@ -38,8 +39,8 @@ class PlayScene(Scene):
         self.save_name = save_name
         self.humans = [i for i, c in enumerate(controllers) if c.local_human]
         self.board = match.info.board_module().Board(
-            match.options, match.rules.SEAT_NAMES, prefs=settings.all_values())
-        self.requested: tuple[int, int] | None = None  # (ply, seat) a controller was asked
+            match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
+        self.driver = SeatDriver(match, controllers, submit=self._submit, forfeit=self._forfeit)
         self.pending: Decision | None = None  # a bot's move waiting for an animation to end
         self.shown_viewer: int | None = None  # whose eyes the board shows (hidden hot-seat)
         self.ended_at: float | None = None
@@ -49,6 +50,8 @@ class PlayScene(Scene):
         self.wait = 0.0  # watch mode: seconds before the next bot move may be asked for
         self.notices: list[str] = []  # messages from background saves
         self.panel_buttons = ButtonGroup()
+        self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
+        self.status_lines: list[str] = []  # the board's panel lines as laid out
         self.started = time.monotonic()
         self._build_buttons()
         self.refresh(animate=False)
@@ -134,6 +137,7 @@ class PlayScene(Scene):
         focus = self.panel_buttons.focus
         self.panel_buttons.set(buttons)
         self.panel_buttons.focus = min(focus, len(buttons) - 1)
+        self.relayout()
 
     # --- actions
     def undo(self) -> None:
@@ -168,16 +172,15 @@ class PlayScene(Scene):
                 self.match.resign(seat)
             self.refresh(animate=False)
 
-        self.app.push(ConfirmScene(self.app, "Resign this game?", resign,
-                                   detail=f"{self.match.seat_title(seat)} gives up."))
+        self.app.push("confirm", message="Resign this game?", on_yes=resign,
+                      detail=f"{self.match.seat_title(seat)} gives up.")
 
     def save_named(self) -> None:
         name = time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S")
         saves.save_in_background(self.match, name, self.notices)
 
     def show_rules(self) -> None:
-        from game.scenes.rules_page import RulesScene
-        self.app.push(RulesScene(self.app, self.match.game_id))
+        self.app.push("rules", game_id=self.match.game_id)
 
     def ask_leave(self) -> None:
         if self.match.over or not self.humans or self.demo:
@@ -185,22 +188,26 @@ class PlayScene(Scene):
             return
         detail = ("It is saved: choose Continue on the title screen to go on."
                   if self.session is None else "The other player will be told.")
-        self.app.push(ConfirmScene(self.app, "Leave this game?", self.leave_game,
-                                   yes="Leave", no="Stay", detail=detail))
+        self.app.push("confirm", message="Leave this game?", on_yes=self.leave_game,
+                      yes="Leave", no="Stay", detail=detail)
 
     def leave_game(self) -> None:
         self._cancel_all()
         if not self.match.over and self.humans and not self.demo:
             saves.save_in_background(self.match, self.save_name)
+        if self.app.find("title"):
+            self.app.pop_to("title")  # this scene closes on the way
+        else:
+            self.app.pop()
+
+    def close(self) -> None:
+        """Off the stack: the seats and the LAN session let go of their threads and sockets."""
+        self._cancel_all()
         if self.session is not None:
             self.session.close()
         for c in self.controllers:
             c.close()
-        from game.scenes.title import TitleScene
-        if self.app.find(TitleScene):
-            self.app.pop_to(TitleScene)
-        else:
-            self.app.pop()
+        self.board.close()
 
     def toggle_pause(self) -> None:
         self.paused = not self.paused
@@ -221,9 +228,8 @@ class PlayScene(Scene):
         self.ask_leave()
 
     def _cancel_all(self) -> None:
-        for c in self.controllers:
-            c.cancel()
-        self.requested, self.pending = None, None
+        self.driver.cancel()
+        self.pending = None
 
     def _autosave(self) -> None:
         if self.humans and not self.demo and not self.match.over:
@@ -241,46 +247,44 @@ class PlayScene(Scene):
                 return False
             self.board.legal, self.board.my_turn = [], False
             return True
-        seat = self.match.to_move()
         before = self.board.view
-        try:
-            self.match.play(move)
-        except RulesError as exc:
-            if by_human:
+        if not by_human:
+            if not self.driver.apply(move):  # a refused bot move forfeits (driver -> _forfeit)
+                return False
+        else:
+            try:
+                self.match.play(move)
+            except RulesError as exc:
                 self.app.sound.play("refused")
                 self.app.toast(f"Not allowed: {exc}")
                 return False
-            self.match.resign(seat, f"{self.match.seat_title(seat)} made an illegal move: {exc}")
-            self.app.toast(self.match.outcome().reason)
-            self.refresh(animate=False)
-            return False
-        self.requested, self.pending = None, None
+        self.pending = None
         self.refresh(animate=True)
         if self.board.view is not None:
             self.app.sound.play(self.board.sound_for(before, self.board.view, move))
         self._autosave()
         return True
 
+    def _submit(self, move: Any) -> None:
+        """Where the driver sends a bot's move: the match (rules errors go back to it)."""
+        self.match.play(move)
+
+    def _forfeit(self, seat: int, detail: str, why: Termination) -> None:
+        """A seat failed (a program died or lied, a bot broke): it loses, and the screen says so."""
+        if self.session is not None:
+            self.session.resign(detail)
+        else:
+            self.match.resign(seat, detail, why)
+        self.pending = None
+        self.app.toast(detail)
+        self.refresh(animate=False)
+
     def _advance_bots(self, force: bool = False) -> None:
         if self.match.over or self.needs_handover():
             return
-        seat = self.match.to_move()
-        ctrl = self.controllers[seat]
-        if ctrl.local_human:
-            return
-        if self.requested != (len(self.match.moves), seat):
-            if not self.humans and (self.paused and not force or self.wait > 0):
-                return
-            ctrl.request(self.match, seat)
-            self.requested = (len(self.match.moves), seat)
         if self.pending is None:
-            try:
-                self.pending = ctrl.poll()
-            except SeatFailure as exc:
-                self.match.resign(seat, str(exc))
-                self.app.toast(str(exc))
-                self.refresh(animate=False)
-                return
+            watching_waits = not self.humans and (self.paused and not force or self.wait > 0)
+            self.pending = self.driver.poll(may_ask=not watching_waits)
         if self.pending is not None and not self.board.busy():
             decision, self.pending = self.pending, None
             if self.try_move(decision.move, by_human=False) and not self.humans:
@@ -318,6 +322,8 @@ class PlayScene(Scene):
 
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        if self._status_lines() != self.status_lines:
+            self.relayout()  # the panel's text grew or shrank: the buttons move
         labels = [label for label, _ in self.board.actions()]
         if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
             self._build_buttons()  # a board's own buttons changed their labels
@@ -329,8 +335,9 @@ class PlayScene(Scene):
         if self.needs_handover() and self.app.top is self:
             seat = self.match.to_move()
             note = "Set up your planes." if self.match.setup_pending() else ""
-            self.app.push(HandoverScene(self.app, self.match.seat_title(seat),
-                                        lambda s=seat: self._show_seat(s), note))
+            self.app.push("handover", player=self.match.seat_title(seat),
+                          on_ready=lambda s=seat: self._show_seat(s), note=note,
+                          on_leave=self.ask_leave)
             return
         if not self.match.over:
             mover = self.human_to_move()
@@ -355,6 +362,7 @@ class PlayScene(Scene):
             elif kind in ("refresh", "new_game"):
                 if self.session.match is not self.match:  # a rematch or a resume
                     self.match, self.started = self.session.match, time.monotonic()
+                    self.driver.match = self.match
                     if self.app.top is not self:
                         self.app.pop_to(PlayScene)
                 before = self.board.view
@@ -367,21 +375,21 @@ class PlayScene(Scene):
                 self._autosave()
             elif kind == "peer_lost":
                 saves.save_in_background(self.match, self.save_name, self.notices)
-                self.app.push(ConfirmScene(
-                    self.app, "The other player is gone", self.claim_game,
+                self.app.push(
+                    "confirm", message="The other player is gone", on_yes=self.claim_game,
                     detail=f"{event.get('reason', '')}. The game is saved. Wait for them to "
                            "come back, or claim the game.",
-                    yes="Claim the game", no="Wait"))
+                    yes="Claim the game", no="Wait")
             elif kind == "ask":
-                self.app.push(ConfirmScene(self.app, str(event.get("question", "?")),
-                                           event["on_yes"], detail=str(event.get("detail", "")),
-                                           yes=str(event.get("yes", "Yes")),
-                                           no=str(event.get("no", "No")),
-                                           on_no=event.get("on_no")))
+                self.app.push("confirm", message=str(event.get("question", "?")),
+                              on_yes=event["on_yes"], detail=str(event.get("detail", "")),
+                              yes=str(event.get("yes", "Yes")), no=str(event.get("no", "No")),
+                              on_no=event.get("on_no"))
 
     def claim_game(self) -> None:
         if self.session is not None and not self.match.over and not self.session.connected:
-            self.match.resign(self.session.peer_seat, "the other player left; game claimed")
+            self.match.resign(self.session.peer_seat, "the other player left; game claimed",
+                              Termination.DISCONNECT)
             self.refresh(animate=False)
 
     def offer_draw(self) -> None:
@@ -389,8 +397,7 @@ class PlayScene(Scene):
         self.app.toast("Draw offered")
 
     def chat(self) -> None:
-        from game.scenes.dialog import PromptScene
-        self.app.push(PromptScene(self.app, "Say to the other player", self.session.chat))
+        self.app.push("prompt", message="Say to the other player", on_done=self.session.chat)
 
     def _finish(self, dt: float) -> None:
         if self.ended_at is None:
@@ -411,16 +418,13 @@ class PlayScene(Scene):
         if not self.result_shown and time.monotonic() - self.ended_at >= RESULT_DELAY \
                 and self.app.top is self and not self.demo:
             self.result_shown = True
-            from game.scenes.result import ResultScene
-            self.app.push(ResultScene(self.app, self))
+            self.app.push("result", play=self)
 
     def next_demo_game(self) -> None:
         """The idle demo goes on with a new game of the same kind."""
-        from game.seats import controller_for
         m = self.match
-        match = Match(m.game_id, m.options, None, m.seats)
-        self.app.replace(PlayScene(self.app, match, [controller_for(s) for s in match.seats],
-                                   demo=True, watch_speed=self.watch_speed))
+        start_match(self.app, Match(m.game_id, m.options, None, m.seats), replace=True,
+                    demo=True, watch_speed=self.watch_speed)
 
     def _write_replay(self) -> None:
         import threading
@@ -441,15 +445,26 @@ class PlayScene(Scene):
                 saves.save(self.match, self.save_name)
             except OSError:
                 pass
-        if self.session is not None:
-            self.session.close()
 
     # --- drawing
-    def layout(self, surface: pygame.Surface) -> tuple[pygame.Rect, pygame.Rect]:
-        w, h = surface.get_size()
-        side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH, h - TOP_BAR - 20)
-        board = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
-        return board, side
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.side = side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH,
+                                       h - TOP_BAR - 20)
+        board_rect = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
+        if board_rect != self.board.rect:
+            self.board.layout(board_rect)
+        self.status_lines = self._status_lines()
+        y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
+        n = len(self.panel_buttons.buttons)
+        height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
+        top = max(y, side.bottom - 10 - n * (height + 8))
+        self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+
+    def _status_lines(self) -> list[str]:
+        """The board's lines for the side panel, wrapped to its width."""
+        lines = self.board.status() if self.board.view is not None else []
+        return [part for line in lines for part in theme.wrap(line, self.side.width - 28, 17)]
 
     def status_text(self) -> str:
         m = self.match
@@ -462,16 +477,13 @@ class PlayScene(Scene):
             if len(self.humans) == 1:
                 return "Place your planes" if setup else "Your move"
             return f"{who}: {'set up' if setup else 'your move'}"
-        thinking = getattr(self.controllers[seat], "thinking", False)
+        thinking = self.controllers[seat].thinking
         dots = "." * (1 + int(time.monotonic() * 3) % 3)
         if self.paused:
             return f"Paused — {who} to move"
         return f"{who} is thinking{dots}" if thinking else f"{who} to move"
 
     def draw(self, surface: pygame.Surface) -> None:
-        board_rect, side = self.layout(surface)
-        if board_rect != self.board.rect:
-            self.board.layout(board_rect)
         w = surface.get_width()
         pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
         theme.text(surface, self.match.info.title, (18, TOP_BAR // 2), 28, bold=True,
@@ -480,7 +492,7 @@ class PlayScene(Scene):
                    bold=True, anchor="midright")
         if self.board.view is not None:
             self.board.draw(surface)
-        self._draw_panel(surface, side)
+        self._draw_panel(surface, self.side)
 
     def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
         panel(surface, side)
@@ -499,13 +511,7 @@ class PlayScene(Scene):
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             y += 54
         y += 6
-        for line in self.board.status() if self.board.view is not None else []:
-            for part in theme.wrap(line, side.width - 28, 17):
-                theme.text(surface, part, (side.x + 14, y), 17)
-                y += 22
-        y += 10
-        n = len(self.panel_buttons.buttons)
-        height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
-        top = max(y, side.bottom - 10 - n * (height + 8))
-        self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+        for part in self.status_lines:
+            theme.text(surface, part, (side.x + 14, y), 17)
+            y += 22
         self.panel_buttons.draw(surface, show_focus=False)

@@ -10,10 +10,12 @@ from ai.worker import Worker
 from game import registry, replay, saves, settings, storage
 from game.match import Match
 from game.scenes.base import Scene
+from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+ROW_H = 50  # a file's row in the lists
 
 
 class _FileListScene(Scene):
@@ -28,8 +30,10 @@ class _FileListScene(Scene):
         self.scroll = 0
         self.loading = True
         self.worker = Worker()
-        self.rows: list[pygame.Rect] = []
+        self.rows: list[tuple[int, pygame.Rect]] = []
         self.buttons = ButtonGroup(vertical=False)
+        self.box = pygame.Rect(0, 0, 0, 0)  # the list's panel, placed by layout
+        self.list_top = 0  # where the list starts in the panel
         self.reload()
 
     def reload(self) -> None:
@@ -42,7 +46,8 @@ class _FileListScene(Scene):
     def describe(self, entry) -> tuple[str, str]:
         raise NotImplementedError
 
-    def update(self, dt: float) -> None:
+    def _read_done(self) -> None:
+        """Take the entries once the worker has read them."""
         done = self.worker.poll()
         if done is not None:
             self.loading = False
@@ -61,7 +66,6 @@ class _FileListScene(Scene):
         if not self.entries:
             return
         entry = self.entries[self.selected]
-        from game.scenes.dialog import ConfirmScene
 
         def delete() -> None:
             try:
@@ -70,8 +74,8 @@ class _FileListScene(Scene):
                 self.app.toast(f"Could not delete: {exc.strerror or exc}")
             self.reload()
 
-        self.app.push(ConfirmScene(self.app, "Delete this file?", delete, yes="Delete",
-                                   detail=entry.path.name))
+        self.app.push("confirm", message="Delete this file?", on_yes=delete, yes="Delete",
+                      detail=entry.path.name)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -100,37 +104,54 @@ class _FileListScene(Scene):
         if not self.buttons.handle_event(event):
             super().handle_event(event)
 
-    def draw_extra(self, surface: pygame.Surface, box: pygame.Rect) -> int:
-        """Controls above the list; returns the y where the list starts."""
+    def close(self) -> None:
+        self.worker.cancel()
+
+    def layout_extra(self, box: pygame.Rect) -> int:
+        """Place the controls above the list; returns the y where the list starts."""
         return box.y + 12
 
-    def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        theme.text(surface, self.title, (40, 24), 34, bold=True)
-        box = pygame.Rect(40, 80, w - 80, h - 170)
-        panel(surface, box)
-        y = self.draw_extra(surface, box)
-        row_h = 50
+    def draw_extra(self, surface: pygame.Surface) -> None:
+        """Draw the controls above the list."""
+
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.box = pygame.Rect(40, 80, w - 80, h - 170)
+        self.list_top = self.layout_extra(self.box)
+        self.buttons.layout_row(40, h - 72, 150, 48, gap=14)
+
+    def update(self, dt: float) -> None:
+        self._read_done()
+        self._place_rows()
+
+    def _place_rows(self) -> None:
+        """Scroll the list to the selected entry and place its visible rows."""
+        box, y, row_h = self.box, self.list_top, ROW_H
         visible = max(1, (box.bottom - y - 10) // row_h)
         if self.selected < self.scroll:
             self.scroll = self.selected
         elif self.selected >= self.scroll + visible:
             self.scroll = self.selected - visible + 1
         self.rows = []
+        for i in range(self.scroll, min(len(self.entries), self.scroll + visible)):
+            self.rows.append((i, pygame.Rect(box.x + 12, y, box.width - 24, row_h - 6)))
+            y += row_h
+
+    def draw(self, surface: pygame.Surface) -> None:
+        box, y = self.box, self.list_top
+        theme.text(surface, self.title, (40, 24), 34, bold=True)
+        panel(surface, box)
+        self.draw_extra(surface)
         if self.loading:
             theme.text(surface, "Reading…", (box.x + 24, y + 10), 20, theme.INK_SOFT)
         elif not self.entries:
             theme.text(surface, "Nothing here yet.", (box.x + 24, y + 10), 20, theme.INK_SOFT)
-        for i in range(self.scroll, min(len(self.entries), self.scroll + visible)):
-            rect = pygame.Rect(box.x + 12, y, box.width - 24, row_h - 6)
+        for i, rect in self.rows:
             if i == self.selected:
                 pygame.draw.rect(surface, theme.HILITE, rect, border_radius=8)
             top, bottom = self.describe(self.entries[i])
             theme.text(surface, top, (rect.x + 12, rect.y + 4), 19, bold=True)
             theme.text(surface, bottom, (rect.x + 12, rect.y + 25), 15, theme.INK_SOFT)
-            self.rows.append((i, rect))
-            y += row_h
-        self.buttons.layout_row(40, h - 72, 150, 48, gap=14)
         self.buttons.draw(surface, show_focus=False)
 
 
@@ -165,7 +186,7 @@ class ReplayBrowserScene(_FileListScene):
             self.app.toast(f"{entry.path.name}: {exc}" + (" (set aside)" if moved else ""))
             self.reload()
             return
-        self.app.push(ReplayPlayerScene(self.app, match))
+        self.app.push("replay", match=match)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.filter.handle_event(event, focused=event.type == pygame.KEYDOWN and
@@ -173,10 +194,12 @@ class ReplayBrowserScene(_FileListScene):
             return
         super().handle_event(event)
 
-    def draw_extra(self, surface: pygame.Surface, box: pygame.Rect) -> int:
+    def layout_extra(self, box: pygame.Rect) -> int:
         self.filter.layout(pygame.Rect(box.x + 24, box.y + 12, box.width - 48, 40), 90)
-        self.filter.draw(surface, False)
         return box.y + 64
+
+    def draw_extra(self, surface: pygame.Surface) -> None:
+        self.filter.draw(surface, False)
 
 
 class LoadGameScene(_FileListScene):
@@ -205,7 +228,6 @@ class LoadGameScene(_FileListScene):
             self.app.toast(f"{entry.name}: {exc}" + (" (set aside)" if moved else ""))
             self.reload()
             return
-        from game.scenes.title import start_match
         self.app.pop()
         start_match(self.app, match, save_name=entry.name)
 
@@ -222,12 +244,14 @@ class ReplayPlayerScene(Scene):
         self.clock = 0.0
         rules = match.rules
         self.board = match.info.board_module().Board(match.options, rules.SEAT_NAMES,
-                                                     prefs=settings.all_values())
+                                                     prefs=settings.all_values(),
+                                                     store=settings.put)
         viewers = [(None, "Everything")]
         if rules.HIDDEN:
             viewers += [(i, f"{match.seat_title(i)}'s view") for i in range(rules.PLAYERS)]
         self.viewer_row = ChoiceRow("Watch", viewers, None, lambda _v: self.show(False))
-        self.move_rows: list[tuple[int, pygame.Rect]] = []
+        self.move_rows: list[tuple[int, pygame.Rect]] = []  # placed by update
+        self.side = pygame.Rect(0, 0, 0, 0)  # the move list's panel, placed by layout
         self.buttons = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
             Button("<", lambda: self.seek(self.ply - 1)),
@@ -287,6 +311,8 @@ class ReplayPlayerScene(Scene):
 
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        self.update_labels()
+        self._place_moves()
         if not self.playing:
             return
         self.clock += dt * SPEEDS[self.speed_index]
@@ -297,12 +323,26 @@ class ReplayPlayerScene(Scene):
             else:
                 self.seek(self.ply + 1)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        side = pygame.Rect(w - 250, 70, 238, h - 150)
-        board_rect = pygame.Rect(12, 70, side.x - 24, h - 150)
+    def close(self) -> None:
+        self.board.close()
+
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.side = pygame.Rect(w - 250, 70, 238, h - 150)
+        board_rect = pygame.Rect(12, 70, self.side.x - 24, h - 150)
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
+        self.buttons.layout_row(12, h - 66, 86, 44, gap=8)
+        self.viewer_row.layout(pygame.Rect(12 + 7 * 94, h - 66, w - 12 - 7 * 94 - 12, 44), 70)
+
+    def update_labels(self) -> None:
+        """The Play/Pause and speed buttons say what they do now."""
+        self.buttons.buttons[2].label = "Pause" if self.playing else "Play"
+        self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        side = self.side
         pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, 58))
         theme.text(surface, f"Replay: {self.match.info.title}", (18, 29), 26, bold=True,
                    anchor="midleft")
@@ -311,24 +351,24 @@ class ReplayPlayerScene(Scene):
                    (w - 18, 29), 17, theme.INK_SOFT, anchor="midright")
         self.board.draw(surface)
         panel(surface, side)
-        self._draw_moves(surface, side)
-        self.buttons.buttons[2].label = "Pause" if self.playing else "Play"
-        self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
-        self.buttons.layout_row(12, h - 66, 86, 44, gap=8)
+        self._draw_moves(surface)
         self.buttons.draw(surface, show_focus=False)
         if self.match.rules.HIDDEN:
-            self.viewer_row.layout(pygame.Rect(12 + 7 * 94, h - 66, w - 12 - 7 * 94 - 12, 44),
-                                   70)
             self.viewer_row.draw(surface, False)
 
-    def _draw_moves(self, surface: pygame.Surface, side: pygame.Rect) -> None:
-        row_h = 24
+    def _place_moves(self) -> None:
+        """The rows of the move list around the current move."""
+        side, row_h = self.side, 24
         visible = (side.height - 20) // row_h
         first = max(0, min(self.ply - visible // 2, len(self.match.moves) + 1 - visible))
         self.move_rows = []
         y = side.y + 10
         for ply in range(first, min(len(self.match.moves) + 1, first + visible)):
-            rect = pygame.Rect(side.x + 8, y, side.width - 16, row_h - 2)
+            self.move_rows.append((ply, pygame.Rect(side.x + 8, y, side.width - 16, row_h - 2)))
+            y += row_h
+
+    def _draw_moves(self, surface: pygame.Surface) -> None:
+        for ply, rect in self.move_rows:
             if ply == self.ply:
                 pygame.draw.rect(surface, theme.HILITE, rect, border_radius=5)
             if ply == 0:
@@ -338,13 +378,10 @@ class ReplayPlayerScene(Scene):
                 name = self.match.rules.SEAT_NAMES[mover] if mover is not None else ""
                 text = _short(self.match.moves[ply - 1])
                 rules, viewer = self.match.rules, self.viewer_row.value
-                if getattr(rules, "SETUP", False) and rules.setup_pending(
-                        self.match.states[ply - 1]):
+                if rules.SETUP and rules.setup_pending(self.match.states[ply - 1]):
                     text = "setup" if viewer not in (None, mover) else f"setup {text}"
                 label = f"{ply}. {name} {text}"
             theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
-            self.move_rows.append((ply, rect))
-            y += row_h
 
 
 def _short(move) -> str:

@@ -6,9 +6,9 @@ import pygame
 
 from game.match import Match
 from game.scenes.base import Scene
-from game.seats import controller_for
+from game.scenes.start import start_match
 from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, card
+from game.ui.widgets import Button, ButtonGroup, card, card_rect
 
 
 class ResultScene(Scene):
@@ -42,20 +42,16 @@ class ResultScene(Scene):
     def rematch(self) -> None:
         old = self.play.match
         match = Match(old.game_id, old.options, None, old.seats)
-        from game.scenes.play import PlayScene
-        controllers = [controller_for(s) for s in match.seats]
         self.app.pop()
-        self.app.replace(PlayScene(self.app, match, controllers,
-                                   watch_speed=self.play.watch_speed))
+        start_match(self.app, match, replace=True, watch_speed=self.play.watch_speed)
 
     def rematch_lan(self) -> None:
         self.play.session.offer_rematch()
         self.app.toast("Rematch offered")
 
     def watch_replay(self) -> None:
-        from game.scenes.replays import ReplayPlayerScene
         self.app.pop()
-        self.app.push(ReplayPlayerScene(self.app, self.play.match))
+        self.app.push("replay", match=self.play.match)
 
     def menu(self) -> None:
         self.app.pop()
@@ -67,12 +63,17 @@ class ResultScene(Scene):
             return
         self.buttons.handle_event(event)
 
+    def layout(self, size: tuple[int, int]) -> None:
+        self.box = card_rect(size, 460, 400)
+        self.buttons.layout_column(self.box.x + 60, self.box.y + 170, self.box.width - 120, 42,
+                                   gap=10)
+
     def draw(self, surface: pygame.Surface) -> None:
-        box = card(surface, 460, 400, self.headline, 38)
+        box = self.box
+        card(surface, box, self.headline, 38)
         theme.text(surface, self.score, (box.centerx, box.y + 86), 28, theme.ACCENT, bold=True,
                    anchor="center")
         for i, line in enumerate(theme.wrap(self.reason, box.width - 40, 18)[:2]):
             theme.text(surface, line, (box.centerx, box.y + 120 + 22 * i), 18, theme.INK_SOFT,
                        anchor="center")
-        self.buttons.layout_column(box.x + 60, box.y + 170, box.width - 120, 42, gap=10)
         self.buttons.draw(surface)

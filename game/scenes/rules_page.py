@@ -9,6 +9,8 @@ from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
 
+LINE_H = 28
+
 
 class RulesScene(Scene):
     def __init__(self, app, game_id: str):
@@ -17,6 +19,8 @@ class RulesScene(Scene):
         self.scroll = 0
         self.buttons = ButtonGroup([Button("Back", self.back)])
         self.max_scroll = 0
+        self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
+        self.lines: list[tuple[str, bool]] = []  # (text, is a heading), wrapped by layout
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEWHEEL:
@@ -28,24 +32,28 @@ class RulesScene(Scene):
         elif not self.buttons.handle_event(event):
             super().handle_event(event)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        theme.text(surface, f"How to play {self.info.title}", (40, 24), 34, bold=True)
-        box = pygame.Rect(40, 80, w - 80, h - 160)
-        panel(surface, box)
-        lines: list[tuple[str, bool]] = []
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
+        self.lines = []
         for para in self.info.rules.RULES_TEXT.strip().split("\n\n"):
             para = " ".join(para.split())
             heading = para.startswith("#")
             for line in theme.wrap(para.lstrip("# "), box.width - 48, 20, bold=heading):
-                lines.append((line, heading))
-            lines.append(("", False))
-        line_h = 28
-        self.max_scroll = max(0, len(lines) * line_h - (box.height - 40))
+                self.lines.append((line, heading))
+            self.lines.append(("", False))
+        self.max_scroll = max(0, len(self.lines) * LINE_H - (box.height - 40))
+        self.scroll = min(self.scroll, self.max_scroll)
+        self.buttons.layout_row(40, h - 66, 160, 44)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme.text(surface, f"How to play {self.info.title}", (40, 24), 34, bold=True)
+        box, line_h = self.box, LINE_H
+        panel(surface, box)
         clip = surface.get_clip()
         surface.set_clip(box.inflate(-8, -8))
         y = box.y + 20 - self.scroll
-        for line, heading in lines:
+        for line, heading in self.lines:
             if box.y - line_h < y < box.bottom:
                 theme.text(surface, line, (box.x + 24, y), 20, bold=heading)
             y += line_h
@@ -53,5 +61,4 @@ class RulesScene(Scene):
         if self.max_scroll:
             theme.text(surface, "scroll: wheel or arrows", (box.right, box.bottom + 8), 16,
                        theme.INK_SOFT, anchor="topright")
-        self.buttons.layout_row(40, h - 66, 160, 44)
         self.buttons.draw(surface)

@@ -29,14 +29,13 @@ class SettingsScene(Scene):
             row("Default AI", "ai_level", [(lv, LEVEL_TITLES[lv]) for lv in LEVELS]),
             row("Hard AI time", "ai_seconds",
                 [(0.5, "0.5 s"), (1.0, "1 s"), (2.0, "2 s"), (5.0, "5 s")]),
-            row("2048 AI time", "g2048_ai_ms",
-                [(50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms")]),
-            row("Banqi pieces", "banqi_glyphs",
-                [("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters")]),
+            *(row(s.label, s.key, list(s.choices)) for s in settings.game_settings()
+              if s.choices),
             row("Full screen", "fullscreen", [(False, "Off"), (True, "On")]),
         ]
         self.focus = 0
         self.buttons = ButtonGroup([Button("Done", self.back)])
+        self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def change(self, key: str, value) -> None:
         if key == "fullscreen":
@@ -72,16 +71,19 @@ class SettingsScene(Scene):
             if r.handle_event(event, i == self.focus):
                 return
 
-    def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        theme.text(surface, "Settings", (40, 24), 34, bold=True)
-        box = pygame.Rect(40, 80, w - 80, h - 170)
-        panel(surface, box)
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.box = box = pygame.Rect(40, 80, w - 80, h - 170)
         row_h = max(34, min(50, (box.height - 30) // len(self.rows)))
         y = box.y + 14
-        for i, r in enumerate(self.rows):
+        for r in self.rows:
             r.layout(pygame.Rect(box.x + 24, y, box.width - 48, row_h - 8), 190)
-            r.draw(surface, i == self.focus)
             y += row_h
         self.buttons.layout_row(40, h - 72, 160, 48)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        theme.text(surface, "Settings", (40, 24), 34, bold=True)
+        panel(surface, self.box)
+        for i, r in enumerate(self.rows):
+            r.draw(surface, i == self.focus)
         self.buttons.draw(surface, show_focus=self.focus == len(self.rows))

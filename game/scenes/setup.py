@@ -10,6 +10,7 @@ from ai.base import LEVEL_TITLES, LEVELS
 from game import registry, settings
 from game.match import Match, Seat
 from game.scenes.base import Scene
+from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 
@@ -23,6 +24,7 @@ class SetupScene(Scene):
         super().__init__(app)
         self.watch = watch
         self.focus = 0
+        self.box = pygame.Rect(40, 80, 400, 300)
         self.game_row: ChoiceRow | None = None
         if watch:
             two = [g for g in registry.available()]
@@ -67,6 +69,7 @@ class SetupScene(Scene):
                                     Button("Rules", self.show_rules),
                                     Button("Back", self.back)], vertical=False)
         self.focus = min(self.focus, len(self.visible_rows()))
+        self.relayout()
 
     def _switch_game(self, game_id) -> None:
         self._load(game_id)
@@ -112,9 +115,7 @@ class SetupScene(Scene):
             return
         options = {k: row.value for k, row in self.option_rows.items()}
         self._remember(options)
-        match = Match(self.game_id, options, None, seats)
-        from game.scenes.title import start_match
-        start_match(self.app, match)
+        start_match(self.app, Match(self.game_id, options, None, seats))
 
     def _remember(self, options: dict) -> None:
         remembered = settings.get("last_setup")
@@ -130,11 +131,14 @@ class SetupScene(Scene):
         settings.put("last_setup", remembered)
 
     def show_rules(self) -> None:
-        from game.scenes.rules_page import RulesScene
-        self.app.push(RulesScene(self.app, self.game_id))
+        self.app.push("rules", game_id=self.game_id)
 
     # --- the scene
     def handle_event(self, event: pygame.event.Event) -> None:
+        self._handle(event)
+        self.relayout()  # a choice may show or hide a program's command row
+
+    def _handle(self, event: pygame.event.Event) -> None:
         rows = self.visible_rows()
         n = len(rows)
         if event.type == pygame.KEYDOWN:
@@ -161,20 +165,25 @@ class SetupScene(Scene):
     def _focused(self, rows: list):
         return rows[self.focus] if self.focus < len(rows) else None
 
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.box = pygame.Rect(40, 80, w - 80, h - 170)
+        rows = self.visible_rows()
+        row_h = max(36, min(52, (self.box.height - 30) // max(1, len(rows))))
+        y = self.box.y + 16
+        for row in rows:
+            row.layout(pygame.Rect(self.box.x + 24, y, self.box.width - 48, row_h - 8), 190)
+            y += row_h
+        self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
+
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         title = "Watch bots play" if self.watch else f"New game: {self.info.title}"
         theme.text(surface, title, (40, 24), 34, bold=True)
-        box = pygame.Rect(40, 80, w - 80, h - 170)
-        panel(surface, box)
+        panel(surface, self.box)
         rows = self.visible_rows()
-        row_h = max(36, min(52, (box.height - 30) // max(1, len(rows))))
-        y = box.y + 16
         for i, row in enumerate(rows):
-            row.layout(pygame.Rect(box.x + 24, y, box.width - 48, row_h - 8), 190)
             row.draw(surface, i == self.focus)
-            y += row_h
-        self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
         self.buttons.draw(surface, show_focus=self.focus == len(rows))
         theme.text(surface, "Up/Down: choose a row · Left/Right: change it · Enter: start",
                    (w - 40, h - 48), 16, theme.INK_SOFT, anchor="midright")

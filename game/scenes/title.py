@@ -9,19 +9,13 @@ import pygame
 from game import APP_NAME, APP_VERSION, registry, saves, storage
 from game.match import Match, Seat
 from game.scenes.base import Scene
-from game.seats import controller_for
+from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
 
 IDLE_SECONDS = 60.0
 
-TAGLINES = {
-    "ataxx": "Clone, jump, convert.",
-    "dots": "Close boxes, keep control.",
-    "planes": "Find the three hidden planes first.",
-    "banqi": "Chinese dark chess.",
-    "g2048": "Slide and merge to 2048.",
-}
+__all__ = ["TitleScene", "start_match"]
 
 
 class TitleScene(Scene):
@@ -32,6 +26,8 @@ class TitleScene(Scene):
         self.buttons = ButtonGroup()
         self.game_buttons: list[Button] = []
         self.other_buttons: list[Button] = []
+        self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
+        self.taglines: list[tuple[str, tuple[int, int]]] = []  # (text, where), set by layout
 
     def enter(self) -> None:
         self.idle = 0.0
@@ -52,35 +48,29 @@ class TitleScene(Scene):
             Button("Quit", self.app.quit, hotkey=pygame.K_q),
         ]
         self.buttons.set(self.game_buttons + self.other_buttons)
+        self.relayout()
 
     # --- where the buttons go
     def open_setup(self, game_id: str) -> None:
-        from game.scenes.setup import SetupScene
-        self.app.push(SetupScene(self.app, game_id))
+        self.app.push("setup", game_id=game_id)
 
     def open_watch(self) -> None:
-        from game.scenes.setup import SetupScene
-        self.app.push(SetupScene(self.app, self.games[0], watch=True))
+        self.app.push("setup", game_id=self.games[0], watch=True)
 
     def open_lobby(self) -> None:
-        try:
-            from game.scenes.lobby import LobbyScene
-        except ImportError:
+        if not self.app.has_scene("lobby"):
             self.app.toast("LAN play is not available in this build")
             return
-        self.app.push(LobbyScene(self.app))
+        self.app.push("lobby")
 
     def open_replays(self) -> None:
-        from game.scenes.replays import ReplayBrowserScene
-        self.app.push(ReplayBrowserScene(self.app))
+        self.app.push("replays")
 
     def open_loads(self) -> None:
-        from game.scenes.replays import LoadGameScene
-        self.app.push(LoadGameScene(self.app))
+        self.app.push("loads")
 
     def open_settings(self) -> None:
-        from game.scenes.settings_page import SettingsScene
-        self.app.push(SettingsScene(self.app))
+        self.app.push("settings")
 
     def continue_game(self) -> None:
         path = saves.path_for(saves.AUTOSAVE)
@@ -101,9 +91,7 @@ class TitleScene(Scene):
         seats = [Seat("ai", "Bot A", "normal"), Seat("ai", "Bot B", "normal")]
         if registry.get(game_id).players == 1:
             seats = seats[:1]
-        match = Match(game_id, None, None, seats)
-        from game.scenes.play import PlayScene
-        self.app.push(PlayScene(self.app, match, [controller_for(s) for s in seats], demo=True))
+        start_match(self.app, Match(game_id, None, None, seats), demo=True)
 
     # --- the scene
     def back(self) -> None:
@@ -121,51 +109,37 @@ class TitleScene(Scene):
             self.idle = 0.0
             self.start_idle_demo()
 
-    def draw(self, surface: pygame.Surface) -> None:
-        w, h = surface.get_size()
-        theme.text(surface, APP_NAME, (w // 2, 54), 58, bold=True, anchor="center")
-        theme.text(surface, "small strategy games, played well", (w // 2, 100), 20,
-                   theme.INK_SOFT, anchor="center")
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
         col_w = min(420, (w - 120) // 2)
         left = pygame.Rect(w // 2 - col_w - 20, 140, col_w, h - 200)
         right = pygame.Rect(w // 2 + 20, 140, col_w, h - 200)
-        panel(surface, left)
-        panel(surface, right)
-        theme.text(surface, "Play", (left.x + 20, left.y + 14), 22, bold=True)
-        theme.text(surface, "More", (right.x + 20, right.y + 14), 22, bold=True)
+        self.columns = (left, right)
         bh = max(34, min(52, (left.height - 60) // max(1, len(self.game_buttons)) - 26))
         y = left.y + 52
+        self.taglines = []
         for b, g in zip(self.game_buttons, self.games):
             b.rect = pygame.Rect(left.x + 20, y, left.width - 40, bh)
-            theme.text(surface, TAGLINES.get(g, ""), (left.x + 24, y + bh + 2), 15, theme.INK_SOFT)
+            self.taglines.append((registry.get(g).rules.TAGLINE, (left.x + 24, y + bh + 2)))
             y += bh + 26
         oh = max(32, min(46, (right.height - 60) // max(1, len(self.other_buttons)) - 10))
         y = right.y + 52
         for b in self.other_buttons:
             b.rect = pygame.Rect(right.x + 20, y, right.width - 40, oh)
             y += oh + 10
+
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        theme.text(surface, APP_NAME, (w // 2, 54), 58, bold=True, anchor="center")
+        theme.text(surface, "small strategy games, played well", (w // 2, 100), 20,
+                   theme.INK_SOFT, anchor="center")
+        left, right = self.columns
+        panel(surface, left)
+        panel(surface, right)
+        theme.text(surface, "Play", (left.x + 20, left.y + 14), 22, bold=True)
+        theme.text(surface, "More", (right.x + 20, right.y + 14), 22, bold=True)
+        for line, where in self.taglines:
+            theme.text(surface, line, where, 15, theme.INK_SOFT)
         self.buttons.draw(surface)
         theme.text(surface, f"v{APP_VERSION} · arrows + Enter or the mouse · Esc goes back · "
                    "F11 full screen", (w // 2, h - 26), 15, theme.INK_SOFT, anchor="center")
-
-
-def level_seconds(level: str) -> float:
-    """A bot's time a move: the settings' budget for Hard, in proportion for the others."""
-    from ai.base import DEFAULT_SECONDS, LEVELS
-    from game import settings
-    if level not in LEVELS:
-        return 0.0
-    return float(settings.get("ai_seconds")) * DEFAULT_SECONDS[level] / DEFAULT_SECONDS["hard"]
-
-
-def start_match(app, match: Match, save_name: str = saves.AUTOSAVE) -> None:
-    """Start (or resume) a local match: its seats' controllers and the play scene."""
-    from game.scenes.play import PlayScene
-    controllers = []
-    for s in match.seats:
-        try:
-            controllers.append(controller_for(s, level_seconds(s.level)))
-        except (ValueError, OSError, ImportError) as exc:
-            app.toast(f"Cannot start: {exc}")
-            return
-    app.push(PlayScene(app, match, controllers, save_name=save_name))

@@ -20,7 +20,6 @@ class Button:
     enabled: bool = True
     hotkey: int | None = None
     selected: bool = False  # a toggle or choice that is currently on
-    tooltip: str = ""
 
     def draw(self, surface: pygame.Surface, focused: bool = False) -> None:
         hover = self.rect.collidepoint(pygame.mouse.get_pos()) and self.enabled
@@ -118,16 +117,19 @@ class ButtonGroup:
             b.draw(surface, focused=show_focus and i == self.focus)
 
 
-def card(surface: pygame.Surface, width: int, height: int, title: str,
-         title_size: int = 26) -> pygame.Rect:
-    """A card centred on the screen with its title at the top; its rect."""
-    w, h = surface.get_size()
+def card_rect(size: tuple[int, int], width: int, height: int) -> pygame.Rect:
+    """Where a card of this size goes: centred in a window of the given size."""
+    w, h = size
     box = pygame.Rect(0, 0, min(width, w - 40), height)
     box.center = (w // 2, h // 2)
+    return box
+
+
+def card(surface: pygame.Surface, box: pygame.Rect, title: str, title_size: int = 26) -> None:
+    """A card (placed by card_rect) with its title at the top."""
     panel(surface, box)
     theme.text(surface, title, (box.centerx, box.y + 40), title_size, bold=True,
                anchor="center")
-    return box
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:

@@ -1,0 +1,199 @@
+"""The client's shape: scenes opened by name, a close hook that runs once, layout outside draw,
+the minimum window size, and each game's own settings and tagline."""
+
+import ast
+import random
+import socket
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game import registry, settings, storage
+from game.app import MIN_SIZE, App
+from game.match import Match, Seat
+from game.scenes.base import Scene
+from game.scenes.lobby import LobbyScene
+from game.scenes.play import PlayScene
+from game.scenes.settings_page import SettingsScene
+from game.scenes.start import start_match
+from game.scenes.title import TitleScene
+from tests.harness import Harness
+
+SCENES_DIR = Path(__file__).resolve().parent.parent / "game" / "scenes"
+
+
+@pytest.fixture
+def h():
+    harness = Harness()
+    harness.app.push("title")
+    harness.frame()
+    yield harness
+    harness.close()
+
+
+class Recorder(Scene):
+    """A scene that writes down its life cycle."""
+
+    def __init__(self, app, name: str, log: list[str]):
+        super().__init__(app)
+        self.name, self.log = name, log
+
+    def enter(self) -> None:
+        self.log.append(f"enter {self.name}")
+
+    def leave(self) -> None:
+        self.log.append(f"leave {self.name}")
+
+    def close(self) -> None:
+        self.log.append(f"close {self.name}")
+
+
+def test_no_scene_module_imports_another_scene():
+    allowed = {"game.scenes.base", "game.scenes.start"}
+    for path in SCENES_DIR.glob("*.py"):
+        if path.name in ("table.py", "__init__.py"):
+            continue  # the table is the one place that imports every scene
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                if name.startswith("game.scenes") and name not in allowed \
+                        and name.rpartition(".")[0] not in allowed:
+                    raise AssertionError(f"{path.name} imports {name}")
+
+
+def test_close_runs_once_when_a_scene_leaves_the_stack_for_good():
+    app = App()
+    try:
+        log: list[str] = []
+        a, b, c, d = (Recorder(app, n, log) for n in "abcd")
+        app.push(a)
+        app.push(b)
+        assert log == ["enter a", "leave a", "enter b"]  # covered, not closed
+        app.pop()
+        assert log[3:] == ["leave b", "close b", "enter a"]
+        app.replace(c)
+        assert log[6:] == ["leave a", "close a", "enter c"]
+        app.push(d)
+        log.clear()
+        app.quit()
+        assert log == ["leave d", "close d", "leave c", "close c"] and not app.stack
+        assert [s.closed for s in (a, b, c, d)] == [True] * 4
+    finally:
+        pygame.display.quit()
+
+
+def test_pop_to_closes_every_scene_it_passes(h):
+    log: list[str] = []
+    h.app.push(Recorder(h.app, "a", log))
+    h.app.push(Recorder(h.app, "b", log))
+    log.clear()
+    h.app.pop_to("title")
+    assert log == ["leave b", "close b", "leave a", "close a"]
+    assert isinstance(h.top, TitleScene)
+
+
+def _udp_port_free(port: int) -> bool:
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        s.bind(("", port))  # no SO_REUSEADDR/SO_REUSEPORT: fails while the lobby listens
+    except OSError:
+        return False
+    finally:
+        s.close()
+    return True
+
+
+def test_lobby_stops_listening_after_lobby_game_menu(h, race):
+    port = 47000 + random.randrange(900)
+    h.app.push(LobbyScene(h.app, listen_port=port))
+    h.frames(3)
+    time.sleep(0.2)
+    assert not _udp_port_free(port)  # the lobby listens for hosts
+    start_match(h.app, Match(race, None, 3, [Seat("human", "A"), Seat("ai", "B", "easy")]))
+    play = h.top
+    assert isinstance(play, PlayScene)
+    play.leave_game()  # Menu: back to the title, past the lobby
+    assert isinstance(h.top, TitleScene) and play.closed
+    end = time.monotonic() + 3
+    while not _udp_port_free(port):
+        assert time.monotonic() < end, "the lobby's UDP listener is still alive"
+        time.sleep(0.05)
+
+
+def test_scenes_open_each_other_by_name(h, race):
+    h.top.open_setup(race)
+    assert type(h.top).__name__ == "SetupScene"
+    h.click_button("Rules")
+    assert type(h.top).__name__ == "RulesScene" and h.top.info.id == race
+    h.key(pygame.K_ESCAPE)
+    h.key(pygame.K_ESCAPE)
+    assert isinstance(h.top, TitleScene)
+    assert h.app.find("title") is h.top and h.app.find("play") is None
+
+
+def test_draw_only_draws_and_layout_follows_the_window_size(h):
+    title = h.top
+    first = title.game_buttons[0]
+    first.rect = pygame.Rect(1, 2, 3, 4)
+    title.draw(h.app.screen)
+    assert first.rect == pygame.Rect(1, 2, 3, 4)  # drawing placed nothing
+    h.app.screen = pygame.display.set_mode((1600, 1000), pygame.RESIZABLE)
+    h.frame()
+    assert first.rect.width > 3 and first.rect.right <= 1600 // 2
+    assert title.columns[1].right > 1100  # laid out for the new, wider window
+    h.app.push("settings")
+    h.frame()
+    page = h.top
+    assert all(r.rect.right <= 1600 - 40 for r in page.rows)
+    assert page.rows[-1].rect.bottom <= 1000
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # Window.from_display_module
+def test_the_window_is_never_smaller_than_the_minimum():
+    app = App((300, 200))
+    try:
+        assert app.screen.get_width() >= MIN_SIZE[0] and app.screen.get_height() >= MIN_SIZE[1]
+        window = pygame.Window.from_display_module()
+        assert tuple(window.minimum_size) == MIN_SIZE
+        window.size = (320, 240)
+        assert tuple(window.size) == MIN_SIZE
+    finally:
+        pygame.display.quit()
+
+
+def test_the_title_shows_each_games_own_tagline(h):
+    shown = [text for text, _ in h.top.taglines]
+    assert shown == [registry.get(g).rules.TAGLINE for g in registry.available()]
+    assert all(shown)
+
+
+def test_game_settings_come_from_the_boards_and_old_files_stay_readable():
+    storage.write_file(settings.path(), "settings", settings.FORMAT,
+                       {"banqi_glyphs": "letters", "g2048_ai_ms": 200, "g2048_best": 1234,
+                        "volume": 0.4})
+    settings.reset_for_tests()
+    assert settings.get("banqi_glyphs") == "letters" and settings.get("g2048_ai_ms") == 200
+    assert settings.get("g2048_best") == 1234 and settings.get("volume") == 0.4
+    keys = {s.key for s in settings.game_settings()}
+    assert {"banqi_glyphs", "g2048_ai_ms", "g2048_best"} <= keys
+    assert not keys & set(settings.DEFAULTS)  # the arcade's own list names no game's setting
+    for s in settings.game_settings():
+        assert any(s.key.startswith(g + "_") for g in registry.available()), s.key
+
+
+def test_the_settings_page_shows_each_games_rows_and_saves_a_choice(h):
+    h.app.push(SettingsScene(h.app))
+    h.frame()
+    page = h.top
+    labels = [r.label for r in page.rows]
+    for s in settings.game_settings():
+        assert (s.label in labels) == bool(s.choices), s.key
+    row = page.rows[labels.index("Banqi pieces")]
+    row.select([v for v, _ in row.choices].index("letters"))
+    assert settings.get("banqi_glyphs") == "letters"
