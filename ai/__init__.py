@@ -1,11 +1,13 @@
-"""Bots: one module per game (ai/<id>.py), plus what they share.
+"""Bots: one module per game (ai/<id>.py), plus what they share (ai/base.py).
 
-A bot module defines
+Every bot module keeps the contract `ai.base.Bot`:
 
-    choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> move
+    choose(view, legal, budget, level, rng) -> move
+    choose_setup(view, budget, level, rng) -> setup   (ai.base.no_setup without a setup phase)
+    OPENING_OPTION, OPENING_PLIES                     (how the arena varies openings)
 
-and, for games with a setup phase, choose_setup(view, budget, level, rng) -> setup. A bot sees
-the view of its own seat (PROTOCOL.md VIEW) and the legal moves, never the state. It returns
-the best move found before budget.expired(); once the budget is cancelled its answer is thrown
-away, so it may return anything legal at once.
+A bot sees the view of its own seat (PROTOCOL.md VIEW) and the legal moves, never the state. It
+returns the best move found before budget.expired(); a search that runs out of time raises
+ai.base.Deadline (from Budget.check()) and falls back to the best it has. Once the budget is
+cancelled its answer is thrown away, so it may return anything legal at once.
 """

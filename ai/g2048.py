@@ -28,7 +28,7 @@ from game.rules import g2048 as rules
 OPENING_OPTION = NO_OPENING_OPTION
 OPENING_PLIES = NO_OPENING_PLIES
 choose_setup = no_setup
-DIRECTIONS = ("up", "down", "left", "right")  # the order of moves() rows
+DIRECTIONS = rules.DIRECTIONS  # the order of moves() rows
 U = np.uint64
 _M16 = U(0xFFFF)
 _SHIFTS = tuple(U(16 * k) for k in range(4))
