@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import threading
 
 from net.link import DEFAULT_PORT
 
@@ -90,6 +91,9 @@ def run_window(args: argparse.Namespace) -> int:
     from game.scenes.replays import ReplayPlayerScene
     from game.scenes.title import TitleScene, start_match
 
+    # what interrupted saves left behind, cleaned off the loop thread
+    threading.Thread(target=storage.remove_stale_temporaries, daemon=True,
+                     name="clean-temporaries").start()
     app = App(fullscreen=bool(settings.get("fullscreen")))
     app.push(TitleScene(app))
     if args.demo:

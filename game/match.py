@@ -6,6 +6,7 @@ reseeds): replaying that record rebuilds every state bit for bit.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import asdict, dataclass
@@ -15,6 +16,35 @@ from game import registry
 from game.rules import Outcome, RulesError, Termination
 
 SEAT_KINDS = ("human", "ai", "remote", "agent")
+MAX_MOVES = 100_000  # longer than any real game (a 2048 game to 131072 is about 60,000 moves)
+SEED_RANGE = range(-(2**63), 2**64)
+
+
+def whole(value: Any, what: str) -> int:
+    """value if it is a whole number in SEED_RANGE (not a bool, a float or infinity)."""
+    if type(value) is not int or value not in SEED_RANGE:
+        raise RulesError(f"{what} must be a whole number, not {_short(value)}")
+    return value
+
+
+def _short(value: Any, size: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= size else text[:size] + "..."
+
+
+def _record_reseeds(raw: Any, moves: int) -> list[tuple[int, int]]:
+    """The record's reseeds, each (ply, seed) with 0 <= ply <= moves."""
+    if not isinstance(raw, list) or len(raw) > MAX_MOVES:
+        raise RulesError(f"a match record's reseeds must be a list of at most {MAX_MOVES:,}")
+    out = []
+    for item in raw:
+        if not isinstance(item, (list, tuple)) or len(item) != 2:
+            raise RulesError(f"a reseed is [ply, seed], not {_short(item)}")
+        ply, seed = whole(item[0], "a reseed's ply"), whole(item[1], "a reseed's seed")
+        if not 0 <= ply <= moves:
+            raise RulesError(f"a reseed at ply {ply} of a game of {moves} moves")
+        out.append((ply, seed))
+    return out
 
 
 @dataclass
@@ -71,7 +101,7 @@ class Match:
         self.rules = self.info.rules
         self.game_id = game_id
         self.options = self.rules.normalize_options(options)
-        self.seed = random.randrange(2**31) if seed is None else int(seed)
+        self.seed = random.randrange(2**31) if seed is None else whole(seed, "seed")
         players = self.rules.PLAYERS
         self.seats = list(seats) if seats else [Seat(name=f"Player {i + 1}")
                                                  for i in range(players)]
@@ -195,37 +225,43 @@ class Match:
 
     @classmethod
     def from_record(cls, record: Any) -> Match:
-        """Rebuild a match by replaying its record; RulesError if any part is wrong."""
+        """Rebuild a match by replaying its record; RulesError if any part is wrong. Every field
+        is checked for type and range, and the work is linear in the record's length."""
         if not isinstance(record, dict):
             raise RulesError("a match record must be a mapping")
         try:
             game_id = record["game"]
             seats_raw = record.get("seats")
+            if seats_raw is not None and not isinstance(seats_raw, list):
+                raise RulesError("a match record's seats must be a list")
             seats = [Seat.from_dict(s) for s in seats_raw] if seats_raw else None
-            match = cls(game_id, record.get("options"), int(record["seed"]), seats)
-            moves = record.get("moves", [])
-            reseeds = [(int(p), int(s)) for p, s in record.get("reseeds", [])]
+            match = cls(game_id, record.get("options"), whole(record["seed"], "seed"), seats)
         except (KeyError, TypeError, ValueError) as exc:
             if isinstance(exc, RulesError):
                 raise
             raise RulesError(f"damaged match record: {exc}") from exc
-        if not isinstance(moves, list):
-            raise RulesError("a match record's moves must be a list")
+        moves = record.get("moves", [])
+        if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+            raise RulesError(f"a match record's moves must be a list of at most {MAX_MOVES:,}")
+        reseeds = _record_reseeds(record.get("reseeds", []), len(moves))
+        at_ply: dict[int, list[int]] = {}
+        for p, s in reseeds:
+            at_ply.setdefault(p, []).append(s)
         for ply in range(len(moves) + 1):
-            for p, s in reseeds:
-                if p == ply and match.rules.CHANCE:
-                    match.states[-1] = match.rules.reseed(match.states[-1], s)
+            for s in at_ply.get(ply, ()):
+                match.states[-1] = match.rules.reseed(match.states[-1], s)
             if ply < len(moves):
                 try:
                     match.play(moves[ply])
                 except RulesError as exc:
-                    raise RulesError(f"move {ply + 1} ({moves[ply]!r}): {exc}") from exc
+                    raise RulesError(f"move {ply + 1} ({_short(moves[ply])}): {exc}") from exc
         match.reseeds = reseeds
         ending = _record_ending(record, match.rules.PLAYERS)
         if ending is not None and not match.over and match.rules.PLAYERS == 2:
             match.ending = ending
-        if isinstance(record.get("started"), (int, float)):
-            match.started = float(record["started"])
+        started = record.get("started")
+        if type(started) in (int, float) and math.isfinite(started):
+            match.started = float(started)
         return match
 
     def result_line(self) -> str:

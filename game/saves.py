@@ -58,12 +58,17 @@ def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = N
 
 
 def load(path: Path | str) -> Match:
-    """Rebuild a saved match; storage.FileError with a one-line message if it cannot be."""
-    body = storage.read_file(path, KIND, FORMAT)
+    """Rebuild a saved match; storage.FileError with a one-line message if it cannot be, and
+    the file is set aside so that it is not offered again."""
     try:
-        return Match.from_record(body.get("match"))
-    except (RulesError, KeyError) as exc:
-        raise storage.FileError(f"saved game cannot be rebuilt: {exc}") from exc
+        body = storage.read_file(path, KIND, FORMAT)
+        try:
+            return Match.from_record(body.get("match"))
+        except (RulesError, KeyError) as exc:
+            raise storage.FileError(f"saved game cannot be rebuilt: {exc}") from exc
+    except storage.FileError as exc:
+        moved = storage.set_aside(path) if Path(path).exists() else None
+        raise storage.FileError(f"{exc} (set aside)" if moved else str(exc)) from exc
 
 
 def has_autosave() -> bool:
