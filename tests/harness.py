@@ -7,6 +7,7 @@ import time
 import pygame
 
 from game.app import App
+from game.ui.widgets import ButtonGroup
 
 
 class Harness:
@@ -51,9 +52,8 @@ class Harness:
         scene = self.top
         found = []
         for value in vars(scene).values():
-            group = getattr(value, "buttons", None)
-            if isinstance(group, list):
-                found += [b for b in group if hasattr(b, "on_click")]
+            if isinstance(value, ButtonGroup):
+                found += value.buttons
         return found
 
     def wait_until(self, predicate, timeout: float = 10.0) -> None:

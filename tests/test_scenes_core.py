@@ -10,7 +10,8 @@ from game.scenes.play import PlayScene
 from game.scenes.replays import ReplayPlayerScene
 from game.scenes.result import ResultScene
 from game.scenes.setup import SetupScene
-from game.scenes.title import TitleScene, start_match
+from game.scenes.start import start_match
+from game.scenes.title import TitleScene
 from tests.harness import Harness
 
 

@@ -4,6 +4,7 @@ that hides the board."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -11,13 +12,16 @@ from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, TextField, card, card_rect
 
+if TYPE_CHECKING:
+    from game.app import App
+
 
 class ConfirmScene(Scene):
     """Asks a question; Yes runs on_yes, No (or Esc) runs on_no if given, and closes."""
 
     opaque = False
 
-    def __init__(self, app, message: str, on_yes: Callable[[], None], yes: str = "Yes",
+    def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "Yes",
                  no: str = "No", detail: str = "", on_no: Callable[[], None] | None = None):
         super().__init__(app)
         self.message, self.detail = message, detail
@@ -57,7 +61,7 @@ class PromptScene(Scene):
 
     opaque = False
 
-    def __init__(self, app, message: str, on_done: Callable[[str], None], max_len: int = 200):
+    def __init__(self, app: App, message: str, on_done: Callable[[str], None], max_len: int = 200):
         super().__init__(app)
         self.message, self.on_done = message, on_done
         self.field = TextField("", max_len=max_len)
@@ -87,7 +91,7 @@ class PromptScene(Scene):
 class HandoverScene(Scene):
     """Hot-seat with hidden information: covers everything until the next player is ready."""
 
-    def __init__(self, app, player: str, on_ready: Callable[[], None], note: str = "",
+    def __init__(self, app: App, player: str, on_ready: Callable[[], None], note: str = "",
                  on_leave: Callable[[], None] | None = None):
         super().__init__(app)
         self.player, self.note = player, note

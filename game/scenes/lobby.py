@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import queue
 import threading
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -30,6 +31,9 @@ from net.session import (
 )
 from players.base import Controller, HumanController
 
+if TYPE_CHECKING:
+    from game.app import App
+
 
 def hosted_options(game: str) -> dict:
     """The options last chosen for this game in setup, as far as the LAN allows them."""
@@ -46,7 +50,7 @@ def _title(game: str) -> str:
 
 
 class LobbyScene(Scene):
-    def __init__(self, app, listen_port: int = discovery.PORT):
+    def __init__(self, app: App, listen_port: int = discovery.PORT):
         super().__init__(app)
         self.hosts = discovery.HostList(listen_port).start()
         self.name = str(settings.get("player_name") or "Player")[:40]

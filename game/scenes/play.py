@@ -8,7 +8,7 @@ session (net/session.py).
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -22,13 +22,16 @@ from game.ui.widgets import Button, ButtonGroup, panel
 from players.base import Controller, Decision
 from players.driver import SeatDriver
 
+if TYPE_CHECKING:
+    from game.app import App
+
 PANEL_WIDTH = 270
 TOP_BAR = 58
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
 
 
 class PlayScene(Scene):
-    def __init__(self, app, match: Match, controllers: list[Controller], *,
+    def __init__(self, app: App, match: Match, controllers: list[Controller], *,
                  session: Any = None, demo: bool = False, save_name: str = saves.AUTOSAVE,
                  watch_speed: float = 1.0):
         super().__init__(app)

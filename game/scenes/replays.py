@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -14,6 +15,9 @@ from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 
+if TYPE_CHECKING:
+    from game.app import App
+
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 ROW_H = 50  # a file's row in the lists
 
@@ -23,7 +27,7 @@ class _FileListScene(Scene):
 
     title = ""
 
-    def __init__(self, app):
+    def __init__(self, app: App):
         super().__init__(app)
         self.entries: list = []
         self.selected = 0
@@ -158,7 +162,7 @@ class _FileListScene(Scene):
 class ReplayBrowserScene(_FileListScene):
     title = "Replays"
 
-    def __init__(self, app):
+    def __init__(self, app: App):
         self.filter = ChoiceRow("Game", [(None, "All")] + [(g, registry.get(g).title)
                                                            for g in registry.available()],
                                 None, lambda _v: self.reload())
@@ -205,7 +209,7 @@ class ReplayBrowserScene(_FileListScene):
 class LoadGameScene(_FileListScene):
     title = "Load a saved game"
 
-    def __init__(self, app):
+    def __init__(self, app: App):
         super().__init__(app)
         self.buttons.set([Button("Load (Enter)", self.open_selected),
                           Button("Delete (Del)", self.delete_selected),
@@ -235,7 +239,7 @@ class LoadGameScene(_FileListScene):
 class ReplayPlayerScene(Scene):
     """Step through a finished match: its states are rebuilt, nothing is played again."""
 
-    def __init__(self, app, match: Match):
+    def __init__(self, app: App, match: Match):
         super().__init__(app)
         self.match = match
         self.ply = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from game.match import Match
@@ -10,11 +12,14 @@ from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, card, card_rect
 
+if TYPE_CHECKING:
+    from game.app import App
+
 
 class ResultScene(Scene):
     opaque = False
 
-    def __init__(self, app, play):
+    def __init__(self, app: App, play):
         super().__init__(app)
         self.play = play
         match = play.match

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from game import registry
@@ -9,11 +11,14 @@ from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
 
+if TYPE_CHECKING:
+    from game.app import App
+
 LINE_H = 28
 
 
 class RulesScene(Scene):
-    def __init__(self, app, game_id: str):
+    def __init__(self, app: App, game_id: str):
         super().__init__(app)
         self.info = registry.get(game_id)
         self.scroll = 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
@@ -10,9 +12,12 @@ from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 
+if TYPE_CHECKING:
+    from game.app import App
+
 
 class SettingsScene(Scene):
-    def __init__(self, app):
+    def __init__(self, app: App):
         super().__init__(app)
         v = settings.all_values()
         self.name = TextField("Player name", v["player_name"], max_len=24)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -14,13 +15,16 @@ from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 
+if TYPE_CHECKING:
+    from game.app import App
+
 PLAYER_CHOICES = ([("human", "Person here")] + [(lv, f"AI {LEVEL_TITLES[lv]}") for lv in LEVELS]
                   + [("program", "Program…")])
 BOT_CHOICES = [(lv, LEVEL_TITLES[lv]) for lv in LEVELS] + [("program", "Program…")]
 
 
 class SetupScene(Scene):
-    def __init__(self, app, game_id: str, watch: bool = False):
+    def __init__(self, app: App, game_id: str, watch: bool = False):
         super().__init__(app)
         self.watch = watch
         self.focus = 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -13,13 +14,14 @@ from game.scenes.start import start_match
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
 
-IDLE_SECONDS = 60.0
+if TYPE_CHECKING:
+    from game.app import App
 
-__all__ = ["TitleScene", "start_match"]
+IDLE_SECONDS = 60.0
 
 
 class TitleScene(Scene):
-    def __init__(self, app):
+    def __init__(self, app: App):
         super().__init__(app)
         self.idle = 0.0
         self.games = registry.available()
