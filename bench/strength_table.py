@@ -22,9 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from ai import elo  # noqa: E402
-from players import arena  # noqa: E402
 from ai.agent import playable_games  # noqa: E402
 from game import registry  # noqa: E402
+from players import arena  # noqa: E402
 
 PAIRS = (("easy", "random"), ("normal", "easy"), ("hard", "normal"),
          ("normal", "random"), ("hard", "random"))

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from players import arena
 from game import registry
 from game.replay import load_replay
+from players import arena
 
 ROOT = Path(__file__).resolve().parent.parent
 RANDOM_AGENT = f"cmd:{sys.executable} {ROOT / 'tests' / 'agents' / 'random_agent.py'}"

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from players import program as agent_host
-from players.program import AgentController, UAIController
 from game.match import Match, Seat
+from players import program as agent_host
 from players.base import SeatFailure
 from players.bot import AIController
 from players.driver import controller_for, play_out
+from players.program import AgentController, UAIController
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENTS = ROOT / "tests" / "agents"
