@@ -176,8 +176,9 @@ class ReplayBrowserScene(_FileListScene):
 
     def describe(self, e) -> tuple[str, str]:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.date))
-        title = registry.get(e.game).title if e.game in registry.GAME_IDS else e.game
-        return f"{title}: {' vs '.join(e.seats)}", f"{when} · {e.moves} moves · {e.line}"
+        title = registry.get(e.game).title if e.game in registry.available() else e.game
+        line = e.line.removeprefix(f"{e.game}: ")  # the line printed by headless runs
+        return f"{title}: {' vs '.join(e.seats)}", f"{when} · {e.moves} moves · {line}"
 
     def open_selected(self) -> None:
         if not self.entries:

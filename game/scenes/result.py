@@ -25,8 +25,9 @@ class ResultScene(Scene):
         match = play.match
         out = match.outcome()
         self.headline, self.reason = self._headline(match, out), out.reason
-        self.score = " – ".join(str(s) for s in out.score)
-        buttons = [Button("Rematch (R)", self.rematch, hotkey=pygame.K_r),
+        self.score_rows = score_rows(match, out.score)
+        again = "Rematch (R)" if match.rules.PLAYERS > 1 else "Play again (R)"
+        buttons = [Button(again, self.rematch, hotkey=pygame.K_r),
                    Button("Watch replay", self.watch_replay),
                    Button("Look at the board", self.app.pop, hotkey=pygame.K_b),
                    Button("Menu (M)", self.menu, hotkey=pygame.K_m)]
@@ -69,16 +70,32 @@ class ResultScene(Scene):
         self.buttons.handle_event(event)
 
     def layout(self, size: tuple[int, int]) -> None:
-        self.box = card_rect(size, 460, 400)
-        self.buttons.layout_column(self.box.x + 60, self.box.y + 170, self.box.width - 120, 42,
+        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
+        top = 78 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
+        self.box = card_rect(size, 460, top + 4 * 52 + 14)
+        self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,
                                    gap=10)
 
     def draw(self, surface: pygame.Surface) -> None:
         box = self.box
         card(surface, box, self.headline, 38)
-        theme.text(surface, self.score, (box.centerx, box.y + 86), 28, theme.ACCENT, bold=True,
-                   anchor="center")
-        for i, line in enumerate(theme.wrap(self.reason, box.width - 40, 18)[:2]):
-            theme.text(surface, line, (box.centerx, box.y + 120 + 22 * i), 18, theme.INK_SOFT,
-                       anchor="center")
+        y = box.y + 72
+        for seat, (name, points) in enumerate(self.score_rows):
+            colour = theme.SEAT_COLORS[seat % 2] if len(self.score_rows) > 1 else theme.ACCENT
+            theme.text(surface, name, (box.x + 60, y + 15), 22, colour, bold=True,
+                       anchor="midleft")
+            theme.text(surface, points, (box.right - 60, y + 15), 28, colour, bold=True,
+                       anchor="midright")
+            y += 34
+        y += 6
+        for line in self.reason_lines:
+            theme.text(surface, line, (box.centerx, y), 18, theme.INK_SOFT, anchor="midtop")
+            y += 22
         self.buttons.draw(surface)
+
+
+def score_rows(match: Match, score: tuple[int, ...]) -> list[tuple[str, str]]:
+    """The card's score: one row per seat, the seat's name and side beside its points."""
+    if match.rules.PLAYERS == 1:
+        return [("Score", f"{score[0]:,}")]
+    return [(match.seat_title(seat), f"{points:,}") for seat, points in enumerate(score)]

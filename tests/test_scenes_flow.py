@@ -1,0 +1,81 @@
+"""Whole flows a player goes through, driven by keys and clicks through the harness."""
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game.match import Match, Seat
+from game.scenes.play import PlayScene
+from game.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
+from game.scenes.result import ResultScene
+from game.scenes.setup import SetupScene
+from game.scenes.start import start_match
+from game.scenes.title import TitleScene
+from tests.harness import Harness
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def h(race):
+    harness = Harness()
+    harness.app.push(TitleScene(harness.app))
+    harness.frame()
+    yield harness
+    harness.close()
+
+
+def test_the_test_game_goes_menu_setup_play_result_replay(h):
+    h.click_button("Race to the last")
+    assert isinstance(h.top, SetupScene) and h.top.game_id == "race"
+    h.top.opponent.select([v for v, _ in h.top.opponent.choices].index("easy"))
+    h.click_button("Start")
+    play = h.top
+    assert isinstance(play, PlayScene)
+    while not play.match.over:
+        h.wait_until(lambda: play.match.over or play.human_to_move() is not None)
+        if not play.match.over:
+            h.key(pygame.K_1, "1")
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    result_line = play.match.result_line()
+    moves = list(play.match.moves)
+    h.click_button("Menu")
+    assert isinstance(h.top, TitleScene)
+    h.click_button("Replays")
+    browser = h.top
+    assert isinstance(browser, ReplayBrowserScene)
+    h.wait_until(lambda: not browser.loading and browser.entries)
+    top, bottom = browser.describe(browser.entries[0])
+    assert top.startswith("Race to the last") and "race" not in bottom
+    h.key(pygame.K_RETURN)
+    player = h.top
+    assert isinstance(player, ReplayPlayerScene)
+    assert player.match.moves == moves
+    h.click_button("Play")
+    h.wait_until(lambda: not player.playing, timeout=30)
+    assert player.ply == len(moves)
+    assert player.match.result_line() == result_line
+    assert player.match.rules.outcome(player.match.states[player.ply]) is not None
+
+
+def test_no_shared_module_names_the_test_game():
+    for folder in ("game", "ai", "players", "net", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            for name in ("'race'", '"race"', "fakes.race", "fakes import race"):
+                assert name not in text, f"{path} names the test game"
+
+
+def test_a_resigned_game_shows_the_real_score_with_side_names(h):
+    match = Match("race", {"pile": 9}, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    start_match(h.app, match)
+    play = h.top
+    h.key(pygame.K_2, "2")
+    h.wait_until(lambda: len(match.moves) == 2)
+    h.click_button("Resign")
+    h.key(pygame.K_y, "y")
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    card = h.top
+    assert play.match.score() == (2, 3)
+    assert card.score_rows == [("Ann (first)", "2"), ("Bot (second)", "3")]
