@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """Paper Arcade: start the arcade, a demo, a replay, or a headless LAN game."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="main.py", description="Paper Arcade")
+    p = argparse.ArgumentParser(description="Paper Arcade")
     p.add_argument("--demo", metavar="GAME", help="watch two bots play GAME")
     p.add_argument("--replay", metavar="FILE", help="open a replay file")
     p.add_argument("--host", metavar="GAME", help="host a LAN game of GAME")
@@ -25,6 +26,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                    help="bot level for --demo/--host/--join (random, easy, normal, hard)")
     p.add_argument("--seconds", type=float, default=None, help="bot time a move, seconds")
     p.add_argument("--seed", type=int, default=None, help="the game's seed (--demo)")
+    p.add_argument("--install-shortcut", action="store_true",
+                   help="add the arcade to the desktop's menu (Linux: a .desktop file and icon)")
+    p.add_argument("--remove-shortcut", action="store_true",
+                   help="remove what --install-shortcut added")
     return p.parse_args(argv)
 
 
@@ -117,8 +122,45 @@ def run_window(args: argparse.Namespace) -> int:
     return 0
 
 
+def desktop_shortcut(remove: bool) -> int:
+    """--install-shortcut / --remove-shortcut."""
+    from game import shortcut
+    if not shortcut.supported():
+        print("error: desktop entries are for Linux; on Windows and macOS open the app folder "
+              "and pin or drag PaperArcade from there (see README)", file=sys.stderr)
+        return 2
+    try:
+        paths = shortcut.remove_shortcut() if remove else shortcut.install_shortcut()
+    except OSError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    for path in paths:
+        print(("removed " if remove else "wrote ") + str(path))
+    return 0
+
+
+def run_module(argv: list[str]) -> int:
+    """`-m MODULE ARGS` in the PyInstaller app, whose executable is not a Python: the bots'
+    helper programs (a solver's table builder, the agent program) start this way."""
+    import runpy
+    sys.argv = argv[1:]
+    try:
+        runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    if getattr(sys, "frozen", False):
+        import multiprocessing
+        multiprocessing.freeze_support()  # the bot process starts as this executable
+        rest = sys.argv[1:] if argv is None else argv
+        if rest[:1] == ["-m"] and len(rest) > 1:
+            return run_module(rest)
     args = parse_args(argv)
+    if args.install_shortcut or args.remove_shortcut:
+        return desktop_shortcut(args.remove_shortcut)
     if args.headless:
         if args.demo:
             return headless_demo(args.demo, args.ai, args.seconds, args.seed)
