@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from functools import cache
+from pathlib import Path
 
 import pygame
 
@@ -20,10 +22,8 @@ SEAT_LIGHT = ((236, 178, 170), (170, 192, 232))
 HILITE = (255, 214, 90)
 SHADOW = (0, 0, 0, 60)
 
-FONT_FILES = ("dejavusans", "freesans", "arial", "liberationsans")
-CJK_FONTS = ("notosanscjksc", "notosanscjk", "notoserifcjksc", "sourcehansans", "wenquanyimicrohei",
-             "wenquanyizenhei", "droidsansfallback", "microsoftyahei", "simhei", "simsun",
-             "pingfangsc", "heitisc", "arplumingcn", "arplukaicn")
+FONT_DIR = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2])) / "assets" / "fonts"
+FONT_FILES = {False: "PaperArcadeKai-Regular.ttf", True: "PaperArcadeKai-Bold.ttf"}
 
 
 def _ensure_font() -> None:
@@ -31,52 +31,39 @@ def _ensure_font() -> None:
         pygame.font.init()
 
 
-@cache
-def _font_path(bold: bool) -> str | None:
-    _ensure_font()
-    return pygame.font.match_font(list(FONT_FILES), bold=bold)
+def font_path(bold: bool = False) -> Path:
+    """The arcade's own font file (Latin and Chinese alike); no system font is ever used."""
+    return FONT_DIR / FONT_FILES[bool(bold)]
 
 
 @cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """The UI font at this pixel size."""
     _ensure_font()
-    size = max(8, int(size))
-    path = _font_path(bold)
-    f = pygame.font.Font(path, size)
-    if path is None and bold:
-        f.set_bold(True)
-    return f
+    return pygame.font.Font(str(font_path(bold)), max(8, int(size)))
 
 
-@cache
-def cjk_font_path() -> str | None:
-    """A font file with Chinese characters, or None when the machine has none."""
-    _ensure_font()
-    for name in CJK_FONTS:
-        path = pygame.font.match_font(name)
-        if path:
-            return path
-    return None
+def cjk_font_path() -> Path:
+    """The font that draws Chinese: the same file as everything else."""
+    return font_path(False)
 
 
-@cache
-def cjk_font(size: int) -> pygame.font.Font | None:
-    path = cjk_font_path()
-    return pygame.font.Font(path, max(8, int(size))) if path else None
+def cjk_font(size: int) -> pygame.font.Font:
+    return font(size)
 
 
 def has_cjk(s: str) -> bool:
     return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in s)
 
 
+def missing_glyphs(s: str, bold: bool = False) -> str:
+    """The characters of s that the arcade's font cannot draw."""
+    metrics = font(16, bold).metrics(s)
+    return "".join(ch for ch, m in zip(s, metrics) if m is None and not ch.isspace())
+
+
 def render(s: str, size: int, color, bold: bool = False) -> pygame.Surface:
-    """Text as an image; Chinese characters use a CJK font, or are left out if there is none."""
-    if has_cjk(s):
-        cjk = cjk_font(size)
-        if cjk is not None:
-            return cjk.render(s, True, color)
-        s = " ".join("".join(ch for ch in s if not has_cjk(ch)).split())
+    """Text as an image."""
     return font(size, bold).render(s, True, color)
 
 

@@ -1,0 +1,103 @@
+"""The arcade draws all its text with its own font, and that font has every glyph it draws."""
+
+import ast
+from pathlib import Path
+
+import pygame
+import pytest
+
+from game import registry
+from game.match import Match, Seat
+from game.ui import theme
+from tests.harness import Harness
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def literals(folder: str) -> list[tuple[str, str]]:
+    """Every string constant in the Python files under folder (f-strings' fixed parts too)."""
+    found = []
+    for path in sorted((ROOT / folder).rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.append((f"{path.relative_to(ROOT)}:{node.lineno}", node.value))
+    return found
+
+
+def test_the_font_is_the_arcades_own_file_with_its_licence():
+    for bold in (False, True):
+        path = theme.font_path(bold)
+        assert path.is_file() and path.parent == ROOT / "assets" / "fonts"
+    assert (ROOT / "assets" / "fonts" / "OFL.txt").is_file()
+    size = sum(p.stat().st_size for p in (ROOT / "assets" / "fonts").iterdir())
+    assert size < 10_000_000
+
+
+def test_every_game_text_has_all_its_glyphs():
+    for game_id in registry.available():
+        rules = registry.get(game_id).rules
+        texts = [rules.TITLE, rules.TAGLINE, rules.RULES_TEXT, *rules.SEAT_NAMES]
+        for opt in rules.OPTIONS:
+            texts += [opt.label, *(label for _, label in opt.choices)]
+        for s in texts:
+            for bold in (False, True):
+                assert theme.missing_glyphs(s, bold) == "", (game_id, s)
+
+
+@pytest.mark.parametrize("folder", ["game", "players", "net", "ai"])
+def test_every_string_in_the_code_has_all_its_glyphs(folder):
+    missing = {(where, theme.missing_glyphs(s)) for where, s in literals(folder)
+               if theme.missing_glyphs(s)}
+    assert not missing
+
+
+def test_common_chinese_of_both_scripts_is_in_the_font():
+    # 炸飞机 (simplified) and 炸飛機 (traditional), the Banqi pieces both ways, a rules word.
+    for s in ("炸飞机 炸飛機", "帥仕相俥傌炮兵 將士象車馬砲卒", "暗棋 翻棋 规则 規則", "Bomb the Planes"):
+        assert theme.missing_glyphs(s) == "" and theme.missing_glyphs(s, True) == ""
+
+
+class _Recording:
+    """A font that remembers what it was asked to draw."""
+
+    def __init__(self, real: pygame.font.Font, seen: set[str]):
+        self.real, self.seen = real, seen
+
+    def render(self, s, *args, **kwargs):
+        self.seen.add(s)
+        return self.real.render(s, *args, **kwargs)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+def test_every_string_drawn_on_the_screens_has_its_glyphs_and_no_system_font_is_asked(
+        monkeypatch):
+    seen: set[str] = set()
+    real_font = theme.font
+    monkeypatch.setattr(theme, "font", lambda size, bold=False: _Recording(
+        real_font(size, bold), seen))
+
+    def no_system_font(*args, **kwargs):
+        raise AssertionError("a system font was asked for")
+
+    monkeypatch.setattr(pygame.font, "SysFont", no_system_font)
+    monkeypatch.setattr(pygame.font, "match_font", no_system_font)
+    h = Harness((800, 560))
+    try:
+        h.app.push("title")
+        h.frame()
+        for game_id in registry.available():
+            for name, kwargs in (("setup", {"game_id": game_id}), ("rules", {"game_id": game_id})):
+                h.app.push(name, **kwargs)
+                h.frames(2)
+                h.app.pop()
+            seats = [Seat("human", "Ann"), Seat("ai", "Bot", "easy")]
+            match = Match(game_id, None, 3, seats[:registry.get(game_id).players])
+            h.app.push("replay", match=match)
+            h.frames(2)
+            h.app.pop()
+    finally:
+        h.close()
+    assert any(theme.has_cjk(s) for s in seen)
+    assert {s: theme.missing_glyphs(s) for s in seen if theme.missing_glyphs(s)} == {}
