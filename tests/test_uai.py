@@ -15,9 +15,10 @@ def talk(lines: list[str], timeout: float = 30) -> list[str]:
 
 
 def test_handshake_perft_and_go():
+    # no quit at the end: quit stops the perfts still running; the end of input waits for them
     out = talk(["uai", "isready", "position startpos", "perft 4",
                 "position fen x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1", "perft 3",
-                "position startpos moves g2 a2", "go movetime 200", "isready", "quit"])
+                "position startpos moves g2 a2", "go movetime 200", "isready"])
     assert out[:3] == ["id name Paper Arcade Ataxx", "id author Paper Arcade", "uaiok"]
     assert "readyok" in out and "perft 4 155888" in out and "perft 3 4184" in out
     best = [line for line in out if line.startswith("bestmove ")]
@@ -29,8 +30,7 @@ def test_handshake_perft_and_go():
 
 def test_bad_input_gets_a_clear_error_and_changes_nothing():
     out = talk(["position startpos moves g2", "frobnicate", "position fen not a fen",
-                "position startpos moves g2 zz9", "go sideways 5", "perft x", "perft 1",
-                "quit"])
+                "position startpos moves g2 zz9", "go sideways 5", "perft x", "perft 1"])
     errors = [line for line in out if line.startswith("info string error")]
     assert len(errors) == 5 and "frobnicate" in errors[0]
     assert "perft 1 16" in out  # after g2 (o to move): the position from the first line
@@ -40,3 +40,75 @@ def test_go_depth_and_stop():
     out = talk(["position startpos", "go depth 2", "stop", "go infinite", "stop", "quit"])
     best = [line for line in out if line.startswith("bestmove")]
     assert len(best) == 2
+
+
+class Engine:
+    """The engine as a GUI drives it: one line at a time, reading its answers as they come."""
+
+    def __init__(self):
+        import queue
+        import threading
+        self.proc = subprocess.Popen([sys.executable, "-m", "ai.uai"], cwd=ROOT, text=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+
+    def send(self, *lines: str) -> None:
+        self.proc.stdin.write("".join(line + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def until(self, prefix: str, timeout: float = 10) -> tuple[str, list[str]]:
+        """The first line starting with prefix, and the lines before it."""
+        import time
+        seen, end = [], time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+            if line.startswith(prefix):
+                return line, seen
+            seen.append(line)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(5)
+
+
+def test_a_go_right_after_bestmove_is_always_answered():
+    engine = Engine()
+    try:
+        engine.send("uai", "isready")
+        engine.until("readyok")
+        fens = ["x5o/7/7/7/7/7/o5x x 0 1", "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1"]
+        for i in range(200):
+            # the next go is sent the moment a bestmove arrives, as match runners do
+            engine.send(f"position fen {fens[i % 2]}", "go movetime 5")
+            best, before = engine.until("bestmove")
+            assert not [line for line in before if "error" in line], (i, before)
+            assert len(best.split()) == 2
+        engine.send("quit")
+        assert engine.proc.wait(5) == 0
+    finally:
+        engine.close()
+
+
+def test_perft_leaves_the_command_loop_free():
+    import time
+    engine = Engine()
+    try:
+        engine.send("position startpos", "perft 8")  # hours of work
+        time.sleep(0.3)
+        started = time.monotonic()
+        engine.send("isready")
+        engine.until("readyok", timeout=5)
+        assert time.monotonic() - started < 1.0
+        engine.send("stop")
+        engine.until("info string perft 8 stopped", timeout=5)
+        engine.send("perft 2", "quit")
+        assert engine.until("perft 2")[0] == "perft 2 256"  # too small to be stopped
+        assert engine.proc.wait(3) == 0
+    finally:
+        engine.close()
