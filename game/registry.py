@@ -9,7 +9,7 @@ from functools import cache
 from types import ModuleType
 
 # The order the title menu shows them in.
-GAME_IDS = ("ataxx", "dots", "planes", "banqi", "g2048")
+GAME_IDS = ("ataxx", "dots", "planes", "banqi", "jungle", "g2048", "foxhunt")
 
 
 @dataclass(frozen=True)
