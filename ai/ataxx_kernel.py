@@ -1,0 +1,397 @@
+"""The Ataxx search compiled with numba: uint64 bitboards, move generation, make, perft and a
+principal variation search with a transposition table, killers, history and late-move
+reductions. Imported only through ai.compiled (which points numba's cache at the user's cache
+folder first); ai/ataxx.py drives it and falls back to its pure-Python search without numba.
+
+Positions are (own, opp) from the side to move, so one table entry serves both colours.
+A move is an int: a clone is its target square, a jump (from + 1) * 64 + to; -1 is none.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from game.rules.ataxx import ALL as _ALL
+from game.rules.ataxx import DRAW_HALFMOVES
+from game.rules.ataxx import FAR as _FAR
+from game.rules.ataxx import FILE_A as _FILE_A
+from game.rules.ataxx import FILE_G as _FILE_G
+from game.rules.ataxx import NEAR as _NEAR
+
+U = np.uint64
+U0, U1, U7 = U(0), U(1), U(7)
+ALL = U(_ALL)
+NOT_A = U(_ALL & ~_FILE_A)
+NOT_G = U(_ALL & ~_FILE_G)
+NEAR = np.array(_NEAR, dtype=np.uint64)
+FAR = np.array(_FAR, dtype=np.uint64)
+HALF_LIMIT = DRAW_HALFMOVES
+
+WIN = 100_000
+INF = 2 * WIN
+MATE_ZONE = WIN - 1000
+EXACT, LOWER, UPPER = 0, 1, 2
+NO_MOVE = -1
+MAX_PLY = 128
+MAX_MOVES = 1024  # more than any position has (at most 45 clones and 16 jumps a stone)
+TT_BITS = 20
+K1 = U(0x9E3779B97F4A7C15)
+K2 = U(0xC2B2AE3D27D4EB4F)
+SH = U(64 - TT_BITS)
+
+# ctl, the search's control block, shared with the Python side
+STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH = range(7)
+CTL_SIZE = 8
+
+
+@intrinsic
+def popcount(typingctx, x):
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@intrinsic
+def lowest(typingctx, x):
+    """The index of the lowest set bit (x != 0)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def spread(b):
+    """Every square next to a stone of b."""
+    row = b | ((b & NOT_A) >> U1) | ((b & NOT_G) << U1)
+    return (row | (row << U7) | (row >> U7)) & ALL
+
+
+@njit(cache=True)
+def can_move(own, empty):
+    """A clone or a jump reaches an empty square: the 5x5 box around own touches one."""
+    return (spread(spread(own)) & empty) != U0
+
+
+@njit(cache=True)
+def generate(own, opp, gaps, out, row):
+    """Writes every move of own into out[row] and returns how many (0: none, a pass or over)."""
+    empty = ALL & ~(own | opp | gaps)
+    n = 0
+    t = spread(own) & empty
+    while t:
+        out[row, n] = lowest(t)
+        n += 1
+        t &= t - U1
+    f = own
+    while f:
+        fr = lowest(f)
+        f &= f - U1
+        t = FAR[fr] & empty
+        base = (fr + 1) * 64
+        while t:
+            out[row, n] = base + lowest(t)
+            n += 1
+            t &= t - U1
+    return n
+
+
+@njit(cache=True)
+def play(own, opp, m):
+    """(own, opp) after move m, still from the mover's side."""
+    to = m & 63
+    cap = NEAR[to] & opp
+    own = own | (U1 << U(to)) | cap
+    if m >= 64:
+        own ^= U1 << U((m >> 6) - 1)
+    return own, opp ^ cap
+
+
+@njit("int64(uint64, uint64, uint64, int64, int64, int64[:, ::1], int64)", cache=True)
+def perft(own, opp, gaps, half, depth, out, row):
+    """libataxx's perft: a pass counts as a move, a finished game has none."""
+    if depth <= 0:
+        return 1
+    if own == U0 or opp == U0 or half >= HALF_LIMIT:
+        return 0
+    n = generate(own, opp, gaps, out, row)
+    if n == 0:
+        if not can_move(opp, ALL & ~(own | opp | gaps)):
+            return 0
+        if depth == 1:
+            return 1
+        return perft(opp, own, gaps, half + 1, depth - 1, out, row + 1)
+    if depth == 1:
+        return n
+    total = 0
+    for i in range(n):
+        m = out[row, i]
+        a, b = play(own, opp, m)
+        total += perft(b, a, gaps, 0 if m < 64 else half + 1, depth - 1, out, row + 1)
+    return total
+
+
+@njit(cache=True)
+def evaluate(own, opp, gaps):
+    """From the side to move: material, stones exposed to capture, and room to clone."""
+    empty = ALL & ~(own | opp | gaps)
+    near_empty = spread(empty)
+    material = popcount(own) - popcount(opp)
+    front = popcount(near_empty & opp) - popcount(near_empty & own)
+    mobility = popcount(spread(own) & empty) - popcount(spread(opp) & empty)
+    return 100 * material + 4 * front + 3 * mobility + 20
+
+
+@njit(cache=True)
+def final(own, opp, ply):
+    margin = popcount(own) - popcount(opp)
+    if margin > 0:
+        return WIN - ply + margin
+    if margin < 0:
+        return -WIN + ply + margin
+    return 0
+
+
+@njit(cache=True)
+def slot(own, opp):
+    return np.int64(((own * K1) ^ (opp * K2) ^ ((own ^ opp) >> U(29))) * K1 >> SH)
+
+
+@njit(cache=True)
+def order(own, opp, moves, keys, row, n, tt_move, killers, history):
+    """Ordering keys: the table's move, then stones won (a clone's new stone, a jump's hole),
+    killers and history."""
+    for i in range(n):
+        m = moves[row, i]
+        if m == tt_move:
+            keys[row, i] = 1 << 40
+            continue
+        to = m & 63
+        gain = 10 * popcount(NEAR[to] & opp)
+        if m < 64:
+            gain += 10
+        else:
+            gain -= 3 * popcount(NEAR[(m >> 6) - 1] & own)
+        k = (gain + 40) * 10_000_000 + history[m]
+        if m == killers[row, 0]:
+            k += 50_000_000
+        elif m == killers[row, 1]:
+            k += 40_000_000
+        keys[row, i] = k
+
+
+@njit(cache=True)
+def pick(moves, keys, row, i, n):
+    """Moves the best remaining move to index i (a selection sort done lazily)."""
+    best, bk = i, keys[row, i]
+    for j in range(i + 1, n):
+        if keys[row, j] > bk:
+            best, bk = j, keys[row, j]
+    if best != i:
+        m = moves[row, i]
+        moves[row, i] = moves[row, best]
+        moves[row, best] = m
+        k = keys[row, i]
+        keys[row, i] = keys[row, best]
+        keys[row, best] = k
+    return moves[row, i]
+
+
+# Recursive functions get their types up front: numba cannot load an inferred recursive
+# function from its cache.
+@njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, uint64[::1], "
+      "uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], "
+      "int64[::1])", cache=True)
+def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
+            tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl):
+    ctl[NODES] += 1
+    if (ctl[NODES] & 1023) == 0:
+        if ctl[STOP] != 0 or (ctl[NODE_LIMIT] > 0 and ctl[NODES] >= ctl[NODE_LIMIT]):
+            ctl[ABORTED] = 1
+    if ctl[ABORTED] != 0:
+        return 0
+    if ply > ctl[SELDEPTH]:
+        ctl[SELDEPTH] = ply
+    if own == U0 or opp == U0:
+        return final(own, opp, ply)
+    if half >= HALF_LIMIT:
+        return 0
+    empty = ALL & ~(own | opp | gaps)
+    if empty == U0:
+        return final(own, opp, ply)
+    if depth <= 0 or ply >= MAX_PLY - 1:
+        return evaluate(own, opp, gaps)
+
+    idx = slot(own, opp)
+    tt_move = NO_MOVE
+    if tt_own[idx] == own and tt_opp[idx] == opp:
+        d = tt_data[idx]
+        e_depth = (d >> 16) & 0xFF
+        e_flag = (d >> 24) & 0xFF
+        tt_move = np.int64(np.int16(d & 0xFFFF))
+        e_score = np.int64(np.int32(d >> 32))
+        if e_score > MATE_ZONE:
+            e_score -= ply
+        elif e_score < -MATE_ZONE:
+            e_score += ply
+        if ply > 0 and e_depth >= depth and half < HALF_LIMIT - 20:
+            if e_flag == EXACT:
+                return e_score
+            if e_flag == LOWER and e_score >= beta:
+                return e_score
+            if e_flag == UPPER and e_score <= alpha:
+                return e_score
+
+    n = generate(own, opp, gaps, moves, ply)
+    if n == 0:
+        if not can_move(opp, empty):
+            return final(own, opp, ply)
+        return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1,
+                        tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+
+    order(own, opp, moves, keys, ply, n, tt_move, killers, history)
+    original_alpha = alpha
+    best, best_move = -INF, NO_MOVE
+    lmr = ctl[LMR] != 0
+    for i in range(n):
+        m = pick(moves, keys, ply, i, n)
+        a, b = play(own, opp, m)
+        child_half = 0 if m < 64 else half + 1
+        if i == 0:
+            score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
+                             tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+        else:
+            r = 0
+            if lmr and depth >= 3 and i >= 4 and m != killers[ply, 0] \
+                    and m != killers[ply, 1]:
+                r = 1 if i < 12 or depth < 5 else 2
+            score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
+                             ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
+                             ctl)
+            if r > 0 and score > alpha:
+                score = -negamax(b, a, gaps, child_half, depth - 1, -alpha - 1, -alpha,
+                                 ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers,
+                                 history, ctl)
+            if alpha < score < beta:
+                score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
+                                 tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+        if ctl[ABORTED] != 0:
+            return 0
+        if score > best:
+            best, best_move = score, m
+        if score > alpha:
+            alpha = score
+        if alpha >= beta:
+            if m != killers[ply, 0]:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = m
+            history[m] = min(history[m] + depth * depth, 9_000_000)
+            break
+
+    if ply == 0:
+        ctl[BEST] = best_move
+    flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
+    stored = best
+    if stored > MATE_ZONE:
+        stored += ply
+    elif stored < -MATE_ZONE:
+        stored -= ply
+    tt_own[idx] = own
+    tt_opp[idx] = opp
+    tt_data[idx] = (np.int64(stored) << 32) | (flag << 24) | (min(depth, 255) << 16) \
+        | (best_move & 0xFFFF)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def root(own, opp, gaps, half, depth, alpha, beta,
+         tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl):
+    """One iteration at the root; the best move goes to ctl[BEST]. The caller checks
+    ctl[ABORTED] before trusting the result. Runs without the GIL."""
+    return negamax(own, opp, gaps, half, depth, alpha, beta, 0,
+                   tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+
+
+@njit(cache=True, nogil=True)
+def root_move(own, opp, tt_own, tt_opp, tt_data):
+    """The table's move for a position (the root's best after root())."""
+    idx = slot(own, opp)
+    if tt_own[idx] == own and tt_opp[idx] == opp:
+        return np.int64(np.int16(tt_data[idx] & 0xFFFF))
+    return NO_MOVE
+
+
+@njit(cache=True, nogil=True)
+def perft_root(own, opp, gaps, half, depth):
+    out = np.empty((max(depth, 1) + 1, MAX_MOVES), dtype=np.int64)
+    return perft(own, opp, gaps, half, depth, out, 0)
+
+
+@njit(cache=True, nogil=True)
+def moves_root(own, opp, gaps):
+    out = np.empty((1, MAX_MOVES), dtype=np.int64)
+    n = generate(own, opp, gaps, out, 0)
+    return out[0, :n].copy()
+
+
+class Tables:
+    """One search's working arrays and a transposition table it keeps between moves."""
+
+    def __init__(self, tt_bits: int = TT_BITS):
+        assert tt_bits == TT_BITS
+        size = 1 << tt_bits
+        self.tt_own = np.zeros(size, dtype=np.uint64)
+        self.tt_opp = np.zeros(size, dtype=np.uint64)
+        self.tt_data = np.zeros(size, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.keys = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.killers = np.full((MAX_PLY, 2), NO_MOVE, dtype=np.int64)
+        self.history = np.zeros(64 * 50, dtype=np.int64)
+        self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+
+    def clear(self) -> None:
+        self.tt_own[:] = 0
+        self.tt_opp[:] = 0
+        self.tt_data[:] = 0
+        self.new_search()
+
+    def new_search(self) -> None:
+        self.killers[:] = NO_MOVE
+        self.history //= 8
+        self.ctl[:] = 0
+
+    def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,
+               beta: int) -> int:
+        return int(root(U(own), U(opp), U(gaps), half, depth, alpha, beta, self.tt_own,
+                        self.tt_opp, self.tt_data, self.moves, self.keys, self.killers,
+                        self.history, self.ctl))
+
+    def best(self, own: int, opp: int) -> int:
+        return int(root_move(U(own), U(opp), self.tt_own, self.tt_opp, self.tt_data))
+
+
+def perft_count(own: int, opp: int, gaps: int, half: int, depth: int) -> int:
+    return int(perft_root(U(own), U(opp), U(gaps), half, depth))
+
+
+def move_list(own: int, opp: int, gaps: int) -> list[int]:
+    return [int(m) for m in moves_root(U(own), U(opp), U(gaps))]
+
+
+def warm() -> None:
+    """Compiles (or loads from the cache) every entry point with a tiny search."""
+    from game.rules.ataxx import START_FEN, from_fen
+    pos = from_fen(START_FEN)
+    perft_count(pos.x, pos.o, pos.gaps, 0, 2)
+    move_list(pos.x, pos.o, pos.gaps)
+    t = Tables()
+    t.search(pos.x, pos.o, pos.gaps, 0, 2, -INF, INF)
+    t.best(pos.x, pos.o)
