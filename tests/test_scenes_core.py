@@ -80,6 +80,8 @@ def test_esc_asks_before_leaving_and_the_game_can_be_continued(h):
     h.key(pygame.K_3, "3")
     assert play.match.moves == [3]
     h.frame()
+    assert h.top is play and play.board.viewer == 0  # the mover sees the answer first
+    h.key(pygame.K_SPACE, " ")  # seen: hand over
     assert isinstance(h.top, HandoverScene)  # seat 1 must not see seat 0's view
     h.key(pygame.K_RETURN)
     h.key(pygame.K_ESCAPE)

@@ -123,6 +123,10 @@ class Board(BoardBase):
             if self.flips[sq] >= FLIP_SECONDS:
                 del self.flips[sq]
 
+    def hides_between_seats(self) -> bool:
+        """Face-down pieces are hidden from both alike: only the fog hides one side's sight."""
+        return bool(self.options.get("fog"))
+
     def busy(self) -> bool:
         return bool(self.flips)
 

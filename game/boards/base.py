@@ -104,6 +104,11 @@ class BoardBase:
     def close(self) -> None:
         """The scene showing the board is gone: stop background work (a hint, autoplay)."""
 
+    def hides_between_seats(self) -> bool:
+        """Whether, with these options, one seat's view hides something from the other (then
+        hot-seat hands the computer over between turns); only asked of games that hide."""
+        return True
+
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""
         return False

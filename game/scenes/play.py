@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 PANEL_WIDTH = 270
 TOP_BAR = 58
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
+REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's answer
 
 
 class PlayScene(Scene):
@@ -46,6 +47,9 @@ class PlayScene(Scene):
         self.driver = SeatDriver(match, controllers, submit=self._submit, forfeit=self._forfeit)
         self.pending: Decision | None = None  # a bot's move waiting for an animation to end
         self.shown_viewer: int | None = None  # whose eyes the board shows (hidden hot-seat)
+        # Hidden hot-seat: the mover still sees the answer to their move until this time (or a
+        # key), and only then is the computer handed over.
+        self.reveal_until: float | None = None
         self.ended_at: float | None = None
         self.result_shown = False
         self.paused = False
@@ -62,7 +66,20 @@ class PlayScene(Scene):
     # --- who sees what
     @property
     def hidden_hotseat(self) -> bool:
-        return bool(self.match.rules.HIDDEN) and len(self.humans) > 1
+        """Two people at one screen and a game that hides something from one of them."""
+        return (bool(self.match.rules.HIDDEN) and len(self.humans) > 1
+                and self.board.hides_between_seats())
+
+    @property
+    def revealing(self) -> bool:
+        """The mover is looking at the answer to their move before handing over."""
+        return self.reveal_until is not None and not self.match.over
+
+    def end_reveal(self) -> None:
+        """The mover has seen their move's answer: the hand-over may come."""
+        if self.reveal_until is not None:
+            self.reveal_until = None
+            self.refresh(animate=False)
 
     def viewer(self) -> int | None:
         """The seat whose view the board shows; None shows everything (watching, game over)."""
@@ -79,7 +96,7 @@ class PlayScene(Scene):
 
     def needs_handover(self) -> bool:
         """Hidden-information hot-seat: the seat to move has not taken the computer yet."""
-        if not self.hidden_hotseat or self.match.over:
+        if not self.hidden_hotseat or self.match.over or self.revealing:
             return False
         seat = self.match.to_move()
         return seat in self.humans and seat != self.shown_viewer
@@ -148,7 +165,20 @@ class PlayScene(Scene):
             self.session.request_takeback()
             self.app.toast("Takeback requested")
             return
+        if len(self.humans) > 1 and self.match.moves and not self.revealing:
+            last = self.match.rules.to_move(self.match.states[-2])
+            if last is not None and last != self.match.to_move():
+                who = self.match.seat_title(last)
+                self.app.push("confirm", message=f"Take back {who}'s move?",
+                              on_yes=self._undo_one, yes="Take it back", no="Keep it",
+                              detail=f"It is {who}'s move, not yours: ask them first.")
+                return
+        self._undo_one()
+
+    def _undo_one(self) -> None:
+        """Take back the last move (against a bot: back to the person's last turn)."""
         self._cancel_all()
+        self.reveal_until = None
         if len(self.humans) == 1:
             taken = self.match.undo_for(self.humans[0])
         else:
@@ -255,12 +285,15 @@ class PlayScene(Scene):
             if not self.driver.apply(move):  # a refused bot move forfeits (driver -> _forfeit)
                 return False
         else:
+            mover = self.match.to_move()
             try:
                 self.match.play(move)
             except RulesError as exc:
                 self.app.sound.play("refused")
                 self.app.toast(f"Not allowed: {exc}")
                 return False
+            if self.hidden_hotseat and self.match.to_move() not in (None, mover):
+                self.reveal_until = time.monotonic() + REVEAL_SECONDS
         self.pending = None
         self.refresh(animate=True)
         if self.board.view is not None:
@@ -316,6 +349,9 @@ class PlayScene(Scene):
                 event.type == pygame.KEYDOWN and event.key in (pygame.K_u, pygame.K_p)):
             if self.panel_buttons.handle_event(event):
                 return
+        if self.revealing and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.end_reveal()  # seen: hand over now
+            return
         if self.human_to_move() is not None and not self.match.over:
             move = self.board.handle_event(event)
             if move is not None:
@@ -335,6 +371,8 @@ class PlayScene(Scene):
             self.app.toast(self.notices.pop(0))
         if self.session is not None:
             self._session_events()
+        if self.revealing and time.monotonic() >= self.reveal_until:
+            self.end_reveal()
         if self.needs_handover() and self.app.top is self:
             seat = self.match.to_move()
             note = "Set up your planes." if self.match.setup_pending() else ""
@@ -476,6 +514,8 @@ class PlayScene(Scene):
         seat = m.to_move()
         who = m.seat_title(seat)
         setup = m.setup_pending()
+        if self.revealing:
+            return f"{who} is next: press a key to hand over"
         if seat in self.humans:
             if len(self.humans) == 1:
                 return "Place your planes" if setup else "Your move"

@@ -173,7 +173,7 @@ class SetupScene(Scene):
         w, h = size
         self.box = pygame.Rect(40, 80, w - 80, h - 170)
         rows = self.visible_rows()
-        row_h = max(36, min(52, (self.box.height - 30) // max(1, len(rows))))
+        row_h = max(36, min(52, (self.box.height - 60) // max(1, len(rows))))
         y = self.box.y + 16
         for row in rows:
             row.layout(pygame.Rect(self.box.x + 24, y, self.box.width - 48, row_h - 8), 190)
@@ -190,4 +190,5 @@ class SetupScene(Scene):
             row.draw(surface, i == self.focus)
         self.buttons.draw(surface, show_focus=self.focus == len(rows))
         theme.text(surface, "Up/Down: choose a row · Left/Right: change it · Enter: start",
-                   (w - 40, h - 48), 16, theme.INK_SOFT, anchor="midright")
+                   (self.box.x + 24, self.box.bottom - 14), 16, theme.INK_SOFT,
+                   anchor="bottomleft")

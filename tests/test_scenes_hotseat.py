@@ -1,0 +1,98 @@
+"""Hot-seat as two people at one screen play it: see your move's answer, hand over only when
+the game hides something, and undo never takes back the other player's move unasked."""
+
+import random
+
+import pygame
+import pytest
+
+from ai.base import Budget
+from game.match import Match, Seat
+from game.scenes import play as play_scene
+from game.scenes.dialog import ConfirmScene, HandoverScene
+from game.scenes.play import PlayScene
+from game.scenes.start import start_match
+from game.scenes.title import TitleScene
+from tests.harness import Harness
+
+TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
+
+
+@pytest.fixture
+def h():
+    harness = Harness((1000, 700))
+    harness.app.push(TitleScene(harness.app))
+    harness.frame()
+    yield harness
+    harness.close()
+
+
+def _take_the_computer(h) -> PlayScene:
+    h.frame()
+    assert isinstance(h.top, HandoverScene)
+    h.key(pygame.K_RETURN)
+    assert isinstance(h.top, PlayScene)
+    return h.top
+
+
+def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch):
+    monkeypatch.setattr(play_scene, "REVEAL_SECONDS", 0.3)
+    match = Match("planes", None, 5, list(TWO))
+    start_match(h.app, match)
+    for seat in (0, 1):  # both set up their planes
+        play = _take_the_computer(h)
+        layout = play.match.info.ai_module().choose_setup(
+            match.view(seat), Budget(1.0), "easy", random.Random(seat))
+        assert play.try_move(layout, by_human=True)
+        h.key(pygame.K_SPACE, " ")
+    play = _take_the_computer(h)
+    shot = match.legal_moves()[0]
+    assert play.try_move(shot, by_human=True)
+    for _ in range(6):  # 100 ms later the shooter still sees the answer on their own screen
+        h.frame()
+    assert h.top is play and play.board.viewer == 0
+    assert "hand over" in play.status_text()
+    h.wait_until(lambda: isinstance(h.top, HandoverScene), timeout=3)  # then, unasked
+    assert play.board.view is None
+
+
+def test_banqi_without_fog_never_hands_over_and_with_fog_does(h):
+    start_match(h.app, Match("banqi", {"fog": False}, 5, list(TWO)))
+    for _ in range(3):
+        h.frame()
+    play = h.top
+    assert isinstance(play, PlayScene) and not play.hidden_hotseat
+    assert play.try_move(play.match.legal_moves()[0], by_human=True)
+    for _ in range(3):
+        h.frame()
+    assert h.top is play and play.human_to_move() == 1
+    start_match(h.app, Match("banqi", {"fog": True}, 5, list(TWO)))
+    h.frame()
+    assert isinstance(h.top, HandoverScene)
+
+
+def test_hot_seat_undo_asks_before_taking_back_the_other_players_move(h):
+    match = Match("ataxx", None, 5, list(TWO))
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    assert play.try_move(match.legal_moves()[0], by_human=True)
+    h.frame()
+    h.key(pygame.K_u, "u")  # Ben, to move, presses Undo: Ann's move is not Ben's to take
+    assert isinstance(h.top, ConfirmScene) and "Ann" in h.top.message
+    assert len(match.moves) == 1
+    h.key(pygame.K_n, "n")
+    assert len(match.moves) == 1
+    h.key(pygame.K_u, "u")
+    h.key(pygame.K_y, "y")
+    assert match.moves == [] and match.to_move() == 0
+
+
+def test_in_hidden_hot_seat_the_mover_takes_back_their_own_move_before_handing_over(h, race):
+    match = Match("race", None, 11, list(TWO))
+    start_match(h.app, match)
+    play = _take_the_computer(h)
+    h.key(pygame.K_2, "2")
+    assert match.moves == [2] and play.revealing
+    h.key(pygame.K_u, "u")
+    assert match.moves == [] and h.top is play and play.shown_viewer == 0
