@@ -187,3 +187,16 @@ def test_in_the_play_scene_keys_and_autoplay_make_moves(tmp_path):
         h.screenshot(tmp_path / "g2048.png")
     finally:
         h.close()
+
+
+def test_autoplay_moves_after_a_hint_was_shown(board):
+    board.handle_event(key(pygame.K_h))
+    assert wait_for(board, lambda: board.hint is not None)
+    dict(board.actions())["Autoplay: off"]()
+    end = time.monotonic() + 10
+    move = None
+    while move is None and time.monotonic() < end:
+        board.update(1 / 60)
+        move = board.pending_move()
+        time.sleep(0.005)
+    assert move in rules.legal_moves(START)

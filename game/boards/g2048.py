@@ -203,6 +203,8 @@ class Board(BoardBase):
     def toggle_autoplay(self) -> None:
         self.autoplay = not self.autoplay
         self.auto_move, self.wait = None, 0.0
+        if self.autoplay and not self.hint_busy:
+            self.asked_for = -1  # a hint answered this position: autoplay asks again
         if not self.autoplay:
             self.worker.cancel()
             self.hint_busy = False
