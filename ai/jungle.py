@@ -13,6 +13,7 @@ nearly a loss. The bot sees only its view; repetitions come from the view's hist
 from __future__ import annotations
 
 import random
+import time
 from collections import deque
 
 from ai.base import NO_OPENING_OPTION, Budget, Deadline, no_setup
@@ -35,6 +36,7 @@ VALUES = {
 ADVANCE = (0, 120, 70, 45, 32, 24, 18, 13, 9, 6, 4, 2, 1, 0)
 # How much each animal's advance counts: the big ones must also stay back and defend.
 ADVANCE_WEIGHT = {"E": 0.5, "L": 0.8, "T": 0.8, "P": 1.0, "D": 1.0, "W": 1.0, "C": 0.8, "R": 0.7}
+CONTEMPT = 40
 DEN_THREAT = 3000  # an enemy animal next to our den, not to move: we must take it or lose
 LEVEL_DEPTH = {"easy": 2, "normal": 4, "hard": 64}
 PIECES = "ELTPDWCRelptdwcr"
@@ -89,7 +91,12 @@ class Searcher:
         self.quiet_limit = options["quiet_limit"]
         self.table = TABLES[self.ranks]
         self.budget = budget
+        # stop a little early: unwinding the search and answering take time too
+        margin = min(0.05, 0.1 * budget.seconds)
+        self.stop_at = time.monotonic() + budget.remaining() - margin
         self.nodes = 0
+        self.root_seat = turn
+        self.partial: tuple | None = None
         self.tt: dict[int, tuple] = {}
         self.killers: list[list] = [[None, None] for _ in range(128)]
         self.history: dict[tuple[int, int], int] = {}
@@ -106,6 +113,16 @@ class Searcher:
         self.seen = dict(seen or {})
         self.quiet = quiet
         self.values = VALUES[self.ranks]
+
+    def check(self) -> None:
+        """Raise Deadline once time is up or the search is cancelled."""
+        if time.monotonic() >= self.stop_at or self.budget.cancel.is_set():
+            raise Deadline
+
+    def draw_value(self) -> int:
+        """A draw, for the side to move: a little worse than even for the side that searches,
+        so that it plays on rather than repeat."""
+        return -CONTEMPT if self.turn == self.root_seat else CONTEMPT
 
     # --- make / unmake
     def make(self, move: tuple[int, int]) -> str:
@@ -179,8 +196,8 @@ class Searcher:
 
     def quiesce(self, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
-        if not self.nodes & 1023:
-            self.budget.check()
+        if not self.nodes & 255:
+            self.check()
         if self.den_entry(self.turn):
             return WIN - ply
         stand = self.evaluate()
@@ -212,12 +229,12 @@ class Searcher:
 
     def negamax(self, depth: int, alpha: int, beta: int, ply: int, quiet: int) -> int:
         self.nodes += 1
-        if not self.nodes & 1023:
-            self.budget.check()
+        if not self.nodes & 255:
+            self.check()
         if self.den_entry(self.turn):
             return WIN - ply
         if ply and (self.seen.get(self.hash, 0) or quiet >= self.quiet_limit):
-            return 0  # a repetition or the move limit: a draw
+            return self.draw_value()  # a repetition or the move limit
         if depth <= 0:
             return self.quiesce(alpha, beta, ply)
         alpha0 = alpha
@@ -294,6 +311,7 @@ class Searcher:
                 if v > best:
                     best, best_move = v, m
                     alpha = max(alpha, v)
+                    self.partial = (best_move, best)
         finally:
             self.seen[key] -= 1
         self.tt[key] = (depth, best, EXACT, best_move)
@@ -326,12 +344,15 @@ def search(view: dict, budget: Budget, max_depth: int = 64) -> tuple[str, int, i
         raise ValueError("no legal move in this view")
     best, value, done = legal[0], 0, 0
     for depth in range(1, max_depth + 1):
+        s.partial = None
         try:
             best, value = s.root(list(legal), depth, best)
         except Deadline:
+            if s.partial is not None:  # the deeper search already found this move best so far
+                best, value = s.partial
             break
         done = depth
-        if abs(value) >= WIN - 100 or budget.expired():
+        if abs(value) >= WIN - 100 or time.monotonic() >= s.stop_at:
             break
     return rules.move_name(best), value, done
 
