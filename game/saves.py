@@ -71,8 +71,13 @@ def load(path: Path | str) -> Match:
         raise storage.FileError(f"{exc} (set aside)" if moved else str(exc)) from exc
 
 
+def autosave_name(match: Match) -> str:
+    """The autosave of this game in progress: one per game, so one never overwrites another."""
+    return f"{AUTOSAVE} {match.game_id} {int(match.started * 1000)}"
+
+
 def has_autosave() -> bool:
-    return path_for(AUTOSAVE).exists()
+    return any(p.stem.startswith(AUTOSAVE) for p in saves_dir().glob("*.pasave"))
 
 
 def remove(name: str = AUTOSAVE) -> None:
@@ -90,7 +95,14 @@ class SaveEntry:
 
 
 def list_saves() -> list[SaveEntry]:
-    """The named saves (not the autosave), newest first."""
+    """The named saves (not the autosaves), newest first."""
     entries = [SaveEntry(p, p.stem, p.stat().st_mtime) for p in saves_dir().glob("*.pasave")
-               if p.stem != AUTOSAVE]
+               if not p.stem.startswith(AUTOSAVE)]
+    return sorted(entries, key=lambda e: e.modified, reverse=True)
+
+
+def list_autosaves() -> list[SaveEntry]:
+    """The autosaves of the games in progress, newest first."""
+    entries = [SaveEntry(p, p.stem, p.stat().st_mtime) for p in saves_dir().glob("*.pasave")
+               if p.stem.startswith(AUTOSAVE)]
     return sorted(entries, key=lambda e: e.modified, reverse=True)

@@ -5,6 +5,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from game import saves
 from game.match import Match, Seat
 from game.scenes.play import PlayScene
 from game.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
@@ -79,3 +80,53 @@ def test_a_resigned_game_shows_the_real_score_with_side_names(h):
     card = h.top
     assert play.match.score() == (2, 3)
     assert card.score_rows == [("Ann (first)", "2"), ("Bot (second)", "3")]
+
+
+def _leave(h, play) -> None:
+    play.leave_game()
+    h.frame()
+    assert isinstance(h.top, TitleScene)
+
+
+def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h):
+    planes = Match("planes", None, 5, [Seat("human", "Ann"), Seat("human", "Ben")])
+    start_match(h.app, planes)
+    _leave(h, h.app.find(PlayScene))
+    solo = Match("g2048", None, 3, [Seat("human", "Ann")])
+    start_match(h.app, solo)
+    play = h.app.find(PlayScene)
+    play.try_move(solo.legal_moves()[0], by_human=True)
+    _leave(h, play)
+    h.wait_until(lambda: len(saves.list_autosaves()) == 2)
+    # A named save, loaded and left, is offered by Continue too.
+    named = Match("race", None, 2, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    named.play(1)
+    named.play(2)  # the person to move: the bot has nothing to answer
+    saves.save(named, "my race")
+    h.top.enter()
+    h.click_button("Load")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    _leave(h, h.app.find(PlayScene))
+    h.wait_until(lambda: len(saves.list_autosaves()) == 3)
+    # A 2048 game played to the end removes its own autosave only.
+    done = Match("g2048", None, 4, [Seat("human", "Ann")])
+    start_match(h.app, done)
+    play = h.app.find(PlayScene)
+    while not done.over:
+        done.play(done.legal_moves()[0])
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.click_button("Menu")
+    h.top.enter()
+    h.click_button("Continue (3 games)")
+    h.wait_until(lambda: not h.top.loading)
+    listed = [h.top.describe(e) for e in h.top.entries]
+    assert [top for top, _ in listed] == [
+        "Race to the last: Ann (first) vs Easy bot (second)".replace("Easy bot", "Bot"),
+        "2048: Ann", "炸飞机 Bomb the Planes: Ann (red) vs Ben (blue)"]
+    assert [bottom.split(" · ")[0] for _, bottom in listed] == ["move 3", "move 2", "move 1"]
+    h.key(pygame.K_DOWN)
+    h.key(pygame.K_DOWN)
+    h.key(pygame.K_RETURN)
+    resumed = h.app.find(PlayScene)
+    assert resumed.match.game_id == "planes" and resumed.save_name == saves.autosave_name(planes)

@@ -33,14 +33,14 @@ REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's an
 
 class PlayScene(Scene):
     def __init__(self, app: App, match: Match, controllers: list[Controller], *,
-                 session: Any = None, demo: bool = False, save_name: str = saves.AUTOSAVE,
+                 session: Any = None, demo: bool = False, save_name: str | None = None,
                  watch_speed: float = 1.0):
         super().__init__(app)
         self.match = match
         self.controllers = controllers
         self.session = session
         self.demo = demo
-        self.save_name = save_name
+        self.save_name = save_name or saves.autosave_name(match)
         self.humans = [i for i, c in enumerate(controllers) if c.local_human]
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)

@@ -234,6 +234,53 @@ class LoadGameScene(_FileListScene):
             self.reload()
             return
         self.app.pop()
+        start_match(self.app, match)  # the named save stays as it was; the game gets an autosave
+
+
+class ContinueScene(_FileListScene):
+    """The games in progress, each kept in its own autosave: game, opponent, move, when."""
+
+    title = "Continue a game"
+
+    def __init__(self, app: App):
+        super().__init__(app)
+        self.buttons.set([Button("Continue (Enter)", self.open_selected),
+                          Button("Delete (Del)", self.delete_selected),
+                          Button("Back", self.back)])
+
+    def read_entries(self):
+        entries, problems = [], []
+        for entry in saves.list_autosaves():
+            try:
+                entries.append((entry, saves.load(entry.path)))
+            except storage.FileError as exc:
+                problems.append(f"{entry.name}: {exc}")
+        return entries, problems
+
+    def describe(self, e) -> tuple[str, str]:
+        entry, match = e
+        people = " vs ".join(f"{s.name} ({match.rules.SEAT_NAMES[i]})"
+                             if match.rules.PLAYERS > 1 else s.name
+                             for i, s in enumerate(match.seats))
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.modified))
+        return (f"{match.info.title}: {people}",
+                f"move {len(match.moves) + 1} · left {when}")
+
+    def delete_selected(self) -> None:
+        if self.entries:
+            entry, match = self.entries[self.selected]
+            self.app.push("confirm", message="Forget this game?", on_yes=lambda: self._forget(
+                entry), yes="Forget it", detail=self.describe(self.entries[self.selected])[0])
+
+    def _forget(self, entry) -> None:
+        saves.remove(entry.name)
+        self.reload()
+
+    def open_selected(self) -> None:
+        if not self.entries:
+            return
+        entry, match = self.entries[self.selected]
+        self.app.pop()
         start_match(self.app, match, save_name=entry.name)
 
 

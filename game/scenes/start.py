@@ -35,11 +35,13 @@ def controllers_for(app: App, match: Match) -> list[Controller] | None:
     return controllers
 
 
-def start_match(app: App, match: Match, save_name: str = saves.AUTOSAVE, *,
+def start_match(app: App, match: Match, save_name: str | None = None, *,
                 replace: bool = False, **play: Any) -> None:
-    """Start (or resume) a local match on a new play scene, pushed or in place of the top."""
+    """Start (or resume) a local match on a new play scene, pushed or in place of the top; it
+    is kept in save_name as it goes, by default this game's own autosave."""
     controllers = controllers_for(app, match)
     if controllers is None:
         return
     open_scene = app.replace if replace else app.push
-    open_scene("play", match=match, controllers=controllers, save_name=save_name, **play)
+    open_scene("play", match=match, controllers=controllers,
+               save_name=save_name or saves.autosave_name(match), **play)

@@ -5,7 +5,12 @@ from __future__ import annotations
 from game.scenes.base import Scene
 from game.scenes.dialog import ConfirmScene, HandoverScene, PromptScene
 from game.scenes.play import PlayScene
-from game.scenes.replays import LoadGameScene, ReplayBrowserScene, ReplayPlayerScene
+from game.scenes.replays import (
+    ContinueScene,
+    LoadGameScene,
+    ReplayBrowserScene,
+    ReplayPlayerScene,
+)
 from game.scenes.result import ResultScene
 from game.scenes.rules_page import RulesScene
 from game.scenes.settings_page import SettingsScene
@@ -20,6 +25,7 @@ SCENES: dict[str, type[Scene]] = {
     "replays": ReplayBrowserScene,
     "replay": ReplayPlayerScene,
     "loads": LoadGameScene,
+    "continue": ContinueScene,
     "settings": SettingsScene,
     "rules": RulesScene,
     "confirm": ConfirmScene,

@@ -27,6 +27,7 @@ class TitleScene(Scene):
         self.games = registry.available()
         self.buttons = ButtonGroup()
         self.game_buttons: list[Button] = []
+        self.in_progress: list[saves.SaveEntry] = []  # the games Continue offers
         self.other_buttons: list[Button] = []
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
         self.taglines: list[tuple[str, tuple[int, int]]] = []  # (text, where), set by layout
@@ -39,8 +40,11 @@ class TitleScene(Scene):
         self.game_buttons = [Button(registry.get(g).title, lambda g=g: self.open_setup(g))
                              for g in self.games]
         self.other_buttons = []
-        if saves.has_autosave():
-            self.other_buttons.append(Button("Continue", self.continue_game, hotkey=pygame.K_c))
+        self.in_progress = saves.list_autosaves()
+        if self.in_progress:
+            label = "Continue" if len(self.in_progress) == 1 else \
+                f"Continue ({len(self.in_progress)} games)"
+            self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c))
         self.other_buttons += [
             Button("Watch bots play", self.open_watch, hotkey=pygame.K_w),
             Button("Play over the LAN", self.open_lobby, hotkey=pygame.K_l),
@@ -75,7 +79,14 @@ class TitleScene(Scene):
         self.app.push("settings")
 
     def continue_game(self) -> None:
-        path = saves.path_for(saves.AUTOSAVE)
+        """One game in progress goes on at once; several are listed to choose from."""
+        if len(self.in_progress) > 1:
+            self.app.push("continue")
+            return
+        if not self.in_progress:
+            return
+        entry = self.in_progress[0]
+        path = entry.path
         try:
             match = saves.load(path)
         except storage.FileError as exc:
@@ -83,7 +94,7 @@ class TitleScene(Scene):
             self.app.toast(f"Could not continue: {exc}" + (" (file set aside)" if moved else ""))
             self._build()
             return
-        start_match(self.app, match)
+        start_match(self.app, match, save_name=entry.name)
 
     def start_idle_demo(self) -> None:
         two_player = [g for g in self.games if registry.get(g).players == 2] or self.games
