@@ -7,6 +7,7 @@ import pytest
 
 from game import saves
 from game.match import Match, Seat
+from game.scenes.dialog import ConfirmScene
 from game.scenes.play import PlayScene
 from game.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
 from game.scenes.result import ResultScene
@@ -130,3 +131,14 @@ def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h)
     h.key(pygame.K_RETURN)
     resumed = h.app.find(PlayScene)
     assert resumed.match.game_id == "planes" and resumed.save_name == saves.autosave_name(planes)
+
+
+@pytest.mark.parametrize("key", [pygame.K_ESCAPE, pygame.K_q])
+def test_esc_and_q_on_the_title_ask_before_quitting(h, key):
+    h.key(key, pygame.key.name(key))
+    assert h.app.running and isinstance(h.top, ConfirmScene)
+    h.key(pygame.K_n, "n")
+    assert h.app.running and isinstance(h.top, TitleScene)
+    h.key(key, pygame.key.name(key))
+    h.key(pygame.K_y, "y")
+    assert not h.app.running

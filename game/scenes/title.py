@@ -51,7 +51,7 @@ class TitleScene(Scene):
             Button("Replays", self.open_replays),
             Button("Load a saved game", self.open_loads),
             Button("Settings", self.open_settings),
-            Button("Quit", self.app.quit, hotkey=pygame.K_q),
+            Button("Quit (Q)", self.ask_quit, hotkey=pygame.K_q),
         ]
         self.buttons.set(self.game_buttons + self.other_buttons)
         self.relayout()
@@ -108,7 +108,12 @@ class TitleScene(Scene):
 
     # --- the scene
     def back(self) -> None:
-        self.app.quit()
+        self.ask_quit()
+
+    def ask_quit(self) -> None:
+        """Esc and Q are easy to press by mistake: ask before closing the arcade."""
+        self.app.push("confirm", message=f"Quit {APP_NAME}?", on_yes=self.app.quit,
+                      yes="Quit", no="Stay", detail="Games in progress are kept for Continue.")
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION):
