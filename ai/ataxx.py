@@ -1,13 +1,20 @@
 """The Ataxx bot: iterative-deepening negamax alpha-beta (principal variation search) with a
 transposition table, ordered moves and an evaluation of material, safety and mobility.
-It reads only the FEN of its view."""
+It reads only the FEN of its view.
+
+The search runs compiled (ai/ataxx_kernel.py, through ai.compiled) when numba is there and
+warmed up; until then, or without numba, the pure-Python search below plays the move.
+"""
 
 from __future__ import annotations
 
 import random
+import threading
+from collections.abc import Callable
 from typing import Any
 
 from ai.base import Budget, Deadline, no_setup
+from ai.compiled import Kernel
 from game.rules import ataxx as rules
 from game.rules.ataxx import ALL, NEAR, Position, make, moves_of, spread
 
@@ -20,12 +27,18 @@ TT_LIMIT = 1_500_000
 OPENING_OPTION = "layout"
 OPENING_PLIES = 2
 choose_setup = no_setup
+KERNEL = Kernel("ai.ataxx_kernel")
+ASPIRATION = 60  # half-width of the first window around the last iteration's score
 
 
 class Search:
-    """One search: its counters, its deadline, and a transposition table it may share."""
+    """One search: its counters, its deadline, and a transposition table it may share.
+    best_move runs the compiled kernel when it is ready (unless compiled=False), else the pure
+    search of this class."""
 
-    def __init__(self, budget: Budget, table: dict | None = None, max_depth: int = 64):
+    def __init__(self, budget: Budget, table: dict | None = None, max_depth: int = 64,
+                 compiled: bool = True):
+        self.compiled = compiled
         self.budget = budget
         self.table = table if table is not None else {}
         self.nodes = 0
@@ -139,6 +152,12 @@ class Search:
     def best_move(self, pos: Position, on_depth=None) -> tuple[tuple[int, int], int, int]:
         """Iterative deepening: the best move of the deepest finished iteration, its score and
         that depth. on_depth(depth, score, move, nodes) is called after each iteration."""
+        kernel = KERNEL.get() if self.compiled else None
+        if kernel is not None:
+            fast = CompiledSearch(kernel, self.budget, self.max_depth)
+            found = fast.best_move(pos, on_depth)
+            self.nodes, self.depth_reached = fast.nodes, fast.depth_reached
+            return found
         order = self.ordered(pos, None)
         if len(order) == 1:
             return order[0], 0, 0
@@ -158,7 +177,119 @@ class Search:
         return best, score, self.depth_reached
 
 
-_TABLE: dict = {}
+class CompiledSearch:
+    """The same search compiled: iterative deepening with aspiration windows driven from here,
+    each iteration one call into the kernel, which runs without the GIL and stops when a
+    watcher thread raises its stop flag (deadline or cancel)."""
+
+    def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
+                 node_limit: int = 0, lmr: bool = False):
+        self.k = kernel
+        self.budget = budget
+        self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
+        self.node_limit = node_limit
+        self.lmr = lmr
+        self.nodes = 0
+        self.depth_reached = 0
+
+    def best_move(self, pos: Position, on_depth: Callable | None = None
+                  ) -> tuple[tuple[int, int], int, int]:
+        """As Search.best_move: the deepest finished iteration's move, score and depth."""
+        moves = moves_of(pos)
+        if len(moves) == 1:
+            return moves[0], 0, 0
+        k, tables = self.k, _tables(self.k)
+        tables.new_search()
+        ctl = tables.ctl
+        ctl[k.NODE_LIMIT] = self.node_limit
+        ctl[k.LMR] = int(self.lmr)
+        own, opp = pos.own(), pos.enemy()
+        best, score = moves[0], 0
+        done = threading.Event()
+        watcher = threading.Thread(target=_watch, args=(self.budget, ctl, k.STOP, done),
+                                   daemon=True, name="ataxx-deadline")
+        watcher.start()
+        try:
+            for depth in range(1, self.max_depth + 1):
+                if self.budget.expired():
+                    break
+                found = self._iteration(tables, pos, own, opp, depth, score)
+                if found is None:
+                    break
+                move, score = found
+                if move in moves:
+                    best = move
+                self.depth_reached = depth
+                if on_depth is not None:
+                    on_depth(depth, score, best, self.nodes)
+                if abs(score) >= WIN - 1000:
+                    break
+        finally:
+            done.set()
+        return best, score, self.depth_reached
+
+    def _iteration(self, tables: Any, pos: Position, own: int, opp: int, depth: int,
+                   last: int) -> tuple[tuple[int, int], int] | None:
+        """One depth with aspiration windows; None if it did not finish."""
+        k, ctl = self.k, tables.ctl
+        inf = k.INF
+        alpha, beta = (last - ASPIRATION, last + ASPIRATION) if depth >= 4 else (-inf, inf)
+        while True:
+            ctl[k.BEST] = k.NO_MOVE
+            score = tables.search(own, opp, pos.gaps, pos.halfmove, depth, alpha, beta)
+            self.nodes = int(ctl[k.NODES])
+            if ctl[k.ABORTED]:
+                return None
+            if score <= alpha and alpha > -inf:
+                alpha = -inf
+            elif score >= beta and beta < inf:
+                beta = inf
+            else:
+                return _decode(int(ctl[k.BEST])), score
+
+
+def _decode(m: int) -> tuple[int, int]:
+    return (-1, m) if m < 64 else ((m >> 6) - 1, m & 63)
+
+
+def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
+    """Raises the kernel's stop flag once the budget expires, until the search is done."""
+    while not done.wait(0.004):
+        if budget.expired():
+            ctl[stop] = 1
+            return
+
+
+_LOCAL = threading.local()
+
+
+def _tables(kernel: Any) -> Any:
+    """This thread's kernel tables (a search's buffers are its own; the table lasts)."""
+    tables = getattr(_LOCAL, "tables", None)
+    if tables is None:
+        tables = _LOCAL.tables = kernel.Tables()
+        _ALL_TABLES.append(tables)
+    return tables
+
+
+_ALL_TABLES: list = []
+
+
+class _SharedTable(dict):
+    """The pure search's table; clearing it (UAI's uainewgame) clears the compiled ones too."""
+
+    def clear(self) -> None:
+        super().clear()
+        for tables in list(_ALL_TABLES):
+            tables.clear()
+
+
+_TABLE: dict = _SharedTable()
+
+
+def warm_up() -> Any:
+    """Compiles or loads the kernel now (tests, bench); None without numba."""
+    return KERNEL.load()
 
 
 def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
@@ -173,7 +304,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
 
 def _easy(pos: Position, budget: Budget, rng: random.Random) -> str:
     """A shallow search that often settles for a weaker move."""
-    search = Search(budget, {}, max_depth=2)
+    search = Search(budget, {}, max_depth=2, compiled=False)
     scored = []
     for frm, to in moves_of(pos):
         try:
@@ -190,9 +321,9 @@ def _easy(pos: Position, budget: Budget, rng: random.Random) -> str:
     return rules.move_text(*pick)
 
 
-def analyse(fen: str, budget: Budget) -> dict:
+def analyse(fen: str, budget: Budget, compiled: bool = True) -> dict:
     """The search's figures for a position: best move, score, depth and nodes (UAI, bench)."""
-    search = Search(budget, _TABLE)
+    search = Search(budget, _TABLE, compiled=compiled)
     move, score, depth = search.best_move(rules.from_fen(fen))
     return {"move": rules.move_text(*move), "score": score, "depth": depth,
             "nodes": search.nodes}

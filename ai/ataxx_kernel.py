@@ -361,6 +361,7 @@ class Tables:
         self.tt_own[:] = 0
         self.tt_opp[:] = 0
         self.tt_data[:] = 0
+        self.history[:] = 0
         self.new_search()
 
     def new_search(self) -> None:

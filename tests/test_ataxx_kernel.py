@@ -1,0 +1,163 @@
+"""The compiled Ataxx kernel against the pure rules: move lists, perft, random playouts, random
+positions; its search legal, on time and right in forced positions; the fallback without it."""
+
+import random
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai import ataxx as bot
+from ai.base import Budget
+from ai.compiled import Kernel
+from game.rules import ataxx as rules
+
+FENS = [
+    rules.START_FEN,
+    rules.LAYOUTS["corners"],
+    rules.LAYOUTS["cross"],
+    "x5o/7/2-1-2/7/2-1-2/7/o5x o 0 1",
+    "7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1",  # x must pass
+    "7/7/7/7/-------/-------/xxxxxxx x 0 1",  # o has no stones: over
+    "x5o/7/7/7/7/7/o5x x 99 60",  # one jump from the move limit
+    "xxxxxxx/ooooooo/xxxxxxx/ooooooo/xxxxxxx/ooooooo/xxxxxx1 o 0 40",
+    "7/1xo4/2-x3/3o3/4-2/1ox4/7 o 3 12",
+]
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = bot.warm_up()
+    if k is None:
+        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
+    return k
+
+
+def _kernel_moves(k, pos):
+    return sorted(bot._decode(m) for m in k.move_list(pos.own(), pos.enemy(), pos.gaps))
+
+
+def _pure_moves(pos):
+    if rules.game_over(pos):
+        return []
+    return sorted(m for m in rules.moves_of(pos) if m != (-1, -1))
+
+
+@pytest.mark.parametrize("fen", FENS)
+def test_perft_matches_the_rules(kernel, fen):
+    pos = rules.from_fen(fen)
+    for depth in range(4):
+        assert kernel.perft_count(pos.own(), pos.enemy(), pos.gaps, pos.halfmove,
+                                  depth) == rules.perft(pos, depth), (fen, depth)
+
+
+def test_perft_of_the_start_is_libataxx_s(kernel):
+    pos = rules.from_fen(rules.START_FEN)
+    assert kernel.perft_count(pos.x, pos.o, pos.gaps, 0, 5) == 4752668
+
+
+def test_random_playouts_generate_the_rules_moves(kernel):
+    rng = random.Random(7)
+    for layout in rules.LAYOUTS.values():
+        for _ in range(3):
+            pos = rules.from_fen(layout)
+            while not rules.game_over(pos):
+                assert _kernel_moves(kernel, pos) == _pure_moves(pos)
+                pos = rules.make(pos, *rng.choice(rules.moves_of(pos)))
+
+
+_SQUARES = st.lists(st.sampled_from("xo-."), min_size=49, max_size=49)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cells=_SQUARES, turn=st.integers(0, 1), half=st.integers(0, 100))
+def test_random_positions_agree(kernel, cells, turn, half):
+    x = o = gaps = 0
+    for sq, c in enumerate(cells):
+        bit = 1 << sq
+        x |= bit if c == "x" else 0
+        o |= bit if c == "o" else 0
+        gaps |= bit if c == "-" else 0
+    pos = rules.Position(x, o, gaps, turn, half)
+    if not rules.game_over(pos):  # generation alone knows no end; perft does
+        assert _kernel_moves(kernel, pos) == _pure_moves(pos)
+    for depth in (1, 2):
+        assert kernel.perft_count(pos.own(), pos.enemy(), gaps, half, depth) == \
+            rules.perft(pos, depth)
+
+
+def _search(fen, seconds=0.3, **kw):
+    return bot.CompiledSearch(bot.KERNEL.load(), Budget(seconds), **kw).best_move(
+        rules.from_fen(fen))
+
+
+@pytest.mark.parametrize("fen", [
+    "7/7/7/2ooo2/7/3x3/7 x 0 10",  # d3 takes all three
+    "7/7/7/7/7/1o5/x6 x 0 10",  # a2 or b1 converts the last o stone
+])
+def test_finds_the_win_in_one(kernel, fen):
+    move, score, _ = _search(fen)
+    assert rules.outcome(rules.make(rules.from_fen(fen), *move)).winner == 0
+    assert score >= bot.WIN - 1000
+
+
+def test_sees_a_win_three_plies_deep(kernel):
+    # o's only stone sits in the corner: any o reply leaves stones that x converts next move
+    fen = "o1x4/2x4/xx5/7/7/7/7 x 0 10"
+    move, score, depth = _search(fen, 0.5)
+    assert score >= bot.WIN - 1000
+    pos = rules.make(rules.from_fen(fen), *move)
+    assert rules.game_over(pos) or all(
+        rules.outcome(rules.make(rules.make(pos, *reply), *_search(
+            rules.to_fen(rules.make(pos, *reply)))[0])) is not None
+        for reply in rules.moves_of(pos))
+
+
+@pytest.mark.parametrize("fen", FENS[:4] + FENS[8:])
+def test_search_is_legal_and_on_time(kernel, fen):
+    pos = rules.from_fen(fen)
+    start = time.monotonic()
+    move, _, depth = _search(fen, 0.2)
+    assert time.monotonic() - start < 0.2 + 0.1
+    assert move in rules.moves_of(pos) and depth >= 4
+
+
+def test_node_limit_makes_it_repeatable(kernel):
+    a = bot.CompiledSearch(kernel, Budget(30), node_limit=50_000)
+    b = bot.CompiledSearch(kernel, Budget(30), node_limit=50_000)
+    bot._TABLE.clear()
+    first = a.best_move(rules.from_fen(rules.START_FEN))
+    bot._TABLE.clear()
+    assert b.best_move(rules.from_fen(rules.START_FEN)) == first
+
+
+def test_cancel_stops_the_compiled_search(kernel):
+    import threading
+    cancel = threading.Event()
+    budget = Budget(30, cancel)
+    threading.Timer(0.1, cancel.set).start()
+    start = time.monotonic()
+    move, _, _ = bot.CompiledSearch(kernel, budget).best_move(rules.from_fen(rules.START_FEN))
+    assert time.monotonic() - start < 0.4 and move in rules.moves_of(rules.new_game())
+
+
+def test_search_uses_the_kernel_once_ready(kernel):
+    search = bot.Search(Budget(0.2), bot._TABLE)
+    search.best_move(rules.from_fen(rules.START_FEN))
+    pure = bot.Search(Budget(0.2), {}, compiled=False)
+    pure.best_move(rules.from_fen(rules.START_FEN))
+    assert search.nodes > 5 * pure.nodes
+
+
+def test_without_numba_the_pure_search_plays(monkeypatch):
+    monkeypatch.setenv("PAPER_ARCADE_NO_NUMBA", "1")
+    assert bot.KERNEL.get() is None
+    move = bot.choose({"fen": rules.START_FEN}, [], Budget(0.1), "hard", random.Random(1))
+    assert move in rules.legal_moves(rules.new_game())
+
+
+def test_a_kernel_that_fails_to_load_is_none():
+    broken = Kernel("ai.no_such_kernel_module")
+    assert broken.load() is None and broken.error is not None
+    assert broken.get() is None
