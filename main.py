@@ -90,7 +90,7 @@ def headless_lan(args: argparse.Namespace) -> int:
 def run_window(args: argparse.Namespace) -> int:
     from ai.base import LEVELS
     from game import registry, replay, settings, storage
-    from game.app import App
+    from game.app import App, NoDisplay
     from game.match import Match, Seat
     from game.scenes.play import PlayScene
     from game.scenes.replays import ReplayPlayerScene
@@ -99,7 +99,13 @@ def run_window(args: argparse.Namespace) -> int:
     # what interrupted saves left behind, cleaned off the loop thread
     threading.Thread(target=storage.remove_stale_temporaries, daemon=True,
                      name="clean-temporaries").start()
-    app = App(fullscreen=bool(settings.get("fullscreen")))
+    from ai import compiled  # compiled searches loaded (or built once) before the first move
+    threading.Thread(target=compiled.warm_up, daemon=True, name="warm-up").start()
+    try:
+        app = App(fullscreen=bool(settings.get("fullscreen")))
+    except NoDisplay as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 3
     app.push(TitleScene(app))
     if args.demo:
         if args.demo not in registry.available():
