@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pygame
@@ -18,6 +20,47 @@ from game.sound import Sound
 from game.ui import theme
 
 MIN_SIZE = (800, 560)
+# SDL's stand-ins when no screen is reachable: a window on them is one nobody sees.
+NO_SCREEN_DRIVERS = ("offscreen", "dummy")
+NO_DISPLAY = ("no display to open a window on: run it inside a desktop session, or without a "
+              "window: --headless with --demo GAME, --replay FILE, --host or --join")
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence file descriptor 2 for a moment (C libraries write to it directly)."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+class NoDisplay(RuntimeError):
+    """There is no screen to open the arcade's window on."""
+
+
+def check_display() -> None:
+    """Raise NoDisplay, before any sound or window starts, if no screen can be reached."""
+    asked = os.environ.get("SDL_VIDEODRIVER", "")
+    if sys.platform.startswith("linux") and not asked and not (
+            os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise NoDisplay(NO_DISPLAY)
+    try:
+        with _quiet_stderr():  # SDL's probes print C-level lines (XDG_RUNTIME_DIR, ...)
+            pygame.display.init()
+    except pygame.error as exc:
+        raise NoDisplay(f"{NO_DISPLAY} ({exc})") from exc
+    if pygame.display.get_driver() in NO_SCREEN_DRIVERS and asked not in NO_SCREEN_DRIVERS:
+        raise NoDisplay(NO_DISPLAY)
+
 DEFAULT_SIZE = (1100, 720)
 FPS = 60
 
@@ -29,6 +72,7 @@ class App:
         # A CPU-bound bot on a worker thread holds the GIL in slices; short slices keep frames
         # on time.
         sys.setswitchinterval(0.001)
+        check_display()
         pygame.init()
         pygame.display.set_caption(APP_NAME)
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)

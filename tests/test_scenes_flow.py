@@ -1,5 +1,8 @@
 """Whole flows a player goes through, driven by keys and clicks through the harness."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pygame
@@ -142,3 +145,17 @@ def test_esc_and_q_on_the_title_ask_before_quitting(h, key):
     h.key(key, pygame.key.name(key))
     h.key(pygame.K_y, "y")
     assert not h.app.running
+
+
+@pytest.mark.parametrize("display", [None, ":99"])
+def test_without_a_display_the_arcade_says_so_in_one_line_and_exits(tmp_path, display):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env["PAPER_ARCADE_HOME"] = str(tmp_path)
+    if display:
+        env["DISPLAY"] = display  # set, but no X server behind it
+    run = subprocess.run([sys.executable, str(ROOT / "main.py")], env=env, capture_output=True,
+                         text=True, timeout=30)
+    assert run.returncode != 0 and run.stdout == ""
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display" in lines[0] and "--headless" in lines[0]
