@@ -17,6 +17,7 @@ answers (UAI says to ignore unknown ones); they only count toward the line limit
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import queue
@@ -41,6 +42,7 @@ QUEUE_CAP = 10_000  # lines left unread before the program counts as flooding
 UNREAD_CAP = 4 << 20  # bytes left unread before the program counts as flooding
 STARTUP_MS = 10_000  # time for the handshake: an interpreter and its imports may start slowly
 GRACE_MS = 1000  # how late an answer may be past time_ms
+MAX_DEPTH = 32  # lists and objects in one message: the protocol's deepest is far shallower
 LEGAL_CAP = 2000  # longer legal lists are left out of turn messages (the view suffices)
 CLOSE_GRACE_S = 1.0  # time a program gets to exit after quit before it is terminated
 UAI_PREFIX = "uai:"
@@ -55,13 +57,22 @@ class _Fail(Exception):
 
 
 class _Process:
-    """A subprocess with three daemon threads: stdout lines into a bounded queue, writes from a
-    queue (a program that stops reading never blocks the caller), and a short stderr tail."""
+    """A subprocess with four daemon threads: stdout lines into a bounded queue, writes from a
+    queue (a program that stops reading never blocks the caller), a short stderr tail, and a
+    waiter that ends whatever the program left behind once its main process has exited.
+
+    The program runs in a session (and process group) of its own and carries a token in its
+    environment; when it ends, its group, every process still holding one of its pipes and every
+    process carrying its token are killed, so a child that left the group (setsid) or the pipes
+    goes too, and the end of output follows the exit of the main process at once."""
 
     def __init__(self, argv: list[str]):
+        self.token = f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
+        env = {**os.environ, TOKEN_VAR: self.token}
         extra: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, **extra)
+                                     stderr=subprocess.PIPE, env=env, **extra)
+        self.pipes = _pipe_ids(self.proc) if os.path.isdir("/proc/self/fd") else {}
         self.lines: queue.Queue[tuple[str, str, float]] = queue.Queue(QUEUE_CAP)
         self.flooded = ""
         self.unread = 0  # bytes in self.lines
@@ -70,10 +81,16 @@ class _Process:
         self.stderr_tail: deque[str] = deque(maxlen=6)
         self._writes: queue.Queue[bytes | None] = queue.Queue()
         threads = [threading.Thread(target=t, daemon=True, name=f"agent-{t.__name__}")
-                   for t in (self._drain_stderr, self._write, self._read)]
+                   for t in (self._drain_stderr, self._write, self._read, self._wait)]
         self._stderr_thread = threads[0]
         for t in threads:
             t.start()
+
+    def _wait(self) -> None:
+        """Once the main process has exited, nothing it started may stay (nor hold its pipes
+        open, which would hide the exit behind a silent pipe)."""
+        self.proc.wait()
+        kill_leftovers(self.proc.pid, self.pipes, self.token)
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -186,9 +203,10 @@ class _Process:
                 self._signal(sig)
             try:
                 self.proc.wait(timeout=wait)
-                return
+                break
             except subprocess.TimeoutExpired:
                 continue
+        kill_leftovers(self.proc.pid, self.pipes, self.token)  # the waiter may not have yet
 
     def _signal(self, sig: int) -> None:
         if self.proc.poll() is not None:
@@ -202,6 +220,96 @@ class _Process:
                 self.proc.kill()
         except OSError:
             pass
+
+
+TOKEN_VAR = "PAPER_ARCADE_PROGRAM"  # in a program's environment: who started it
+_TOKENS = itertools.count(1)
+
+
+def _pipe_ids(proc: subprocess.Popen) -> dict[str, int]:
+    """The /proc names ("pipe:[inode]") of the program's three pipes, each with the access mode
+    of the program's end: only a process holding that end is the program's."""
+    ids = {}
+    for f, mode in ((proc.stdin, os.O_RDONLY), (proc.stdout, os.O_WRONLY),
+                    (proc.stderr, os.O_WRONLY)):
+        try:
+            ids[f"pipe:[{os.fstat(f.fileno()).st_ino}]"] = mode
+        except (OSError, ValueError, AttributeError):
+            pass
+    return ids
+
+
+def kill_leftovers(pgid: int, pipes: dict[str, int], token: str, rounds: int = 5) -> None:
+    """SIGKILL the program's process group, every process holding one of its pipes and every
+    process whose environment carries its token (Linux: found through /proc), until none is
+    left (a process may fork while it is being looked for)."""
+    if os.name != "posix":
+        return
+    for _ in range(rounds):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+        found = _holders(pipes, token)
+        if not found:
+            return
+        for pid in found:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        time.sleep(0.01)
+
+
+def _holders(pipes: dict[str, int], token: str) -> set[int]:
+    """The processes (not this one) that hold the program's end of one of these pipes or carry
+    this token."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    mark = f"{TOKEN_VAR}={token}".encode()
+    me, found = os.getpid(), set()
+    for entry in entries:
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        base = f"/proc/{entry}"
+        try:
+            with open(f"{base}/environ", "rb") as f:
+                if mark in f.read().split(b"\0"):
+                    found.add(int(entry))
+                    continue
+            for fd in os.listdir(f"{base}/fd"):
+                mode = pipes.get(os.readlink(f"{base}/fd/{fd}"))
+                if mode is not None and _access(f"{base}/fdinfo/{fd}") == mode:
+                    found.add(int(entry))
+                    break
+        except OSError:  # gone, or not ours to look at
+            continue
+    return found
+
+
+def _access(fdinfo: str) -> int:
+    """The access mode (O_RDONLY, O_WRONLY, O_RDWR) of an open file, from /proc's fdinfo."""
+    with open(fdinfo) as f:
+        for line in f:
+            if line.startswith("flags:"):
+                return int(line.split()[1], 8) & os.O_ACCMODE
+    return -1
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than limit deep in a parsed JSON value (no
+    recursion: any depth is safe to ask about)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
+                                                   else item))
+    return False
 
 
 def _norm(value: Any) -> str:
@@ -439,6 +547,10 @@ class AgentController(_ProgramController):
             msg = json.loads(text)
         except ValueError:
             raise _Fail(f"printed a line that is not JSON: {_short(text)}") from None
+        except RecursionError:  # the parser recurses: a line of 30,000 "[" would escape poll
+            raise _Fail(f"printed JSON nested more than {MAX_DEPTH} deep") from None
+        if _deeper_than(msg, MAX_DEPTH):  # repr, json.dumps and the rules recurse too
+            raise _Fail(f"printed JSON nested more than {MAX_DEPTH} deep")
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             raise _Fail(f"sent a message without a type: {_short(text)}")
         kind = msg["type"]
