@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import multiprocessing as mp
 import multiprocessing.util
+import os
 import queue
 import random
+import signal
+import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -106,9 +111,45 @@ _POOL: ProcessPoolExecutor | None = None
 _SHARED = None  # the generation counter, in the parent and (inherited) in the bot process
 
 
-def _init_bot_process(shared) -> None:
+def _init_bot_process(shared, parent_pid: int, death_signal: bool) -> None:
     global _SHARED
     _SHARED = shared
+    die_with_parent(parent_pid, death_signal)
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+WATCH_S = 0.25  # how often the watchdog looks for its parent
+
+
+def die_with_parent(parent_pid: int, death_signal: bool = False) -> None:
+    """End this process as soon as its parent does, however the parent ends (kill -9 too).
+
+    A watchdog thread waits on the parent's sentinel (multiprocessing's pipe from the parent,
+    which closes when the parent dies; a process handle on Windows) and watches os.getppid().
+    With death_signal, Linux is also asked to SIGKILL this process when the parent goes; only
+    when the parent spawned it from its main thread, since Linux sends that signal when the
+    spawning thread ends."""
+    if death_signal and sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog is enough
+    parent = mp.parent_process()
+
+    def watch() -> None:
+        while True:
+            gone = parent is not None and not parent.is_alive()
+            if gone or os.getppid() != parent_pid:
+                os._exit(0)
+            if parent is not None:
+                parent.join(WATCH_S)
+            else:
+                time.sleep(WATCH_S)
+
+    if os.getppid() != parent_pid:  # the parent died before the death signal was asked for
+        os._exit(0)
+    threading.Thread(target=watch, daemon=True, name="parent-watchdog").start()
 
 
 def _bot_pool() -> ProcessPoolExecutor:
@@ -117,8 +158,12 @@ def _bot_pool() -> ProcessPoolExecutor:
     if _POOL is None:
         ctx = mp.get_context("spawn")
         _SHARED = ctx.Value("q", 0, lock=False)
+        main = threading.current_thread() is threading.main_thread()
         _POOL = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_bot_process,
-                                    initargs=(_SHARED,))
+                                    initargs=(_SHARED, os.getpid(), main))
+        # The process is spawned by the first submit, on this thread: the death signal above
+        # is asked for only when this is the main thread.
+        _POOL.submit(os.getpid)
         # A process that owns the pool (an arena worker, say) joins its children at exit
         # before concurrent.futures would stop them; this finalizer runs first, and before
         # the call queue's own (priority 10) closes the pipe the stop signal goes through.

@@ -1,0 +1,58 @@
+"""Ataxx search speed, before (pure Python) and after (numba kernel): the depth reached and
+nodes per second in a fixed time from a few positions, and perft speed.
+
+    python bench/ataxx_speed.py [--seconds 1.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from ai import ataxx  # noqa: E402
+from ai.base import Budget  # noqa: E402
+from game.rules import ataxx as rules  # noqa: E402
+
+POSITIONS = {
+    "start": rules.START_FEN,
+    "cross start": rules.LAYOUTS["cross"],
+    "middle game": "7/2xo3/1xxoo2/2oxx2/3o3/7/7 o 0 10",
+    "crowded": "xxxoooo/xxoooo1/xx1ooxo/xxxxoo1/ooxx3/oo1x3/ooxx2x x 0 30",
+}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--seconds", type=float, default=1.0)
+    args = p.parse_args()
+    t = time.perf_counter()
+    kernel = ataxx.warm_up()
+    print(f"kernel: {'ready' if kernel else 'unavailable'} in {time.perf_counter() - t:.1f} s "
+          f"{ataxx.KERNEL.error or ''}")
+    for compiled in (False, True):
+        if compiled and kernel is None:
+            break
+        print("after (numba)" if compiled else "before (pure Python)")
+        for label, fen in POSITIONS.items():
+            ataxx._TABLE.clear()
+            t = time.perf_counter()
+            a = ataxx.analyse(fen, Budget(args.seconds), compiled=compiled)
+            dt = time.perf_counter() - t
+            print(f"  {label:12s} depth {a['depth']:2d}  nodes {a['nodes']:9d}  "
+                  f"{a['nodes'] / dt:10.0f} nodes/s  best {a['move']}")
+    pos = rules.from_fen(rules.START_FEN)
+    t = time.perf_counter()
+    n = rules.perft(pos, 4)
+    print(f"perft 4 pure: {n} in {time.perf_counter() - t:.2f} s")
+    if kernel is not None:
+        t = time.perf_counter()
+        n = kernel.perft_count(pos.x, pos.o, pos.gaps, 0, 6)
+        print(f"perft 6 numba: {n} in {time.perf_counter() - t:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
