@@ -1,0 +1,78 @@
+"""Our Ataxx bot against an outside UAI engine: paired openings (each played with both colours),
+W-D-L from our side and the Elo difference with its 95% margin.
+
+    python bench/ataxx_vs_engine.py --engine "COMMAND" --time-ms 1000 --games 16 [--level hard]
+
+The engine runs through players.program.UAIController (position fen / go movetime); our bot
+through players.bot.AIController with the same time a move; players.driver.play_out drives both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from ai import ataxx, elo  # noqa: E402
+from game.match import Match  # noqa: E402
+from game.rules import ataxx as rules  # noqa: E402
+from players.arena import openings  # noqa: E402
+from players.bot import AIController  # noqa: E402
+from players.driver import play_out  # noqa: E402
+from players.program import UAIController  # noqa: E402
+
+
+def play(engine: str, time_ms: int, level: str, options: dict, opening: list, ours: int,
+         seed: int) -> tuple[float | None, str]:
+    """One game; our score (1, 1/2, 0; None if unfinished) and a line about it."""
+    match = Match(rules.ID, options, seed)
+    for move in opening:
+        match.play(move)
+    bot = AIController(level, time_ms / 1000, seed=seed)
+    program = UAIController(engine, time_ms)
+    ctrls = [bot, program] if ours == 0 else [program, bot]
+    play_out(match, ctrls)  # closes both seats
+    for c in ctrls:
+        c.wait_closed(3.0)
+    out = match.outcome()
+    if out is None:
+        return None, "unfinished"
+    score = 0.5 if out.winner is None else float(out.winner == ours)
+    return score, f"{out.score[0]}-{out.score[1]} {out.termination.value}"
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--engine", required=True, help="the UAI engine's command line")
+    p.add_argument("--time-ms", type=int, default=1000, help="time a move, both sides")
+    p.add_argument("--games", type=int, default=16, help="games (rounded up to pairs)")
+    p.add_argument("--level", default="hard")
+    p.add_argument("--seed", type=int, default=1)
+    args = p.parse_args()
+    ataxx.warm_up()  # build the cache once here; the bot process then only loads it
+    w = d = l = 0
+    pairs = (args.games + 1) // 2
+    for k, (options, opening) in enumerate(openings(rules.ID, {}, pairs, args.seed)):
+        for ours in (0, 1):
+            t = time.monotonic()
+            score, line = play(args.engine, args.time_ms, args.level, options, opening, ours,
+                               args.seed * 1000 + 2 * k + ours)
+            if score == 1.0:
+                w += 1
+            elif score == 0.5:
+                d += 1
+            elif score == 0.0:
+                l += 1
+            print(f"game {2 * k + ours + 1:3d} {options.get('layout', '')} {' '.join(opening)}"
+                  f" ours={'xo'[ours]} {line} score {score}  ({time.monotonic() - t:.0f} s)",
+                  flush=True)
+    e = elo.estimate(w, d, l)
+    print(f"ours {args.level} vs {args.engine!r} at {args.time_ms} ms: W-D-L {w}-{d}-{l}, "
+          f"score {e.score:.3f}, Elo {e.elo:+.0f} ± {e.margin:.0f}")
+
+
+if __name__ == "__main__":
+    main()
