@@ -24,7 +24,14 @@ DEFAULT_PORT = 47475  # the TCP port a host listens on unless told otherwise
 MAX_FRAME = 64 * 1024
 HEARTBEAT = 2.0
 TIMEOUT = 10.0
+MAX_INBOX = 256  # unread messages a link holds; a peer that floods past it is cut off
+RATE, BURST = 100.0, 400  # frames a second a peer may send on average, and in one burst
 _LENGTH = struct.Struct(">I")
+
+
+class LinkClosed(dict):
+    """What receive() hands on once, last, when the link is gone: {"type": "_closed", "reason"}.
+    Its own class, so a peer that sends a map with that type is not taken for it."""
 
 
 class LinkError(Exception):
@@ -52,9 +59,14 @@ def decode(body: bytes) -> dict:
     return message
 
 
-def _read_exactly(sock: socket.socket, n: int) -> bytes:
+def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None) -> bytes:
     parts, left = [], n
     while left:
+        if deadline is not None:  # one limit for the whole read, not one per recv
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise LinkError("no whole message in time")
+            sock.settimeout(remaining)
         chunk = sock.recv(min(left, 65536))
         if not chunk:
             raise LinkError("the connection was closed" if left == n and not parts
@@ -64,12 +76,18 @@ def _read_exactly(sock: socket.socket, n: int) -> bytes:
     return b"".join(parts)
 
 
-def read_frame(sock: socket.socket) -> dict:
-    """Block until one whole message arrives (reader threads and handshakes only)."""
-    (length,) = _LENGTH.unpack(_read_exactly(sock, 4))
-    if length > MAX_FRAME:
-        raise LinkError(f"a frame of {length} bytes (at most {MAX_FRAME})")
-    return decode(_read_exactly(sock, length))
+def read_frame(sock: socket.socket, deadline: float | None = None) -> dict:
+    """Block until one whole message arrives (reader threads and handshakes only); with a
+    deadline (time.monotonic()), LinkError if the whole frame is not in by then."""
+    try:
+        (length,) = _LENGTH.unpack(_read_exactly(sock, 4, deadline))
+        if length > MAX_FRAME:
+            raise LinkError(f"a frame of {length} bytes (at most {MAX_FRAME})")
+        return decode(_read_exactly(sock, length, deadline))
+    except TimeoutError:
+        if deadline is None:
+            raise
+        raise LinkError("no whole message in time") from None
 
 
 class Link:
@@ -80,11 +98,13 @@ class Link:
         self.sock = sock
         self.peer = peer or _peer_name(sock)
         self.heartbeat, self.timeout = heartbeat, timeout
-        self.inbox: queue.Queue[dict] = queue.Queue()
+        self.inbox: queue.Queue[dict] = queue.Queue(MAX_INBOX)
         self.closed_reason: str | None = None
         self.last_heard = time.monotonic()
         self._send_lock = threading.Lock()
         self._closed = threading.Event()
+        self._told_closed = False
+        self._allowance, self._counted = float(BURST), time.monotonic()
         sock.settimeout(timeout)  # a recv or send that waits this long means the peer is gone
         self.sent: list[dict] = []  # tests may set record_sent to look at every frame sent
         self.record_sent = False
@@ -120,18 +140,25 @@ class Link:
         return True
 
     def receive(self) -> dict | None:
-        """The next message, or None if none is waiting. Never blocks."""
+        """The next message, or None if none is waiting. Never blocks. Once the link is gone
+        and everything before is read, a LinkClosed comes once."""
         try:
             return self.inbox.get_nowait()
         except queue.Empty:
-            return None
+            return self._closed_note()
 
     def wait(self, timeout: float) -> dict | None:
         """Block up to timeout for a message (scripts and tests, never the loop)."""
         try:
             return self.inbox.get(timeout=timeout)
         except queue.Empty:
+            return self._closed_note()
+
+    def _closed_note(self) -> LinkClosed | None:
+        if not self._closed.is_set() or self._told_closed or not self.inbox.empty():
             return None
+        self._told_closed = True
+        return LinkClosed(type="_closed", reason=self.closed_reason or "closed")
 
     def close(self, reason: str = "closed") -> None:
         if self._closed.is_set():
@@ -143,7 +170,6 @@ class Link:
         except OSError:
             pass
         self.sock.close()
-        self.inbox.put({"type": "_closed", "reason": reason})
 
     def _read_loop(self) -> None:
         while self.open:
@@ -158,10 +184,19 @@ class Link:
             except OSError:
                 self.close("the connection was lost")
                 return
-            self.last_heard = time.monotonic()
+            now = self.last_heard = time.monotonic()
+            self._allowance = min(BURST, self._allowance + (now - self._counted) * RATE) - 1
+            self._counted = now
+            if self._allowance < 0:
+                self.close(f"the other side sent more than {RATE:g} messages a second")
+                return
             if message["type"] == "ping":
                 continue
-            self.inbox.put(message)
+            try:
+                self.inbox.put_nowait(message)
+            except queue.Full:
+                self.close(f"the other side sent more than {MAX_INBOX} messages unread")
+                return
 
     def _beat_loop(self) -> None:
         while not self._closed.wait(self.heartbeat):

@@ -6,9 +6,15 @@ host's echo arrives, so both keep the same move list (save for what each may not
 
 What stays hidden is each game's own business: the session asks the game's module in
 net/secrets/ (found through the registry) at every step where something may be kept back, and
-names no game. A game whose host deals (HOST_DEALS) commits to its seed in the welcome and gives
-the guest a dummy seed; at the end each side reveals its secret with the salt of the SHA-256
-commitment it sent, and the other side checks it.
+names no game. At the end each side reveals its secret (a plane layout with the salt of its
+commitment, a Banqi key) and the other side checks it; a secret that does not come in time or
+does not check makes the game the peer's loss, "unverified", on the screen and in the record.
+
+Nothing from the wire is trusted: each message is one of the declared types in MESSAGES (with
+the fields and field types listed there) and is taken only in the phase and from the side that
+may send it (`_allowed`); anything else is answered with an error frame and changes nothing. A
+message whose handling fails in any other way is a protocol violation: the link is closed with
+that verdict. The phases are drawn in docs/lan.md.
 
 Messages are msgpack maps (net/link.py); their fields are in PROTOCOL.md's LAN section.
 """
@@ -24,14 +30,31 @@ import time
 from typing import Any
 
 from game import APP_VERSION, registry
-from game.match import Match, Seat
-from game.rules import RulesError
+from game.match import Ending, Match, Seat
+from game.rules import RulesError, Termination
 from net.discovery import PROTOCOL
-from net.link import Link, LinkError, connect, read_frame
-from net.secrets import Secrets, commitment
+from net.link import HEARTBEAT, Link, LinkClosed, LinkError, connect, encode, read_frame
+from net.secrets import Secrets, Verdict, Violation, commitment  # noqa: F401 (re-export)
 
-HELLO_TIMEOUT = 5.0
+HELLO_TIMEOUT = 5.0  # the whole hello, however slowly it drips in
+REVEAL_WAIT = 10.0  # how long after the end the peer has to reveal its secret
+MAX_GREETING = 16  # connections whose hello is being read at once
+MAX_ARRIVALS = 8  # hellos waiting for the host's player
 CHAT_MAX = 200
+
+# Every message type the peer may send, with its required fields and their types. A game's own
+# types come from its Secrets.FIELDS. Extra fields are allowed (a game's hooks read them).
+MESSAGES: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "move": {"ply": int}, "resign": {}, "draw_offer": {"ply": int},
+    "draw_reply": {"accept": bool}, "takeback": {"ply": int},
+    "takeback_reply": {"accept": bool, "ply": int}, "rematch": {},
+    "rematch_reply": {"accept": bool}, "new_game": {"seed": int}, "chat": {"text": str},
+    "reveal": {}, "error": {"text": str}, "bye": {},
+}
+_REQUIRED_VALUE = {"move": ("move",)}  # fields that must be present, of any type
+_ANY_TIME = {"chat", "error", "bye"}
+_WHILE_PLAYING = {"move", "resign", "draw_offer", "draw_reply", "takeback", "takeback_reply"}
+_AFTER_END = {"reveal", "rematch", "rematch_reply", "new_game", "resign"}
 
 
 def lan_save_name(match: Match) -> str:
@@ -77,7 +100,13 @@ class Session:
         self.peer_seat = 1 - seat
         self.token = token
         self.peer_name = peer_name
-        self.waiting = False  # a local move is out and its echo (or answer) has not come
+        self._waiting = False  # a local move is out and its echo (or answer) has not come
+        self.sent_move: Any = None  # guest: the move it sent, which the host's echo must be
+        self.own_sent: dict[int, Any] = {}  # guest: ply -> the move it sent there (resumes)
+        self.offers: dict[str, int] = {}  # what this side offered and awaits a reply to: ply
+        self.rematch_agreed = False  # guest: a rematch was agreed, the host's new_game may come
+        self.violation = ""  # why the peer was cut off, if it broke the protocol
+        self.ended_at: float | None = None  # when this side saw the end (the reveal's clock)
         self.connected = True
         self.notes: list[dict] = []  # events for the play scene
         self.salt = secrets.token_bytes(16)
@@ -91,6 +120,16 @@ class Session:
         self.address: tuple[str, int] | None = None  # guest: where to knock again
         self._rejoined: queue.Queue = queue.Queue()
         self._knocker: threading.Thread | None = None
+
+    @property
+    def waiting(self) -> bool:
+        """True while this side may not move: its move is out, or the game's secrets are not
+        ready (a deal still being shuffled)."""
+        return self._waiting or not self.hidden.ready()
+
+    @waiting.setter
+    def waiting(self, value: bool) -> None:
+        self._waiting = value
 
     # --- what the play scene calls
     def events(self) -> list[dict]:
@@ -109,12 +148,12 @@ class Session:
         if self.hidden.submit(move):
             return
         if self.is_host:
-            self._host_play(move)
+            self.host_play(move)
         else:
-            if m.rules.move_to_wire(m.rules.move_from_wire(move)) not in m.legal_moves():
+            move = m.rules.move_to_wire(m.rules.move_from_wire(move))
+            if move not in m.legal_moves():
                 raise RulesError(f"{move!r} is not legal here")
-            self.send({"type": "move", "ply": len(m.moves), "move": move})
-            self.waiting = True
+            self.send_own_move(move)
 
     def resign(self, reason: str = "") -> None:
         """The local player gives up (or its bot failed, with the reason)."""
@@ -124,12 +163,15 @@ class Session:
         self._after_move()
 
     def offer_draw(self) -> None:
+        self.offers["draw"] = len(self.match.moves)
         self.send({"type": "draw_offer", "ply": len(self.match.moves)})
 
     def request_takeback(self) -> None:
+        self.offers["takeback"] = len(self.match.moves)
         self.send({"type": "takeback", "ply": len(self.match.moves)})
 
     def offer_rematch(self) -> None:
+        self.offers["rematch"] = len(self.match.moves)
         self.send({"type": "rematch"})
 
     def chat(self, text: str) -> None:
@@ -145,8 +187,13 @@ class Session:
     # --- the messages
     def pump(self) -> None:
         while (message := self.link.receive()) is not None:
-            self.handle(message)
-        if not self.connected and not self.closed and not self.match.over:
+            if isinstance(message, LinkClosed):
+                self._link_lost(message["reason"])
+            else:
+                self.handle(message)
+        if self.match.over:
+            self._check_reveal_due()
+        elif not self.connected and not self.closed and not self.violation:
             self._try_resume()
 
     def _try_resume(self) -> None:
@@ -179,29 +226,76 @@ class Session:
             pass
 
     def handle(self, message: dict) -> None:
-        """One message from the peer; a bad one is answered with an error and changes nothing."""
-        kind = message.get("type")
-        handler = None
-        if isinstance(kind, str):
-            handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers().get(kind)
-        if handler is None:
-            self.send({"type": "error", "text": f"unknown message {str(kind)[:40]!r}"})
+        """One message from the peer. One it may not send now is answered with an error and
+        changes nothing; one whose handling fails otherwise ends the link as a violation."""
+        if self.violation or not self.connected:
             return
+        kind = message.get("type")
+        problem = self._allowed(message)
+        if problem:
+            if kind != "error":  # never answer an error with an error
+                self.send({"type": "error", "text": f"{str(kind)[:40]} refused: {problem}"})
+            return
+        handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers()[kind]
         try:
             handler(message)
-        except (RulesError, KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        except RulesError as exc:
             self.send({"type": "error", "text": f"{kind} refused: {exc}"[:300]})
+        except Exception as exc:  # a Violation, or any failure a crafted message could cause
+            self.cut_off(f"{kind}: {exc}" if isinstance(exc, Violation)
+                         else f"a {kind} message broke this side ({type(exc).__name__})")
 
-    def _on__closed(self, message: dict) -> None:
+    def _allowed(self, message: dict) -> str:
+        """Why this message may not come now ("" if it may): its type, fields and phase."""
+        kind = message.get("type")
+        game_fields = self.hidden.FIELDS
+        fields = MESSAGES.get(kind) if kind in MESSAGES else game_fields.get(kind)
+        if fields is None:
+            return "unknown message"
+        for name, types in fields.items():
+            value = message.get(name)
+            if not isinstance(value, types) or (types is int and type(value) is bool):
+                return f"its {name!r} is missing or of the wrong type"
+        for name in _REQUIRED_VALUE.get(kind, ()):
+            if name not in message:
+                return f"its {name!r} is missing"
+        over = self.match.over
+        if kind in _ANY_TIME:
+            return ""
+        if kind in game_fields or kind in _WHILE_PLAYING:
+            if over and kind != "resign":
+                return "the game is over"
+        elif kind in _AFTER_END and not over:
+            return "the game is not over"
+        replies = {"draw_reply": "draw", "takeback_reply": "takeback", "rematch_reply": "rematch"}
+        if kind in replies and replies[kind] not in self.offers:
+            return "no such offer is pending"
+        if kind == "new_game" and (self.is_host or not self.rematch_agreed):
+            return "no rematch was agreed"
+        if kind == "reveal" and (self.verdict or not self.secret_expected()):
+            return "no reveal is due"
+        return ""
+
+    def cut_off(self, why: str) -> None:
+        """The peer broke the protocol: say so on both sides and end the link."""
+        if self.violation:
+            return
+        self.violation = f"{self.peer_name} broke the protocol: {why}"[:300]
+        self.send({"type": "error", "text": self.violation})
+        self._note("message", text=self.violation)
+        self.link.close(self.violation)
+
+    def _link_lost(self, reason: str) -> None:
         self.connected = False
         self.waiting = False
         if self.match.over:
             return
-        self._note("message", text=f"Connection lost: {message.get('reason', '')}")
-        self.notes.append({"type": "peer_lost", "reason": message.get("reason", "")})
+        self._note("message", text=f"Connection lost: {reason}")
+        self.notes.append({"type": "peer_lost", "reason": reason})
 
     def _on_bye(self, message: dict) -> None:
         self.connected = False
+        self.link.close("the other side left")
         if not self.match.over:
             self.notes.append({"type": "peer_lost", "reason": f"{self.peer_name} left"})
 
@@ -210,12 +304,12 @@ class Session:
         self._note("message", text=f"{self.peer_name}: {str(message.get('text', ''))[:200]}")
 
     def _on_chat(self, message: dict) -> None:
-        self._note("message", text=f"{self.peer_name}: {str(message['text'])[:CHAT_MAX]}")
+        self._note("message", text=f"{self.peer_name}: {message['text'][:CHAT_MAX]}")
 
     def _on_move(self, message: dict) -> None:
         ply, move = message["ply"], message["move"]
         m = self.match
-        if type(ply) is not int or ply != len(m.moves):
+        if ply != len(m.moves):
             raise RulesError(f"move for ply {ply!r}, but this game is at ply {len(m.moves)}")
         if self.is_host:
             self._host_receive(move, message)
@@ -228,9 +322,9 @@ class Session:
             raise RulesError("not your turn")
         if self.hidden.receive_as_host(move, message):
             return
-        self._host_play(move)
+        self.host_play(move)
 
-    def _host_play(self, move: Any) -> None:
+    def host_play(self, move: Any) -> None:
         """Play a move on the host's match and tell the guest what it may see of it."""
         m = self.match
         mover, before = m.to_move(), m.state
@@ -239,10 +333,20 @@ class Session:
         self.send_peer_move(len(m.moves) - 1, wire, **extra)
 
     def _guest_receive(self, move: Any, message: dict) -> None:
+        if self.match.to_move() == self.seat:  # the host may only echo what this side played
+            if self.sent_move is None or not self.hidden.own_echo(self.sent_move, move):
+                raise Violation(f"the host played {str(move)[:40]} for this side")
+            self.sent_move = None
         move = self.hidden.receive_as_guest(move, message)
         self.waiting = False
         self.play_local(move)
         self._after_move()
+
+    def send_own_move(self, move: Any, **extra: Any) -> None:
+        """Guest: send this side's move to the host and wait for its echo."""
+        self.sent_move = self.own_sent[len(self.match.moves)] = move
+        self.send({"type": "move", "ply": len(self.match.moves), "move": move, **extra})
+        self.waiting = True
 
     def _on_resign(self, message: dict) -> None:
         if not self.match.over:
@@ -256,6 +360,7 @@ class Session:
         self._ask(f"{self.peer_name} offers a draw", "draw_reply", "Accept", "Decline")
 
     def _on_draw_reply(self, message: dict) -> None:
+        del self.offers["draw"]
         if message.get("accept") is True and not self.match.over:
             self.match.agree_draw("Draw agreed")
             self._note("refresh")
@@ -270,7 +375,8 @@ class Session:
                   "Allow", "Refuse", ply=len(self.match.moves))
 
     def _on_takeback_reply(self, message: dict) -> None:
-        if message.get("accept") is True and message.get("ply") == len(self.match.moves):
+        asked = self.offers.pop("takeback")
+        if message["accept"] and message["ply"] == asked == len(self.match.moves):
             self._take_back(self.seat)
         elif message.get("accept") is False:
             self._note("message", text=f"{self.peer_name} refused the takeback")
@@ -280,30 +386,62 @@ class Session:
             self._ask(f"{self.peer_name} wants a rematch", "rematch_reply", "Play again", "No")
 
     def _on_rematch_reply(self, message: dict) -> None:
-        if message.get("accept") is True and self.match.over and self.is_host:
+        del self.offers["rematch"]
+        if message["accept"] and not self.is_host:
+            self.rematch_agreed = True
+        if message["accept"] and self.is_host:
             self._start_rematch()
         elif message.get("accept") is False:
             self._note("message", text=f"{self.peer_name} does not want a rematch")
 
     def _start_rematch(self) -> None:
         self.new_game(random.randrange(2**31))
-        self.send({"type": "new_game", "seed": self._seed_for_guest()})
+        self.send({"type": "new_game", "seed": self._seed_for_guest(),
+                   **self.hidden.welcome_fields()})
 
     def _on_new_game(self, message: dict) -> None:
-        if not self.is_host and self.match.over:
-            seed = message["seed"]
-            self.new_game(seed if type(seed) is int else random.randrange(2**31))
+        self.rematch_agreed = False
+        self.new_game(message["seed"])
+        self.hidden.welcomed(message)
 
     def _on_reveal(self, message: dict) -> None:
-        if not self.match.over:
-            raise RulesError("a reveal before the end")
-        self.verdict = self.check_reveal(message)
-        self._note("message", text=self.verdict)
+        try:
+            verdict = self.check_reveal(message)
+        except Exception as exc:  # a reveal that does not even parse proves nothing
+            verdict = Verdict(f"unverified: {self.peer_name}'s reveal does not parse "
+                              f"({type(exc).__name__})", ok=False)
+        self._settle(verdict)
+
+    def _check_reveal_due(self) -> None:
+        """The end: the peer's secret must come, and in time; if not, its result is void."""
+        if self.ended_at is None:
+            self.ended_at = time.monotonic()
+        if self.verdict or not self.secret_expected():
+            return
+        if not self.connected or time.monotonic() - self.ended_at > REVEAL_WAIT:
+            self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",
+                                 ok=False))
+
+    def _settle(self, verdict: str) -> None:
+        """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""
+        self.verdict = verdict
+        self._note("message", text=verdict)
+        if not getattr(verdict, "ok", True):
+            self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
+            self._note("refresh")
 
     # --- answering the peer's questions
     def _ask(self, question: str, reply: str, yes: str, no: str, **extra: Any) -> None:
+        asked = [(len(self.match.moves), self.match)]  # emptied once answered
+
         def answer(accept: bool) -> None:
+            if not asked:
+                return  # each question is answered once
+            if asked.pop() != (len(self.match.moves), self.match):
+                accept = False  # the game moved on since: the offer no longer fits
             self.send({"type": reply, "accept": accept, **extra})
+            if accept and reply == "rematch_reply" and not self.is_host:
+                self.rematch_agreed = True
             if accept and reply == "draw_reply":
                 self.match.agree_draw("Draw agreed")
                 self._after_move()
@@ -318,6 +456,7 @@ class Session:
         """Both sides take back to `seat`'s last turn."""
         taken = self.match.undo_for(seat)
         self.peer_log = self.peer_log[:len(self.match.moves)]
+        self.own_sent = {p: v for p, v in self.own_sent.items() if p < len(self.match.moves)}
         self.hidden.taken_back()
         self.waiting = False
         if taken:
@@ -340,30 +479,24 @@ class Session:
         """Whether the peer has a secret to reveal at the end."""
         return self.hidden.secret_expected()
 
-    def check_reveal(self, message: dict) -> str:
+    def check_reveal(self, message: dict) -> Verdict:
         """The one-line verdict on the peer's revealed secret."""
-        return self.hidden.check_reveal(message["salt"], message)
+        salt = message.get("salt")
+        return self.hidden.check_reveal(salt if isinstance(salt, bytes) else b"", message)
 
     # --- the plumbing
     def new_game(self, seed: int) -> None:
         """A rematch: a fresh match with the same seats and options."""
         m = self.match
-        if not self.is_host and self.hidden.HOST_DEALS:
-            seed = random.randrange(2**31)
         self.match = Match(m.game_id, m.options, seed, m.seats)
-        self.hidden = type(self.hidden)(self)
         self.peer_commit, self.peer_log, self.revealed, self.verdict = None, [], False, ""
-        self.salt, self.waiting = secrets.token_bytes(16), False
-        if self.is_host and self.hidden.HOST_DEALS:
-            self.send({"type": "commit", "hash": commitment(self.salt, self.match.seed)})
+        self.salt, self.waiting, self.sent_move = secrets.token_bytes(16), False, None
+        self.offers, self.ended_at, self.own_sent = {}, None, {}
+        self.hidden = type(self.hidden)(self)
         self.notes.append({"type": "new_game"})
 
-    def _on_commit(self, message: dict) -> None:
-        if not self.is_host and isinstance(message.get("hash"), str):
-            self.peer_commit = message["hash"]
-
     def _seed_for_guest(self) -> int:
-        return random.randrange(2**31) if self.hidden.HOST_DEALS else self.match.seed
+        return random.randrange(2**31) if self.hidden.OWN_SEEDS else self.match.seed
 
     def play_local(self, move: Any) -> None:
         """Play a move on this side's match and tell the screen."""
@@ -391,9 +524,8 @@ class Session:
         message = {"type": "welcome", "protocol": PROTOCOL, "version": APP_VERSION,
                    "game": m.game_id, "options": m.options, "seat": self.peer_seat,
                    "seats": [s.to_dict() for s in m.seats], "seed": self._seed_for_guest(),
-                   "token": self.token, "moves": self.peer_log, "own_layout": None}
-        if self.hidden.HOST_DEALS:
-            message["commit"] = commitment(self.salt, m.seed)
+                   "token": self.token, "moves": self.peer_log, "own_layout": None,
+                   **self.hidden.welcome_fields()}
         return message
 
     def rebuild(self, welcome: dict) -> None:
@@ -404,24 +536,36 @@ class Session:
         for i, s in enumerate(seats):
             s.kind = "human" if i == self.seat else "remote"
         seed = welcome["seed"] if type(welcome["seed"]) is int else 0
-        if game != self.match.game_id:
-            self.hidden = _secrets_for(game)(self)
         self.match = Match(game, options, seed, seats)
-        if isinstance(welcome.get("commit"), str):
-            self.peer_commit = welcome["commit"]
+        if type(self.hidden) is not _secrets_for(game):
+            self.hidden = _secrets_for(game)(self)
         self.hidden.replaying()
+        try:
+            self.hidden.welcomed(welcome)
+        except Violation as exc:
+            raise ConnectionError(f"the host's welcome does not hold: {exc}") from None
+        self.sent_move = None
         connected, self.connected = self.connected, False  # nothing is sent while rebuilding
         try:
+            if not isinstance(welcome.get("moves"), list):
+                raise ConnectionError("a welcome without its move list")
             for message in welcome["moves"]:
+                if not isinstance(message, dict) or "move" not in message:
+                    raise ConnectionError("a welcome with a damaged move list")
+                if self.match.to_move() == self.seat:  # only what this side sent there
+                    self.sent_move = self.own_sent.get(len(self.match.moves))
                 self._guest_receive(message["move"], message)
+        except (RulesError, Violation) as exc:
+            raise ConnectionError(f"the host's move list does not play: {exc}") from None
         finally:
             self.connected = connected
-        self.revealed = False
+        self.revealed, self.offers = False, {}
         self.notes.clear()
 
     def resume(self, link: Link, welcome: dict | None = None) -> None:
         """The peer is back on a new link; the game goes on from the move list."""
         self.link, self.connected, self.waiting = link, True, False
+        self.offers, self.sent_move = {}, None
         self.hidden.resumed()
         if self.is_host:
             self.send(self.welcome())
@@ -463,8 +607,10 @@ class Host:
         self.game, self.options = game, check_lan_options(game, options)
         self.server = socket.create_server((bind, port), reuse_port=False)
         self.port = self.server.getsockname()[1]
-        self.arrivals: queue.Queue[tuple[Link, dict]] = queue.Queue()
+        self.arrivals: queue.Queue[tuple[Link, dict]] = queue.Queue(MAX_ARRIVALS)
         self.refused: list[str] = []  # why recent connections were turned away (for tests)
+        self.accept_errors = 0  # accept() failures lived through (out of descriptors, ...)
+        self._greeting = threading.BoundedSemaphore(MAX_GREETING)
         self._stop = threading.Event()
         threading.Thread(target=self._accept_loop, daemon=True, name="lan-accept").start()
 
@@ -476,34 +622,57 @@ class Host:
             pass
 
     def _accept_loop(self) -> None:
+        pause = 0.01
         while not self._stop.is_set():
             try:
                 sock, _ = self.server.accept()
-            except OSError:
-                return
-            threading.Thread(target=self._greet, args=(sock,), daemon=True,
-                             name="lan-hello").start()
+            except OSError:  # out of descriptors, a connection reset before accept, ...
+                if self._stop.is_set():
+                    return
+                self.accept_errors += 1
+                self._stop.wait(pause)  # back off and go on: a rightful resume may come
+                pause = min(pause * 2, 1.0)
+                continue
+            pause = 0.01
+            if not self._greeting.acquire(blocking=False):
+                self._turn_away(sock, "too many connections at once")
+                continue
+            try:
+                threading.Thread(target=self._greet, args=(sock,), daemon=True,
+                                 name="lan-hello").start()
+            except RuntimeError:  # no thread to be had
+                self._greeting.release()
+                self._turn_away(sock, "too many connections at once")
+
+    def _turn_away(self, sock: socket.socket, problem: str) -> None:
+        self.refused.append(problem)
+        del self.refused[:-50]
+        try:
+            sock.settimeout(1.0)
+            sock.sendall(encode({"type": "refused", "reason": problem}))
+        except OSError:
+            pass
+        sock.close()
 
     def _greet(self, sock: socket.socket) -> None:
-        sock.settimeout(HELLO_TIMEOUT)
         try:
-            message = read_frame(sock)
-            problem = check_hello(message, self.game, self.options)
-        except (LinkError, OSError) as exc:
-            self.refused.append(str(exc) or "no hello in time")
-            sock.close()
-            return
-        if problem:
-            self.refused.append(problem)
-            try:
-                from net.link import encode
-                sock.sendall(encode({"type": "refused", "reason": problem}))
-            except OSError:
-                pass
-            sock.close()
-            return
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.arrivals.put((Link(sock).start(), message))
+            try:  # one deadline for the whole hello, however it drips in
+                message = read_frame(sock, time.monotonic() + HELLO_TIMEOUT)
+                problem = check_hello(message, self.game, self.options)
+            except (LinkError, OSError) as exc:
+                self.refused.append(str(exc) or "no hello in time")
+                sock.close()
+                return
+            if problem:
+                self._turn_away(sock, problem)
+                return
+            if self.arrivals.full():
+                self._turn_away(sock, "too many players are waiting to be let in")
+                return
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.arrivals.put((Link(sock).start(), message))
+        finally:
+            self._greeting.release()
 
     def next_arrival(self) -> tuple[Link, dict] | None:
         try:
@@ -526,14 +695,26 @@ def start_hosted(link: Link, game: str, options: dict, host_name: str, guest_nam
 
 def join(address: tuple[str, int], game: str | None, options: dict | None, name: str,
          token: str = "", wait: float = 120.0) -> tuple[Link, dict]:
-    """Guest: connect, say hello and wait for the welcome. Blocking: call it off the loop.
-    ConnectionError with the host's reason if refused."""
-    sock = connect(*address)
+    """Guest: connect, say hello and wait for the welcome, all within `wait` seconds (the
+    host's keep-alive pings are skipped, and answered, while its player decides). Blocking: call
+    it off the loop. ConnectionError with the host's reason if refused."""
+    deadline = time.monotonic() + wait
+    sock = connect(*address, timeout=min(5.0, wait))
     try:
-        from net.link import encode
         sock.sendall(encode(hello(game, options, name, token)))
-        sock.settimeout(wait)
-        message = read_frame(sock)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise LinkError(f"no welcome within {wait:g} s")
+            try:
+                message = read_frame(sock, time.monotonic() + min(left, HEARTBEAT))
+            except LinkError as exc:
+                if "in time" not in str(exc):
+                    raise
+                sock.sendall(encode({"type": "ping"}))  # still here: the host's link waits
+                continue
+            if message.get("type") != "ping":
+                break
     except (LinkError, OSError) as exc:
         sock.close()
         raise ConnectionError(f"no answer from the host: {exc}") from None

@@ -170,19 +170,27 @@ def test_a_lying_plane_owner_is_reported():
         h.close(), g.close(), host.stop()
 
 
-def test_a_host_dealing_against_its_commitment_is_reported():
+def test_a_host_dealing_against_its_key_is_reported():
+    """The Banqi deal is shuffled by both sides (net/secrets/banqi.py): the seed commitment of
+    the old host-deals scheme became the host's key, checked against its pass and every part."""
+    from net.secrets import banqi
     host, h, g = pair("banqi", seed=4)
     try:
         play_through(h, g, random.Random(1), max_plies=20)
+        assert g.hidden.parts  # some flips were opened
         h.match.resign(h.seat)
         g.match.resign(h.seat)
-        verdict = g.check_reveal({"seed": h.match.seed + 1, "salt": h.salt})
-        assert "commitment" in verdict
-        g.peer_commit = lan.commitment(h.salt, h.match.seed + 1)
-        verdict = g.check_reveal({"seed": h.match.seed + 1, "salt": h.salt})
-        assert "does not come from the seed" in verdict
-        g.peer_commit = lan.commitment(h.salt, h.match.seed)
-        assert "checked" in g.check_reveal({"seed": h.match.seed, "salt": h.salt})
+        wrong = banqi._encode(h.hidden.key + 2)
+        verdict = g.check_reveal({"key": wrong})
+        assert verdict.startswith("Warning") and not verdict.ok
+        right = banqi._encode(h.hidden.key)
+        square = next(iter(g.hidden.parts))
+        told = g.hidden.parts[square]
+        g.hidden.parts[square] = told * 4 % banqi.P  # a part the host's key did not make
+        verdict = g.check_reveal({"key": right})
+        assert "part that is not its key's" in verdict and not verdict.ok
+        g.hidden.parts[square] = told
+        assert "checked" in g.check_reveal({"key": right}) and g.check_reveal({"key": right}).ok
     finally:
         h.close(), g.close(), host.stop()
 

@@ -21,6 +21,22 @@ import msgpack
 from game.match import Match
 
 
+class Violation(Exception):
+    """The peer sent what no honest program sends (a lie found out, a move it may not make):
+    the session ends the link with this reason."""
+
+
+class Verdict(str):
+    """The one-line verdict on a peer's revealed secret; `ok` False when it did not check."""
+
+    ok: bool
+
+    def __new__(cls, text: str, ok: bool = True) -> Verdict:
+        verdict = super().__new__(cls, text)
+        verdict.ok = ok
+        return verdict
+
+
 def commitment(salt: bytes, secret: Any) -> str:
     """SHA-256 of the salt and the secret's msgpack bytes, in hex."""
     return hashlib.sha256(salt + msgpack.packb(secret, use_bin_type=True)).hexdigest()
@@ -47,18 +63,43 @@ class Side(Protocol):
     def send_peer_move(self, ply: int, move: Any, **extra: Any) -> None:
         """Host: tell the guest ply `ply` as it may see it."""
 
+    def send_own_move(self, move: Any, **extra: Any) -> None:
+        """Guest: send this side's move to the host and wait for its echo."""
+
+    def host_play(self, move: Any) -> None:
+        """Host: play a move and tell the guest what it may see of it."""
+
 
 class Secrets:
     """The hooks the session calls, each with its open-information default (nothing hidden)."""
 
     # Options the LAN holds to one value: name -> (that value, why no other is offered).
     FIXED_OPTIONS: ClassVar[Mapping[str, tuple[Any, str]]] = {}
-    # The host alone holds the deal: the guest gets a dummy seed and the host's commitment to
-    # the real one, which the host reveals at the end.
-    HOST_DEALS: ClassVar[bool] = False
+    # The seed decides something the guest may not know: the guest gets a seed of its own.
+    OWN_SEEDS: ClassVar[bool] = False
+    # The game's own message types: type -> {field: type}; the session checks them.
+    FIELDS: ClassVar[Mapping[str, Mapping[str, type | tuple[type, ...]]]] = {}
+    # What a peer that does not prove its secret at the end failed to do ("unverified: ...").
+    UNPROVEN: ClassVar[str] = "did not prove its secret"
 
     def __init__(self, side: Side):
         self.side = side
+
+    def ready(self) -> bool:
+        """Whether this side may move yet (False while, e.g., a deal is being shuffled)."""
+        return True
+
+    def welcome_fields(self) -> dict:
+        """Host: extra fields of the welcome and of a rematch's new_game."""
+        return {}
+
+    def welcomed(self, message: dict) -> None:
+        """Guest: the welcome (or a rematch's new_game) came; take its extra fields. It may
+        send; the move list is played after it."""
+
+    def own_echo(self, sent: Any, echo: Any) -> bool:
+        """Guest: whether the host's echo at this side's turn is the move this side sent."""
+        return echo == sent
 
     def submit(self, move: Any) -> bool:
         """Send a local move that must be kept back; False: send it as it is."""
@@ -98,9 +139,9 @@ class Secrets:
         """Whether the peer has a secret to reveal at the end."""
         return False
 
-    def check_reveal(self, salt: bytes, message: dict) -> str:
-        """The one-line verdict on the peer's revealed secret."""
-        return ""
+    def check_reveal(self, salt: bytes, message: dict) -> Verdict:
+        """The verdict on the peer's revealed secret (ok False if it does not check)."""
+        return Verdict("")
 
 
 class Open(Secrets):

@@ -4,6 +4,10 @@ The owner sends "hidden" with a salted commitment at its setup, answers each sho
 layout, and reveals the layout with the salt at the end, so the other side can check both the
 commitment and every answer. The host shoots at the guest with a `shot` message and plays the
 guest's `answer`; the guest's shots at the host are answered in the host's echo as [cell, answer].
+
+The guest answers one shot per ply, only when the host is to shoot, and the host's echo of that
+ply must be the cell answered (so no layout leaks through shots never played). The reveal at the
+end is required: a missing or false one makes the game the owner's loss, "unverified".
 """
 
 from __future__ import annotations
@@ -13,17 +17,27 @@ from typing import Any
 
 from game.match import Match
 from game.rules import RulesError
-from net.secrets import Secrets, Side, commitment
+from net.secrets import Secrets, Side, Verdict, Violation, commitment
 
 
 class PlaneLayouts(Secrets):
     """Each side's layout stays with it; shots are answered by the layout's owner."""
+
+    FIELDS = {"shot": {"ply": int, "cell": int},
+              "answer": {"ply": int, "cell": int, "answer": str}}
+    UNPROVEN = "did not prove its layout"
 
     def __init__(self, side: Side):
         super().__init__(side)
         self.own_layout: Any = None  # the layout this side set up
         self.peer_answers: list[list] = []  # [cell, answer] the peer gave on its layout
         self.pending_shot: int | None = None  # host: a shot at the guest, not answered yet
+        self.answered: dict[int, int] = {}  # guest: ply -> the cell of the one shot answered
+
+    def own_echo(self, sent: Any, echo: Any) -> bool:
+        if type(sent) is int and isinstance(echo, list) and len(echo) == 2:
+            return echo[0] == sent  # a shot at the host comes back with its answer
+        return echo == sent
 
     def submit(self, move: Any) -> bool:
         side, m = self.side, self.side.match
@@ -36,8 +50,7 @@ class PlaneLayouts(Secrets):
                 side.play_local(self.own_layout)
                 side.send_peer_move(ply, "hidden", commit=commit)
             else:
-                side.send({"type": "move", "ply": ply, "move": "hidden", "commit": commit})
-                side.waiting = True
+                side.send_own_move("hidden", commit=commit)
             return True
         if m.state.layouts[side.peer_seat] == "hidden":
             if type(move) is not int or move not in m.legal_moves():
@@ -45,9 +58,9 @@ class PlaneLayouts(Secrets):
             if side.is_host:
                 self.pending_shot = move
                 side.send({"type": "shot", "ply": ply, "cell": move})
+                side.waiting = True
             else:
-                side.send({"type": "move", "ply": ply, "move": move})
-            side.waiting = True
+                side.send_own_move(move)
             return True
         return False
 
@@ -79,8 +92,13 @@ class PlaneLayouts(Secrets):
                 if not isinstance(commit, str) or len(commit) != 64:
                     raise RulesError("a setup without its commitment")
                 side.peer_commit = commit
-        elif isinstance(move, list) and m.to_move() == side.seat:
-            self.peer_answers.append(list(move))
+        elif m.to_move() == side.seat:
+            if isinstance(move, list):
+                self.peer_answers.append(list(move))
+        elif not m.setup_pending():  # the host's shot: the one this side answered at this ply
+            if self.answered.get(len(m.moves)) != move:
+                raise Violation(f"the host played a shot at {str(move)[:20]} that was not "
+                                "the one answered")
         return move
 
     def handlers(self) -> Mapping[str, Callable[[dict], None]]:
@@ -89,9 +107,11 @@ class PlaneLayouts(Secrets):
     def _on_shot(self, message: dict) -> None:
         """The host shoots at this guest's layout: answer it truthfully."""
         side, m, cell = self.side, self.side.match, message["cell"]
-        if side.is_host or m.to_move() != side.peer_seat \
+        if side.is_host or m.to_move() != side.peer_seat or m.setup_pending() \
                 or message["ply"] != len(m.moves) or cell not in m.legal_moves():
             raise RulesError("a shot out of turn")
+        if self.answered.setdefault(len(m.moves), cell) != cell:  # the same again: a resume
+            raise RulesError("one shot is answered per turn")
         side.send({"type": "answer", "ply": message["ply"], "cell": cell,
                    "answer": m.rules.answer(m.state, side.seat, cell)})
 
@@ -112,6 +132,8 @@ class PlaneLayouts(Secrets):
     def taken_back(self) -> None:
         self.peer_answers = _answers_in(self.side.match)
         self.pending_shot = None
+        plies = len(self.side.match.moves)
+        self.answered = {p: c for p, c in self.answered.items() if p < plies}
 
     def resumed(self) -> None:
         self.pending_shot = None
@@ -124,16 +146,21 @@ class PlaneLayouts(Secrets):
     def secret_expected(self) -> bool:
         return self.side.peer_commit is not None
 
-    def check_reveal(self, salt: bytes, message: dict) -> str:
+    def check_reveal(self, salt: bytes, message: dict) -> Verdict:
         side, m = self.side, self.side.match
-        layout = message["layout"]
+        layout = message.get("layout")
         if side.peer_commit is None or commitment(salt, layout) != side.peer_commit:
-            return f"Warning: {side.peer_name}'s layout does not match its commitment"
-        problem = m.rules.check_layout(m.options["size"], m.options["planes"], layout,
-                                       self.peer_answers)
+            return Verdict(f"Warning: {side.peer_name}'s layout does not match its commitment;"
+                           " unverified, the game is lost for it", ok=False)
+        try:
+            problem = m.rules.check_layout(m.options["size"], m.options["planes"], layout,
+                                           self.peer_answers)
+        except (RulesError, TypeError, ValueError, KeyError, IndexError) as exc:
+            problem = f"the layout is not one ({exc})"
         if problem:
-            return f"Warning: {side.peer_name} answered falsely: {problem}"
-        return f"{side.peer_name}'s layout checked: it matches every answer"
+            return Verdict(f"Warning: {side.peer_name} answered falsely: {problem}; "
+                           "unverified, the game is lost for it", ok=False)
+        return Verdict(f"{side.peer_name}'s layout checked: it matches every answer")
 
 
 def _answers_in(m: Match) -> list[list]:
