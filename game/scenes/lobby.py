@@ -250,9 +250,11 @@ class LobbyScene(Scene):
         self.address.draw(surface, self.focus_field)
         theme.text(surface, "Host a game", (right.x + 18, right.y + 16), 22, bold=True)
         self.game_row.draw(surface, not self.focus_field)
-        theme.text(surface, "Options: as you last set them up for this game.",
-                   (right.x + 18, right.y + 106), 16, theme.INK_SOFT)
+        notes = theme.wrap("Options: as you last set them up for this game.", right.width - 36,
+                           16)[:2]
+        for i, line in enumerate(notes):
+            theme.text(surface, line, (right.x + 18, right.y + 106 + 20 * i), 16, theme.INK_SOFT)
+        top = right.y + 116 + 20 * len(notes)
         for i, line in enumerate(theme.wrap(self.status, right.width - 36, 18)[:3]):
-            theme.text(surface, line, (right.x + 18, right.y + 140 + 24 * i), 18, theme.ACCENT,
-                       bold=True)
+            theme.text(surface, line, (right.x + 18, top + 24 * i), 18, theme.ACCENT, bold=True)
         self.buttons.draw(surface)

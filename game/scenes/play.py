@@ -497,10 +497,21 @@ class PlayScene(Scene):
             self.board.layout(board_rect)
         self.status_lines = self._status_lines()
         y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
-        n = len(self.panel_buttons.buttons)
+        buttons = self.panel_buttons.buttons
+        n = len(buttons)
         height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
-        top = max(y, side.bottom - 10 - n * (height + 8))
-        self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+        if y + n * (height + 8) <= side.bottom - 2:
+            top = max(y, side.bottom - 10 - n * (height + 8))
+            self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+            return
+        # A small window: two columns, so the last button (Menu) stays on screen.
+        rows = (n + 1) // 2
+        height = max(26, min(34, (side.bottom - y - 10) // max(1, rows) - 6))
+        top = max(y, side.bottom - 10 - rows * (height + 6))
+        half = (side.width - 28 - 6) // 2
+        for i, b in enumerate(buttons):
+            b.rect = pygame.Rect(side.x + 14 + (i % 2) * (half + 6), top + (i // 2) * (height + 6),
+                                 half, height)
 
     def _status_lines(self) -> list[str]:
         """The board's lines for the side panel, wrapped to its width."""

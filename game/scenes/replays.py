@@ -304,6 +304,7 @@ class ReplayPlayerScene(Scene):
         self.viewer_row = ChoiceRow("Watch", viewers, None, lambda _v: self.show(False))
         self.move_rows: list[tuple[int, pygame.Rect]] = []  # placed by update
         self.side = pygame.Rect(0, 0, 0, 0)  # the move list's panel, placed by layout
+        self.result_text = ""  # how the game ended, under the header
         self.buttons = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
             Button("<", lambda: self.seek(self.ply - 1)),
@@ -380,12 +381,19 @@ class ReplayPlayerScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.side = pygame.Rect(w - 250, 70, 238, h - 150)
-        board_rect = pygame.Rect(12, 70, self.side.x - 24, h - 150)
+        top, bottom = 92, h - 76  # under the header and its result line; above the buttons
+        self.side = pygame.Rect(w - 250, top, 238, bottom - top)
+        if self.match.rules.HIDDEN:  # whose eyes to watch with, on its own line
+            self.viewer_row.layout(pygame.Rect(12, bottom - 44, self.side.x - 24, 40), 80)
+            bottom -= 52
+        board_rect = pygame.Rect(12, top, self.side.x - 24, bottom - top)
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
-        self.buttons.layout_row(12, h - 66, 86, 44, gap=8)
-        self.viewer_row.layout(pygame.Rect(12 + 7 * 94, h - 66, w - 12 - 7 * 94 - 12, 44), 70)
+        self.buttons.layout_row(12, h - 62, min(86, (w - 24) // 7 - 8), 44, gap=8)
+        out = self.match.outcome()
+        verdict = self.match.result_line().removeprefix(f"{self.match.game_id}: ")
+        self.result_text = theme.wrap(verdict if out is not None else "unfinished", w - 36,
+                                      17)[0]
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""
@@ -399,8 +407,9 @@ class ReplayPlayerScene(Scene):
         theme.text(surface, f"Replay: {self.match.info.title}", (18, 29), 26, bold=True,
                    anchor="midleft")
         theme.text(surface, f"move {self.ply}/{len(self.match.moves)} · "
-                   f"{SPEEDS[self.speed_index]:g}x · {self.match.result_line()}",
-                   (w - 18, 29), 17, theme.INK_SOFT, anchor="midright")
+                   f"{SPEEDS[self.speed_index]:g}x", (w - 18, 29), 18, theme.INK_SOFT,
+                   anchor="midright")
+        theme.text(surface, self.result_text, (18, 74), 17, theme.INK_SOFT, anchor="midleft")
         self.board.draw(surface)
         panel(surface, side)
         self._draw_moves(surface)

@@ -150,6 +150,9 @@ def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focu
     return size, color
 
 
+MIN_CHIP_SCALE = 0.8  # below this the chips' labels would not be readable
+
+
 class ChoiceRow:
     """A label and a row of choices, one selected: click a chip, or Left/Right when focused."""
 
@@ -162,6 +165,9 @@ class ChoiceRow:
         self.on_change = on_change
         self.rect = pygame.Rect(0, 0, 600, 40)
         self.chips: list[pygame.Rect] = []
+        # When the chips do not fit at a readable size: one chip showing the choice, with
+        # arrows either side (its left half goes back, its right half on).
+        self.spinner: pygame.Rect | None = None
 
     @property
     def value(self) -> object:
@@ -181,7 +187,10 @@ class ChoiceRow:
         size = max(14, min(20, rect.height // 2))
         widths = [theme.font(size).size(lbl)[0] + 24 for _, lbl in self.choices]
         scale = min(1.0, (width_left - 6 * len(widths)) / max(1, sum(widths)))
-        self.chips = []
+        self.chips, self.spinner = [], None
+        if scale < MIN_CHIP_SCALE:
+            self.spinner = pygame.Rect(x, rect.y + 3, width_left, rect.height - 6)
+            return
         for w in widths:
             chip = pygame.Rect(x, rect.y + 3, int(w * scale), rect.height - 6)
             self.chips.append(chip)
@@ -189,6 +198,9 @@ class ChoiceRow:
 
     def handle_event(self, event: pygame.event.Event, focused: bool) -> bool:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.spinner is not None and self.spinner.collidepoint(event.pos):
+                self.select(self.index + (1 if event.pos[0] >= self.spinner.centerx else -1))
+                return True
             for i, chip in enumerate(self.chips):
                 if chip.collidepoint(event.pos):
                     self.select(i)
@@ -204,6 +216,8 @@ class ChoiceRow:
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused)
+        if self.spinner is not None:
+            self._draw_spinner(surface, size, color if focused else theme.GRID)
         for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
             on = i == self.index
             pygame.draw.rect(surface, theme.INK if on else theme.PANEL, chip, border_radius=14)
@@ -214,6 +228,21 @@ class ChoiceRow:
                 chip_size -= 1
             theme.text(surface, lbl, chip.center, chip_size,
                        theme.PAPER if on else theme.INK, anchor="center")
+
+
+    def _draw_spinner(self, surface: pygame.Surface, size: int, border) -> None:
+        chip = self.spinner
+        pygame.draw.rect(surface, theme.INK, chip, border_radius=14)
+        pygame.draw.rect(surface, border, chip, width=2, border_radius=14)
+        theme.text(surface, "‹", (chip.x + 14, chip.centery), size + 4, theme.PAPER,
+                   anchor="center")
+        theme.text(surface, "›", (chip.right - 14, chip.centery), size + 4, theme.PAPER,
+                   anchor="center")
+        label = f"{self.choices[self.index][1]}  ({self.index + 1}/{len(self.choices)})"
+        text_size = size - 2
+        while theme.font(text_size).size(label)[0] > chip.width - 48 and text_size > 11:
+            text_size -= 1
+        theme.text(surface, label, chip.center, text_size, theme.PAPER, anchor="center")
 
 
 class TextField:
