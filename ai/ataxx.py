@@ -198,7 +198,14 @@ class CompiledSearch:
         moves = moves_of(pos)
         if len(moves) == 1:
             return moves[0], 0, 0
-        k, tables = self.k, _tables(self.k)
+        k, tables = self.k, _take_tables(self.k)
+        try:
+            return self._deepen(k, tables, pos, moves, on_depth)
+        finally:
+            _give_back(tables)
+
+    def _deepen(self, k: Any, tables: Any, pos: Position, moves: list,
+                on_depth: Callable | None) -> tuple[tuple[int, int], int, int]:
         tables.new_search()
         ctl = tables.ctl
         ctl[k.NODE_LIMIT] = self.node_limit
@@ -260,19 +267,25 @@ def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
             return
 
 
-_LOCAL = threading.local()
+_ALL_TABLES: list = []  # every kernel table made; one per search running at once
+_FREE_TABLES: list = []
+_TABLES_LOCK = threading.Lock()
 
 
-def _tables(kernel: Any) -> Any:
-    """This thread's kernel tables (a search's buffers are its own; the table lasts)."""
-    tables = getattr(_LOCAL, "tables", None)
-    if tables is None:
-        tables = _LOCAL.tables = kernel.Tables()
+def _take_tables(kernel: Any) -> Any:
+    """Kernel tables no other search is using (UAI runs each search on a new thread, so
+    tables are pooled, not per thread): the last one freed, whose table still helps."""
+    with _TABLES_LOCK:
+        if _FREE_TABLES:
+            return _FREE_TABLES.pop()
+        tables = kernel.Tables()
         _ALL_TABLES.append(tables)
-    return tables
+        return tables
 
 
-_ALL_TABLES: list = []
+def _give_back(tables: Any) -> None:
+    with _TABLES_LOCK:
+        _FREE_TABLES.append(tables)
 
 
 class _SharedTable(dict):

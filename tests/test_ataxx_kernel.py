@@ -161,3 +161,19 @@ def test_a_kernel_that_fails_to_load_is_none():
     broken = Kernel("ai.no_such_kernel_module")
     assert broken.load() is None and broken.error is not None
     assert broken.get() is None
+
+
+def test_searches_on_new_threads_reuse_the_tables(kernel):
+    """UAI starts each search on a new thread: the tables (24 MB each) must not pile up."""
+    import threading
+
+    def one() -> None:
+        bot.CompiledSearch(kernel, Budget(0.02)).best_move(rules.from_fen(rules.START_FEN))
+
+    one()
+    made = len(bot._ALL_TABLES)
+    for _ in range(4):
+        t = threading.Thread(target=one)
+        t.start()
+        t.join()
+    assert len(bot._ALL_TABLES) == made
