@@ -38,7 +38,7 @@ ADVANCE = (0, 120, 70, 45, 32, 24, 18, 13, 9, 6, 4, 2, 1, 0)
 ADVANCE_WEIGHT = {"E": 0.5, "L": 0.8, "T": 0.8, "P": 1.0, "D": 1.0, "W": 1.0, "C": 0.8, "R": 0.7}
 CONTEMPT = 40
 DEN_THREAT = 3000  # an enemy animal next to our den, not to move: we must take it or lose
-LEVEL_DEPTH = {"easy": 2, "normal": 4, "hard": 64}
+LEVEL_DEPTH = {"easy": 2, "normal": 4, "hard": 60}
 PIECES = "ELTPDWCRelptdwcr"
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -82,6 +82,16 @@ SIDE = _rng.getrandbits(64)
 DEN_NEIGHBOURS = tuple(tuple(STEPS[d]) for d in DENS)
 
 
+def pack(depth: int, value: int, flag: int, move: tuple[int, int]) -> int:
+    """A table entry as one int."""
+    return ((value + INF) << 20) | (depth << 14) | (flag << 12) | (move[0] << 6) | move[1]
+
+
+def unpack(entry: int) -> tuple[int, int, int, tuple[int, int]]:
+    return ((entry >> 14) & 63, (entry >> 20) - INF, (entry >> 12) & 3,
+            ((entry >> 6) & 63, entry & 63))
+
+
 class Searcher:
     def __init__(self, board: list[str], turn: int, options: dict, budget: Budget,
                  seen: dict[int, int] | None = None, quiet: int = 0):
@@ -97,7 +107,7 @@ class Searcher:
         self.nodes = 0
         self.root_seat = turn
         self.partial: tuple | None = None
-        self.tt: dict[int, tuple] = {}
+        self.tt: dict[int, int] = {}  # packed ints: the collector never walks them
         self.killers: list[list] = [[None, None] for _ in range(128)]
         self.history: dict[tuple[int, int], int] = {}
         self.count = [sum(1 for p in board if p != "." and p < "a"),
@@ -241,7 +251,7 @@ class Searcher:
         entry = self.tt.get(self.hash)
         hash_move = None
         if entry is not None:
-            e_depth, e_value, e_flag, hash_move = entry
+            e_depth, e_value, e_flag, hash_move = unpack(entry)
             if e_depth >= depth and ply:
                 if e_flag == EXACT:
                     return e_value
@@ -284,7 +294,7 @@ class Searcher:
         finally:
             self.seen[key] -= 1
         flag = EXACT if alpha0 < best < beta else (LOWER if best >= beta else UPPER)
-        self.tt[key] = (depth, best, flag, best_move)
+        self.tt[key] = pack(depth, best, flag, best_move)
         return best
 
     def root(self, moves: list[tuple[int, int]], depth: int, prev_best) -> tuple:
@@ -314,7 +324,7 @@ class Searcher:
                     self.partial = (best_move, best)
         finally:
             self.seen[key] -= 1
-        self.tt[key] = (depth, best, EXACT, best_move)
+        self.tt[key] = pack(depth, best, EXACT, best_move)
         return best_move, best
 
 
@@ -337,7 +347,7 @@ def searcher_for(view: dict, budget: Budget) -> tuple[Searcher, list[tuple[int, 
     return probe, legal
 
 
-def search(view: dict, budget: Budget, max_depth: int = 64) -> tuple[str, int, int]:
+def search(view: dict, budget: Budget, max_depth: int = 60) -> tuple[str, int, int]:
     """(best move, its value, the depth completed) within the budget."""
     s, legal = searcher_for(view, budget)
     if not legal:
@@ -361,7 +371,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     legal = legal or rules.legal_moves_from_view(view, view.get("options", {}))
     if len(legal) == 1:
         return legal[0]
-    move, _, _ = search(view, budget, LEVEL_DEPTH.get(level, 64))
+    move, _, _ = search(view, budget, LEVEL_DEPTH.get(level, 60))
     return move if move in legal else rng.choice(legal)
 
 
