@@ -338,11 +338,13 @@ def test_hot_seat_hands_over_and_never_shows_the_other_layout():
             play.board.placing = [list(p) for p in layout]
             h.key(pygame.K_RETURN)  # ready
             h.frame()
+            h.key(pygame.K_SPACE, " ")  # seen: hand over (issue 18)
         assert isinstance(h.top, HandoverScene)  # before seat 0's first shot
         h.key(pygame.K_RETURN)
         assert play.board.view["layout"] == A and "opponent_layout" not in play.board.view
         play.try_move(92, by_human=True)
         h.frame()
+        h.key(pygame.K_SPACE, " ")  # the shooter has seen the answer (issue 18)
         assert isinstance(h.top, HandoverScene) and play.board.view is None
         h.key(pygame.K_RETURN)
         assert play.board.view["layout"] == B and play.board.view["incoming"] == [[92, "head"]]

@@ -123,6 +123,15 @@ class Board(BoardBase):
             if self.flips[sq] >= FLIP_SECONDS:
                 del self.flips[sq]
 
+    def move_text(self, move, before: dict, after: dict) -> str:
+        """A flip ("b3 馬"), a step ("b3-b4") or a capture ("b3-b4 x 馬")."""
+        if len(move) == 2:
+            piece = rules.parse_board(after["board"])[rules.parse_square(move)]
+            return f"{move} {self.glyph(piece)[0]}"
+        victim = rules.parse_board(before["board"])[rules.parse_square(move[2:])]
+        step = f"{move[:2]}-{move[2:]}"
+        return f"{step} x {self.glyph(victim)[0]}" if victim not in ".?~" else step
+
     def hides_between_seats(self) -> bool:
         """Face-down pieces are hidden from both alike: only the fog hides one side's sight."""
         return bool(self.options.get("fog"))

@@ -104,6 +104,12 @@ class BoardBase:
     def close(self) -> None:
         """The scene showing the board is gone: stop background work (a hint, autoplay)."""
 
+    def move_text(self, move: Any, before: dict, after: dict) -> str:
+        """A move in this game's own notation, for move lists; before and after are the whole
+        truth (views for seat None) around it."""
+        text = str(move)
+        return text if len(text) <= 22 else text[:20] + "…"
+
     def hides_between_seats(self) -> bool:
         """Whether, with these options, one seat's view hides something from the other (then
         hot-seat hands the computer over between turns); only asked of games that hide."""

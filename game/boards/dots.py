@@ -10,6 +10,11 @@ from game.rules import dots as rules
 from game.ui import theme
 
 
+def dot_name(row: int, col: int) -> str:
+    """A dot as the board labels it: columns a, b, c from the left, rows 1, 2, 3 from the top."""
+    return f"{chr(ord('a') + col)}{row + 1}"
+
+
 class Board(BoardBase):
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -154,10 +159,22 @@ class Board(BoardBase):
         return lines
 
     # --- drawing
+    def move_text(self, move, before: dict, after: dict) -> str:
+        """A line by the dots it joins, as labelled on the board: "a1-b1"."""
+        (r1, c1), (r2, c2) = rules.line_ends(self.rows, self.cols, move)
+        return f"{dot_name(r1, c1)}-{dot_name(r2, c2)}"
+
     def draw(self, surface: pygame.Surface) -> None:
         if self.state is None:
             return
         sp = self.spacing
+        size = max(12, min(18, sp // 4))
+        for c in range(self.cols + 1):
+            theme.text(surface, dot_name(0, c)[0], (self.dot(0, c)[0], self.dot(0, c)[1] - 14),
+                       size, theme.INK_SOFT, anchor="midbottom")
+        for r in range(self.rows + 1):
+            theme.text(surface, str(r + 1), (self.dot(r, 0)[0] - 16, self.dot(r, 0)[1]), size,
+                       theme.INK_SOFT, anchor="midright")
         for b, owner in enumerate(self.state.owners):
             if owner >= 0:
                 r, c = divmod(b, self.cols)

@@ -34,6 +34,7 @@ POP_SECONDS = 0.14
 BANNER_SECONDS = 4.0
 # Autoplay speeds: (label, seconds between moves on top of the bot's own time).
 SPEEDS = (("slow", 0.6), ("normal", 0.25), ("fast", 0.05), ("max", 0.0))
+ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -272,6 +273,9 @@ class Board(BoardBase):
         if self.my_turn and not self.autoplay:
             lines.append("Arrows, WASD or drag to move")
         return lines
+
+    def move_text(self, move, before: dict, after: dict) -> str:
+        return f"{ARROWS.get(move, '')} {move}".strip()
 
     def sound_for(self, old_view, new_view, move) -> str:
         merged = old_view is not None and new_view.get("score", 0) > old_view.get("score", 0)

@@ -24,6 +24,12 @@ WATER = (226, 236, 240)
 WATER_DARK = (210, 224, 230)
 
 
+def cell_name(size: int, cell: int) -> str:
+    """A cell as the grids label it: "D5"."""
+    row, col = divmod(cell, size)
+    return f"{'ABCDEFGHIJ'[col]}{row + 1}"
+
+
 class Board(BoardBase):
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -302,6 +308,15 @@ class Board(BoardBase):
         enemy = v.get("opponent_layout") if v["phase"] == "over" else None
         self._draw_grid(surface, self.enemy_rect, "Enemy grid: call a cell", enemy, v["shots"],
                         heat=True, target=self.my_turn)
+
+    def move_text(self, move, before: dict, after: dict) -> str:
+        """A shot and its answer ("D5 head"); a layout only as "planes placed"."""
+        if before.get("phase") == "setup":
+            return "planes placed"
+        cell = move if isinstance(move, int) else move[0]
+        shots = after["shots"] if before.get("to_move") == 0 else after["incoming"]
+        answer = next((a for c, a in reversed(shots) if c == cell), "")
+        return f"{cell_name(after['size'], cell)} {answer}".strip()
 
     def _draw_water(self, surface, grid: pygame.Rect) -> None:
         pygame.draw.rect(surface, WATER, grid)

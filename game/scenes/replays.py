@@ -305,6 +305,10 @@ class ReplayPlayerScene(Scene):
         self.move_rows: list[tuple[int, pygame.Rect]] = []  # placed by update
         self.side = pygame.Rect(0, 0, 0, 0)  # the move list's panel, placed by layout
         self.result_text = ""  # how the game ended, under the header
+        states, rules = match.states, match.rules
+        self.move_texts = [self.board.move_text(m, rules.view(states[i], None),
+                                                rules.view(states[i + 1], None))
+                           for i, m in enumerate(match.moves)]
         self.buttons = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
             Button("<", lambda: self.seek(self.ply - 1)),
@@ -435,16 +439,13 @@ class ReplayPlayerScene(Scene):
             if ply == 0:
                 label = "start"
             else:
-                mover = self.match.rules.to_move(self.match.states[ply - 1])
-                name = self.match.rules.SEAT_NAMES[mover] if mover is not None else ""
-                text = _short(self.match.moves[ply - 1])
                 rules, viewer = self.match.rules, self.viewer_row.value
-                if rules.SETUP and rules.setup_pending(self.match.states[ply - 1]):
-                    text = "setup" if viewer not in (None, mover) else f"setup {text}"
-                label = f"{ply}. {name} {text}"
+                mover = rules.to_move(self.match.states[ply - 1])
+                name = rules.SEAT_NAMES[mover] if mover is not None and rules.PLAYERS > 1 else ""
+                text = self.move_texts[ply - 1]
+                if rules.SETUP and rules.setup_pending(self.match.states[ply - 1]) \
+                        and viewer not in (None, mover):
+                    text = "setup"
+                label = " ".join(part for part in (f"{ply}.", name, text) if part)
             theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
 
-
-def _short(move) -> str:
-    text = str(move)
-    return text if len(text) <= 22 else text[:20] + "…"
