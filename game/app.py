@@ -16,6 +16,7 @@ from ai.worker import shutdown_bot_process
 from game import APP_NAME, settings
 from game.scenes.base import Scene
 from game.scenes.table import SCENES
+from game.shortcut import window_icon
 from game.sound import Sound
 from game.ui import theme
 
@@ -75,6 +76,7 @@ class App:
         check_display()
         pygame.init()
         pygame.display.set_caption(APP_NAME)
+        window_icon()
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
         self.screen = pygame.display.set_mode(at_least_min(size), flags)
         self._enforce_min_size()

@@ -236,3 +236,13 @@ def test_the_frozen_app_runs_python_dash_m(tmp_path, monkeypatch):
     out = tmp_path / "out.txt"
     assert main.main(["-m", "probe_module", str(out), "--rows", "2"]) == 3
     assert out.read_text() == "--rows 2"
+
+
+def test_the_window_gets_the_icon_and_a_missing_one_is_no_error(tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(pygame.display, "set_icon", shown.append)
+    shortcut.window_icon()
+    assert [s.get_size() for s in shown] == [(128, 128)]
+    monkeypatch.setattr(shortcut, "ICONS", tmp_path)
+    shortcut.window_icon()
+    assert len(shown) == 1
