@@ -73,10 +73,14 @@ class Kernel:
 
     def start(self) -> None:
         """Load on a daemon thread, once."""
-        with self._lock:
+        if not self._lock.acquire(blocking=False):
+            return  # a load is under way (it holds the lock until the module is warm)
+        try:
             if self._started or self._ready.is_set():
                 return
             self._started = True
+        finally:
+            self._lock.release()
         threading.Thread(target=self.load, daemon=True, name=f"warm-{self.module}").start()
 
     def wait(self, timeout: float | None = None) -> ModuleType | None:

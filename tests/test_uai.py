@@ -112,3 +112,23 @@ def test_perft_leaves_the_command_loop_free():
         assert engine.proc.wait(3) == 0
     finally:
         engine.close()
+
+
+def test_a_search_is_not_held_up_while_the_kernel_compiles(monkeypatch):
+    # A go answered 16 s late: each search asks the kernel with get(), which waited for the
+    # warm-up's lock while numba compiled.
+    import threading
+
+    from ai import compiled
+    monkeypatch.setattr(compiled, "_KERNELS", [])  # before the kernel enrols itself there
+    kernel = compiled.Kernel("ai.no_such_kernel")
+    monkeypatch.setattr(kernel, "_started", True)
+    kernel._lock.acquire()  # the load under way
+    try:
+        answers = []
+        asker = threading.Thread(target=lambda: answers.append(kernel.get()), daemon=True)
+        asker.start()
+        asker.join(2)
+        assert answers == [None]
+    finally:
+        kernel._lock.release()
