@@ -96,3 +96,28 @@ def test_in_hidden_hot_seat_the_mover_takes_back_their_own_move_before_handing_o
     assert match.moves == [2] and play.revealing
     h.key(pygame.K_u, "u")
     assert match.moves == [] and h.top is play and play.shown_viewer == 0
+
+
+def test_banqi_seat_dots_show_the_colour_each_seat_plays(h):
+    match = Match("banqi", None, 5, list(TWO))
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    from game.boards.banqi import BLACK, RED
+    assert play.board.seat_colour(0) == play.board.seat_colour(1)  # no colour before a flip
+    flip = next(m for m in match.legal_moves() if len(m) == 2)
+    assert play.try_move(flip, by_human=True)
+    colours = match.view(None)["colors"]
+    ink = {"red": RED, "black": BLACK}
+    assert [play.board.seat_colour(s) for s in (0, 1)] == [ink[c] for c in colours]
+
+
+def test_the_dots_panel_stops_asking_for_a_line_once_the_game_is_over(h):
+    match = Match("dots", {"rows": 1, "cols": 1}, 5, list(TWO))
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    while not match.over:
+        assert play.try_move(match.legal_moves()[0], by_human=True)
+    h.frame()
+    assert not any("to draw a line" in line for line in play.board.status())

@@ -123,6 +123,11 @@ class Board(BoardBase):
             if self.flips[sq] >= FLIP_SECONDS:
                 del self.flips[sq]
 
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        """The colour the seat plays (red or black), grey until the first flip decides it."""
+        colour = self.view["colors"][seat] if self.view is not None else None
+        return {"red": RED, "black": BLACK}.get(colour, theme.INK_SOFT)
+
     def move_text(self, move, before: dict, after: dict) -> str:
         """A flip ("b3 馬"), a step ("b3-b4") or a capture ("b3-b4 x 馬")."""
         if len(move) == 2:

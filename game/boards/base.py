@@ -12,6 +12,8 @@ from typing import Any, ClassVar
 
 import pygame
 
+from game.ui import theme
+
 Store = Callable[[str, Any], None]  # saves one setting: game.settings.put
 
 
@@ -103,6 +105,10 @@ class BoardBase:
 
     def close(self) -> None:
         """The scene showing the board is gone: stop background work (a hint, autoplay)."""
+
+    def seat_colour(self, seat: int) -> tuple[int, int, int]:
+        """The ink a seat plays in, for its dot in the panel and on the result card."""
+        return theme.SEAT_COLORS[seat % 2]
 
     def move_text(self, move: Any, before: dict, after: dict) -> str:
         """A move in this game's own notation, for move lists; before and after are the whole

@@ -149,7 +149,9 @@ class Board(BoardBase):
         if self.state is None:
             return []
         s = self.state.scores
+        over = rules.outcome(self.state) is not None
         lines = [f"Red: {s[0]} boxes", f"Blue: {s[1]} boxes",
+                 "Every line is drawn" if over else
                  f"{self.seat_names[self.state.turn].capitalize()} to draw a line",
                  f"Lines left: {self.lines - len(self.state.drawn)}"]
         if self.state.first_reply_rule:

@@ -553,7 +553,7 @@ class PlayScene(Scene):
         y = side.y + 14
         to_move = self.match.to_move()
         for seat, s in enumerate(self.match.seats):
-            colour = theme.SEAT_COLORS[seat % 2]
+            colour = self.board.seat_colour(seat)
             if seat == to_move:
                 pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
                                  border_radius=8)

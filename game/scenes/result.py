@@ -81,7 +81,8 @@ class ResultScene(Scene):
         card(surface, box, self.headline, 38)
         y = box.y + 72
         for seat, (name, points) in enumerate(self.score_rows):
-            colour = theme.SEAT_COLORS[seat % 2] if len(self.score_rows) > 1 else theme.ACCENT
+            colour = self.play.board.seat_colour(seat) if len(self.score_rows) > 1 \
+                else theme.ACCENT
             theme.text(surface, name, (box.x + 60, y + 15), 22, colour, bold=True,
                        anchor="midleft")
             theme.text(surface, points, (box.right - 60, y + 15), 28, colour, bold=True,
