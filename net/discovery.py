@@ -23,6 +23,10 @@ PORT = 47474
 INTERVAL = 1.0
 FORGET = 5.0
 PROTOCOL = "paper-arcade-lan/1"
+MAX_HOSTS = 32  # hosts the list keeps; beacons from more are ignored until some are forgotten
+MAX_PER_SENDER = 4  # hosts one address may announce (one per port)
+MAX_DATAGRAM = 2048  # a beacon is a few hundred bytes
+NAME_MAX, FIELD_MAX, OPTIONS_MAX = 40, 32, 16
 _SIOCGIFADDR, _SIOCGIFNETMASK = 0x8915, 0x891B
 
 
@@ -81,6 +85,12 @@ class Beacon:
                 self._stop.wait(INTERVAL)
 
 
+def _small(value: object) -> bool:
+    """An option value a beacon may carry: a number, a flag, or a short string."""
+    return isinstance(value, (bool, int, float)) or (isinstance(value, str)
+                                                      and len(value) <= FIELD_MAX)
+
+
 @dataclass
 class HostInfo:
     address: str  # "ip:port" to connect to
@@ -118,7 +128,10 @@ class HostList:
             return sorted(self._hosts.values(), key=lambda h: (h.name, h.address))
 
     def heard(self, data: bytes, sender: str) -> HostInfo | None:
-        """Take one datagram; junk and other programs' beacons are ignored."""
+        """Take one datagram; junk, other programs' beacons and beacons past the list's bounds
+        (MAX_HOSTS, MAX_PER_SENDER, the field sizes) are ignored."""
+        if len(data) > MAX_DATAGRAM:
+            return None
         try:
             m = decode(data)
             if m["type"] != "beacon" or m.get("protocol") != PROTOCOL:
@@ -126,12 +139,27 @@ class HostList:
             port = m["port"]
             if type(port) is not int or not 0 < port < 65536:
                 return None
-            info = HostInfo(f"{sender}:{port}", str(m.get("name", "?"))[:40],
-                            str(m.get("game", "?")), dict(m.get("options") or {}),
-                            str(m.get("version", "")), time.monotonic())
+            options = m.get("options") or {}
+            if not isinstance(options, dict) or len(options) > OPTIONS_MAX or not all(
+                    isinstance(k, str) and len(k) <= FIELD_MAX and _small(v)
+                    for k, v in options.items()):
+                return None
+            game, version = m.get("game", "?"), m.get("version", "")
+            if not isinstance(game, str) or not isinstance(version, str) \
+                    or len(game) > FIELD_MAX or len(version) > FIELD_MAX:
+                return None
+            info = HostInfo(f"{sender}:{port}", str(m.get("name", "?"))[:NAME_MAX], game,
+                            dict(options), version, time.monotonic())
         except Exception:  # a beacon is a hint, never worth a crash
             return None
         with self._lock:
+            if info.address not in self._hosts:
+                now = time.monotonic()
+                for key in [k for k, h in self._hosts.items() if now - h.seen > FORGET]:
+                    del self._hosts[key]
+                same = sum(h.address.rpartition(":")[0] == sender for h in self._hosts.values())
+                if len(self._hosts) >= MAX_HOSTS or same >= MAX_PER_SENDER:
+                    return None
             self._hosts[info.address] = info
         return info
 

@@ -1,18 +1,30 @@
 """LAN games without a window, a bot at the local seat: `main.py --host/--join --headless`.
 
-Both sides print the same final result line. A peer that drops out has RESUME_WAIT seconds to
-come back; then the game is claimed. The game is saved on both sides if it did not finish.
+Both sides print the same final result line. A peer that drops out, in any phase and on either
+side's turn, has RESUME_WAIT seconds to come back (the guest knocks again with its token); then
+the game is claimed. The game is saved on both sides if it did not finish; a save that fails is
+reported and the wait goes on. A verdict on the peer's secret (a reveal that did not come or did
+not check: the game is the peer's loss) is printed before the result line.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 from ai.base import DEFAULT_SECONDS, check_level
 from game import saves
 from game.rules import Termination
 from net.link import DEFAULT_PORT, parse_address
-from net.session import Host, Session, join, lan_save_name, start_hosted, start_joined
+from net.session import (
+    REVEAL_WAIT,
+    Host,
+    Session,
+    join,
+    lan_save_name,
+    start_hosted,
+    start_joined,
+)
 from players.base import Controller
 from players.bot import AIController
 from players.driver import SeatDriver
@@ -57,24 +69,31 @@ def _play(session: Session, level: str) -> str:
     driver = SeatDriver(session.match, seats, submit=session.submit,
                         forfeit=lambda seat, detail, why: session.resign(detail))
     lost_at: float | None = None
+    decision = None
     try:
         while not session.match.over:
             for note in session.events():
-                if note["type"] == "peer_lost" and lost_at is None:
-                    lost_at = time.monotonic()
-                    saves.save(session.match, lan_save_name(session.match))
-                elif note["type"] == "ask":
+                if note["type"] == "ask":
                     note["on_no"]()
+                elif note["type"] == "message" and session.violation:
+                    print(note["text"], file=sys.stderr)
             if session.connected:
                 lost_at = None
-            elif time.monotonic() - (lost_at or time.monotonic()) > RESUME_WAIT:
+            elif lost_at is None:  # lost in any phase, however it was noticed
+                lost_at = time.monotonic()
+                _save(session)
+            elif time.monotonic() - lost_at > RESUME_WAIT:
                 session.match.resign(session.peer_seat, "the other player did not come back",
                                      Termination.DISCONNECT)
                 break
-            driver.match = session.match  # a resume may have rebuilt it
-            decision = driver.poll(may_ask=not session.waiting)
-            if decision is not None and not session.waiting:
-                driver.apply(decision.move)
+            if driver.match is not session.match:  # a resume or a rematch rebuilt it
+                driver.match, decision = session.match, None
+                driver.cancel()  # the bot thinks again on the rebuilt position
+            if decision is None:
+                decision = driver.poll(may_ask=not session.waiting)
+            if decision is not None and session.connected and not session.waiting:
+                driver.apply(decision.move)  # held while the link is down: sent once back
+                decision = None
             time.sleep(TICK)
         _finish(session)
         return session.match.result_line()
@@ -82,11 +101,19 @@ def _play(session: Session, level: str) -> str:
         driver.close()
 
 
+def _save(session: Session) -> None:
+    try:
+        saves.save(session.match, lan_save_name(session.match))
+    except Exception as exc:  # a full disk must not end the wait for the other player
+        print(f"the game could not be saved: {exc}", file=sys.stderr)
+
+
 def _finish(session: Session) -> None:
-    """Let the reveals cross, then say goodbye."""
-    end = time.monotonic() + 2.0
-    while session.connected and time.monotonic() < end and not session.verdict \
-            and session.secret_expected():
+    """Let the reveals cross (a missing one is settled by the session's deadline), then say
+    goodbye."""
+    end = time.monotonic() + REVEAL_WAIT + 1.0
+    session.events()
+    while time.monotonic() < end and not session.verdict and session.secret_expected():
         session.events()
         time.sleep(0.01)
     if session.verdict:

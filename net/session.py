@@ -24,6 +24,7 @@ from __future__ import annotations
 import queue
 import random
 import secrets
+import select
 import socket
 import threading
 import time
@@ -355,7 +356,8 @@ class Session:
             self._after_move()
 
     def _on_draw_offer(self, message: dict) -> None:
-        if self.match.over or message.get("ply") != len(self.match.moves):
+        if message["ply"] != len(self.match.moves):  # made before a move crossed it: void
+            self.send({"type": "draw_reply", "accept": False})
             return
         self._ask(f"{self.peer_name} offers a draw", "draw_reply", "Accept", "Decline")
 
@@ -369,7 +371,8 @@ class Session:
             self._note("message", text=f"{self.peer_name} declined the draw")
 
     def _on_takeback(self, message: dict) -> None:
-        if self.match.over or message.get("ply") != len(self.match.moves) or self.waiting:
+        if message["ply"] != len(self.match.moves) or self.waiting:  # stale: void
+            self.send({"type": "takeback_reply", "accept": False, "ply": message["ply"]})
             return
         self._ask(f"{self.peer_name} asks to take back a move", "takeback_reply",
                   "Allow", "Refuse", ply=len(self.match.moves))
@@ -706,13 +709,11 @@ def join(address: tuple[str, int], game: str | None, options: dict | None, name:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise LinkError(f"no welcome within {wait:g} s")
-            try:
-                message = read_frame(sock, time.monotonic() + min(left, HEARTBEAT))
-            except LinkError as exc:
-                if "in time" not in str(exc):
-                    raise
+            readable, _, _ = select.select([sock], [], [], min(left, HEARTBEAT))
+            if not readable:
                 sock.sendall(encode({"type": "ping"}))  # still here: the host's link waits
                 continue
+            message = read_frame(sock, deadline)
             if message.get("type") != "ping":
                 break
     except (LinkError, OSError) as exc:

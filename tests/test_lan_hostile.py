@@ -1,0 +1,405 @@
+"""A modified program on the other end of the LAN link: raw frames from a hostile guest or host
+against a real loopback session. Each attack is refused, cut off or settled against the liar;
+the honest side keeps its secrets and keeps working. Bounded in count and time."""
+
+import errno
+import random
+import socket
+import threading
+import time
+
+import pytest
+
+from game.rules import Termination
+from net import discovery, headless
+from net import session as lan
+from net.link import MAX_INBOX, encode
+from net.secrets import banqi
+from tests.test_lan import local_move, pair, play_through, pump_until
+
+
+def raw(sender, frames, receiver, settle=0.15):
+    """Send messages from `sender`'s socket as a modified program would; `receiver` pumps."""
+    try:
+        for f in frames:
+            sender.link.sock.sendall(encode(f))
+    except OSError:  # the honest side cut the link off
+        pass
+    time.sleep(settle)
+    return receiver.events()
+
+
+def replies(session, wait=0.1):
+    """What reached `session`'s link unread (the honest side's error frames)."""
+    time.sleep(wait)
+    got = []
+    while (m := session.link.receive()) is not None:
+        got.append(m)
+    return got
+
+
+def to_guest_turn(h, g):
+    h.submit(h.match.legal_moves()[0])
+    pump_until([h, g], lambda: len(g.match.moves) == 1 and not h.waiting)
+
+
+def test_a_spoofed_closed_message_is_refused_not_taken_for_a_lost_link():
+    host, h, g = pair("ataxx")
+    try:
+        notes = raw(g, [{"type": "_closed", "reason": "fake"}], h)
+        assert h.connected and h.link.open
+        assert not any(n["type"] == "peer_lost" for n in notes)
+        assert any(m["type"] == "error" for m in replies(g))
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_replies_without_an_offer_and_messages_after_the_end_change_nothing():
+    host, h, g = pair("dots")
+    try:
+        to_guest_turn(h, g)
+        moves = list(h.match.moves)
+        raw(g, [{"type": "draw_reply", "accept": True},
+                {"type": "takeback_reply", "accept": True, "ply": len(moves)},
+                {"type": "rematch_reply", "accept": True}], h)
+        assert not h.match.over and h.match.moves == moves
+        assert sum(m["type"] == "error" for m in replies(g)) == 3
+        # a reply to an offer is taken once
+        h.offers["draw"] = len(h.match.moves)
+        raw(g, [{"type": "draw_reply", "accept": False}] * 2, h)
+        assert "draw" not in h.offers and sum(m["type"] == "error" for m in replies(g)) == 1
+        h.match.resign(g.seat)  # a finished win, then the guest tries to rewrite it
+        h.events()
+        line = h.match.result_line()
+        raw(g, [{"type": "draw_reply", "accept": True}, {"type": "move", "ply": 1, "move": 0},
+                {"type": "rematch_reply", "accept": True}, {"type": "new_game", "seed": 3}], h)
+        assert h.match.result_line() == line and h.match.outcome().winner == h.seat
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_the_host_may_not_play_the_guests_seat():
+    host, h, g = pair("ataxx")
+    try:
+        to_guest_turn(h, g)
+        moves = list(g.match.moves)
+        forged = g.match.legal_moves()[0]  # a move for the guest it never made
+        raw(h, [{"type": "move", "ply": len(moves), "move": forged}], g)
+        assert g.match.moves == moves
+        assert g.violation and not g.link.open
+        assert "played" in g.violation
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_any_failure_in_handling_is_a_violation_that_ends_the_link(monkeypatch):
+    host, h, g = pair("ataxx")
+    try:
+        to_guest_turn(h, g)
+
+        def broken(move, message):
+            raise ZeroDivisionError("a crafted message broke a hook")
+        monkeypatch.setattr(h.hidden, "receive_as_host", broken)
+        raw(g, [{"type": "move", "ply": 1, "move": g.match.legal_moves()[0]}], h)  # no raise
+        assert h.violation and "ZeroDivisionError" in h.violation and not h.link.open
+        h.events()  # the session goes on; no resume is taken from a violator
+        assert not h.match.over or h.match.outcome().termination is not None
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_planes_guest_answers_one_shot_per_ply():
+    host, h, g = pair("planes", seed=3)
+    try:
+        rng = random.Random(1)
+        for _ in range(2):  # both layouts set
+            pump_until([h, g], lambda: not h.waiting and not g.waiting
+                       and len(h.match.moves) == len(g.match.moves))
+            s = h if h.match.to_move() == h.seat else g
+            s.submit(local_move(s, rng))
+        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves) == 2)
+        assert not h.match.setup_pending() and h.match.to_move() == h.seat
+        ply, cells = len(g.match.moves), g.match.legal_moves()[:100]
+        raw(h, [{"type": "shot", "ply": ply, "cell": c} for c in cells], g, settle=0.4)
+        got = replies(h, 0.3)
+        answers = [m for m in got if m["type"] == "answer"]  # the same one again may be
+        assert answers and {a["cell"] for a in answers} == {cells[0]}  # re-asked on a resume
+        assert sum(m["type"] == "error" for m in got) >= len(set(cells)) - 1
+        # the host's echo must be the shot answered, not another cell
+        raw(h, [{"type": "move", "ply": ply, "move": cells[5]}], g)
+        assert len(g.match.moves) == ply and g.violation
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch):
+    monkeypatch.setattr(lan, "REVEAL_WAIT", 0.3)
+    host, h, g = pair("planes", seed=5)
+    try:
+        monkeypatch.setattr(g.hidden, "secret", lambda: None)  # the modified guest
+        play_through(h, g, random.Random(2))
+        pump_until([h, g], lambda: h.verdict)
+        assert "unverified" in h.verdict and not h.verdict.ok
+        out = h.match.outcome()
+        assert out.winner == h.seat and out.termination is Termination.FAILURE
+        assert "unverified" in h.match.result_line()
+        record = h.match.to_record()  # the record says so too
+        assert "unverified" in str(record)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_planes_guest_that_reveals_another_layout_loses():
+    host, h, g = pair("planes", seed=6)
+    try:
+        play_through(h, g, random.Random(4), max_plies=3)
+        from ai.base import Budget, decide_setup
+        g.hidden.own_layout = decide_setup("planes", g.match.view(g.seat), "random",
+                                           Budget(0.0), random.Random(77))
+        play_through(h, g, random.Random(4))
+        pump_until([h, g], lambda: h.verdict)
+        assert not h.verdict.ok and h.match.outcome().winner == h.seat
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_flood_closes_the_link_with_a_reason_and_memory_stays_bounded():
+    host, h, g = pair("dots", record=False)
+    try:
+        chat = encode({"type": "chat", "text": "x" * 100})
+        try:
+            g.link.sock.sendall(chat * 5000)  # the host does not pump meanwhile
+        except OSError:
+            pass
+        pump_until([], lambda: not h.link.open, limit=5)
+        assert h.link.inbox.qsize() <= MAX_INBOX
+        assert "messages" in h.link.closed_reason
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_dripping_hello_is_cut_at_one_overall_deadline(monkeypatch):
+    monkeypatch.setattr(lan, "HELLO_TIMEOUT", 1.0)
+    host = lan.Host("ataxx", {}, 0, "127.0.0.1")
+    try:
+        frame = encode(lan.hello("ataxx", host.options, "Slow"))
+        with socket.create_connection(("127.0.0.1", host.port)) as s:
+            start = time.monotonic()
+            closed = False
+            for byte in frame[:12]:
+                try:
+                    s.sendall(bytes([byte]))
+                except OSError:
+                    closed = True
+                    break
+                time.sleep(0.25)
+            s.settimeout(3)
+            try:
+                closed = closed or s.recv(100) == b""
+            except OSError:
+                closed = True
+            assert closed and time.monotonic() - start < 4.5
+        assert host.next_arrival() is None
+    finally:
+        host.stop()
+
+
+def test_the_accept_loop_survives_running_out_of_descriptors(monkeypatch):
+    real = socket.create_server
+
+    class Exhausted:
+        def __init__(self, sock):
+            self.sock, self.fails = sock, 3
+
+        def accept(self):
+            if self.fails:
+                self.fails -= 1
+                raise OSError(errno.EMFILE, "Too many open files")
+            return self.sock.accept()
+
+        def __getattr__(self, name):
+            return getattr(self.sock, name)
+
+    monkeypatch.setattr(lan.socket, "create_server", lambda *a, **k: Exhausted(real(*a, **k)))
+    host = lan.Host("ataxx", {}, 0, "127.0.0.1")
+    try:
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=lan.join(
+            ("127.0.0.1", host.port), "ataxx", host.options, "G", wait=10)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        link, hello = host.next_arrival()
+        s = lan.start_hosted(link, "ataxx", host.options, "H", hello["name"])
+        t.join(5)
+        assert got["r"][1]["type"] == "welcome" and host.accept_errors == 3
+        s.close()
+    finally:
+        host.stop()
+
+
+def test_a_slow_accept_still_welcomes_the_guest_through_the_hosts_pings():
+    host = lan.Host("dots", {}, 0, "127.0.0.1")
+    try:
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=lan.join(
+            ("127.0.0.1", host.port), None, None, "G", wait=15)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        link, hello = host.next_arrival()
+        time.sleep(2.6)  # the player at the host takes a while; a ping goes out meanwhile
+        assert link.open
+        s = lan.start_hosted(link, "dots", host.options, "H", hello["name"])
+        t.join(5)
+        assert got["r"][1]["type"] == "welcome"
+        s.close(), got["r"][0].close()
+    finally:
+        host.stop()
+
+
+def test_discovery_bounds_the_list_and_its_fields():
+    hosts = discovery.HostList(0)
+    beacon = {"type": "beacon", "app": "Paper Arcade", "protocol": discovery.PROTOCOL,
+              "game": "dots", "options": {}, "version": "1"}
+    import msgpack
+    for port in range(1, 600):  # one sender, many ports, huge names
+        hosts.heard(msgpack.packb({**beacon, "port": port, "name": "N" * 30000}), "10.0.0.9")
+    for port in range(1, 100):
+        hosts.heard(msgpack.packb({**beacon, "port": port, "name": "n" * 30}), "10.0.0.9")
+    assert len(hosts.hosts()) <= discovery.MAX_PER_SENDER
+    for i in range(200):  # many senders
+        hosts.heard(msgpack.packb({**beacon, "port": 5000, "name": f"h{i}"}), f"10.1.{i}.1")
+    listed = hosts.hosts()
+    assert len(listed) <= discovery.MAX_HOSTS
+    assert all(len(h.name) <= 40 and len(h.game) <= 32 for h in listed)
+    big = {**beacon, "port": 1, "name": "x", "options": {f"k{i}": "v" * 10 for i in range(99)}}
+    assert hosts.heard(msgpack.packb(big), "10.2.0.1") is None
+
+
+def _truth(h, g):
+    """The real deal, which only both keys together open (the test holds both)."""
+    d = h.hidden.inverse * g.hidden.inverse
+    cards = [banqi._CARD_OF[pow(x, d % (banqi.P - 1), banqi.P)] for x in h.hidden.deck]
+    pieces = sorted(h.match.rules.new_game(h.match.options, 0).under)
+    return [pieces[c] for c in cards]
+
+
+def test_neither_banqi_program_knows_a_face_down_piece():
+    host, h, g = pair("banqi", seed=8)
+    try:
+        pump_until([h, g], lambda: not h.waiting)  # the deal crossed
+        truth = _truth(h, g)
+        assert sorted(truth) == sorted(h.match.state.under)
+        for side in (h, g):  # what each program holds is its own dummy, not the deal
+            assert sum(a == b for a, b in zip(side.match.state.under, truth)) < 16
+        play_through(h, g, random.Random(3), max_plies=40)
+        for ply, state in enumerate(h.match.states[1:]):  # every flip showed the true piece
+            move = h.match.moves[ply]
+            if len(move) == 2:
+                sq = h.match.rules.parse_square(move)
+                assert state.board[sq] == truth[sq] == g.match.states[ply + 1].board[sq]
+        sent = h.link.sent  # no frame carries a piece except a flip's echo, of that flip
+        for m in sent:
+            if "piece" in m:
+                assert len(m["move"]) == 2
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_banqi_checks_hold_after_a_takeback_and_a_rematch():
+    host, h, g = pair("banqi", seed=9)
+    try:
+        rng = random.Random(5)
+        play_through(h, g, rng, max_plies=6)
+        pump_until([h, g], lambda: not h.waiting and not g.waiting
+                   and len(h.match.moves) == len(g.match.moves))
+        g.request_takeback() if g.match.to_move() == h.seat else h.request_takeback()
+        asker, other = (g, h) if "takeback" in g.offers else (h, g)
+        asks = []
+        pump_until([h, g], lambda: asks.extend(x for x in other.events()
+                                               if x["type"] == "ask") or asks)
+        n = len(asker.match.moves)
+        asks[0]["on_yes"]()
+        pump_until([h, g], lambda: len(asker.match.moves) < n
+                   and len(h.match.moves) == len(g.match.moves))
+        play_through(h, g, rng, max_plies=30)
+        h.resign()
+        pump_until([h, g], lambda: h.verdict and g.verdict)
+        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+        g.offer_rematch()
+        asks = []
+        pump_until([h, g], lambda: asks.extend(x for x in h.events() if x["type"] == "ask")
+                   or asks)
+        asks[0]["on_yes"]()
+        pump_until([h, g], lambda: not h.match.over and not g.match.over and not h.waiting)
+        play_through(h, g, rng, max_plies=20)
+        g.resign()
+        pump_until([h, g], lambda: h.verdict and g.verdict)
+        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_banqi_host_opening_a_flip_falsely_is_cut_off():
+    host, h, g = pair("banqi", seed=10)
+    try:
+        pump_until([h, g], lambda: not h.waiting)
+        square = h.match.legal_moves()[0]
+        ply = len(g.match.moves)
+        wrong = banqi._encode(pow(h.hidden.deck[(h.match.rules.parse_square(square) + 1) % 32],
+                                  h.hidden.inverse, banqi.P))
+        raw(h, [{"type": "flip", "ply": ply, "square": square}], g)
+        raw(h, [{"type": "move", "ply": ply, "move": square, "piece": "K", "part": wrong}], g)
+        assert g.violation and len(g.match.moves) == ply
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+MESSAGE_TYPES = [t for t in lan.MESSAGES if t != "bye"] + [
+    "shot", "answer", "deal", "flip", "part", "_closed"]
+VALUES = [None, 0, 1, -1, 2**40, "", "a1", "hidden", b"x" * 8, [1, 2], {"a": 1}, True, 3.5]
+
+
+@pytest.mark.parametrize("game", ["planes", "ataxx"])
+def test_random_messages_at_random_phases_never_break_the_host(game):
+    rng = random.Random(game)
+    host, h, g = pair(game, record=False)
+    try:
+        for round_ in range(4):
+            if round_ == 2:
+                play_through(h, g, rng, max_plies=3)
+            frames = []
+            for _ in range(60):
+                m = {"type": rng.choice(MESSAGE_TYPES)}
+                for field in rng.sample(["ply", "move", "accept", "text", "seed", "cell",
+                                         "answer", "square", "part", "cards", "layout"], 3):
+                    m[field] = rng.choice(VALUES + [len(h.match.moves)])
+                frames.append(m)
+            moves = list(h.match.moves)
+            raw(g, frames, h, settle=0.1)  # must not raise
+            if h.violation:
+                break
+            assert h.match.moves[:len(moves)] == moves
+        assert not h.violation and h.link.open, h.violation or h.link.closed_reason
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_headless_play_goes_on_through_a_dropped_link(monkeypatch, tmp_path):
+    monkeypatch.setattr(headless, "RESUME_WAIT", 15.0)
+    host, h, g = pair("dots", {"rows": 3, "cols": 3}, record=False)
+    h.server, g.address = host, ("127.0.0.1", host.port)
+    results = {}
+    threads = [threading.Thread(target=lambda s=s, k=k: results.update(
+        {k: headless._play(s, "random")}), daemon=True) for s, k in ((h, "h"), (g, "g"))]
+    for t in threads:
+        t.start()
+    try:
+        pump_until([], lambda: len(g.match.moves) >= 2 and g.match.to_move() == g.seat
+                   or g.match.over, limit=10)
+        g.link.close("cable pulled")  # in the guest's own turn
+        for t in threads:
+            t.join(40)
+        assert results["h"] == results["g"]
+        assert "did not come back" not in results["h"] and "resigned" not in results["h"]
+    finally:
+        host.stop()
