@@ -285,10 +285,12 @@ def test_setup_board_moves_rotates_refuses_red_and_confirms(board):
     key(board, pygame.K_s)
     assert not board.invalid_planes()
     key(board, pygame.K_r)
-    assert board.placing[0][2] == "right" and board.invalid_planes()  # now it overlaps
-    key(board, pygame.K_r)
-    key(board, pygame.K_r)
-    key(board, pygame.K_r)
+    # Issue 18: a turn is about the plane's middle and keeps it on the board (so at the top
+    # edge it no longer overlaps; tests/test_planes_board.py checks the turn itself).
+    assert board.placing[0][2] == "right" and not board.invalid_planes()
+    board.placing[0] = [0, 5, "up"]  # over plane 1: red, and Enter does nothing
+    assert board.invalid_planes() and key(board, pygame.K_RETURN) is None
+    board.placing[0] = list(A[0])
     assert board.placing[0][2] == "up" and key(board, pygame.K_RETURN) == A
 
 

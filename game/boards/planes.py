@@ -19,6 +19,10 @@ from game.rules import planes as rules
 from game.ui import theme
 
 TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
+# From a plane's head to its middle (where the wings meet the body): the point it turns about.
+MIDDLE = {"up": (1, 0), "down": (-1, 0), "left": (0, 1), "right": (0, -1)}
+# Each plane being placed has its own ink, so interlocked planes can be told apart.
+PLACING_COLOURS = ((60, 90, 150), (40, 130, 120), (120, 80, 160), (150, 110, 50))
 MARK = {"miss": (120, 116, 108), "body": (214, 120, 40), "head": (196, 40, 40)}
 WATER = (226, 236, 240)
 WATER_DARK = (210, 224, 230)
@@ -139,16 +143,26 @@ class Board(BoardBase):
         return pygame.Rect(grid.x + c * self.cell, grid.y + r * self.cell, self.cell, self.cell)
 
     def invalid_planes(self) -> set[int]:
-        """Planes of the layout being placed that leave the grid or overlap another."""
+        """Planes of the layout being placed that leave the grid or overlap another: of two
+        that overlap, the one being moved (else the later one) is the offender."""
         bad, seen = set(), {}
         for i, (r, c, d) in enumerate(self.placing):
             if not rules.fits(self.size, r, c, d):
                 bad.add(i)
             for rr, cc in rules.plane_cells(r, c, d):
-                if (rr, cc) in seen:
-                    bad |= {i, seen[(rr, cc)]}
+                other = seen.get((rr, cc))
+                if other is not None:
+                    bad.add(other if other == self.selected else i)
                 seen[(rr, cc)] = i
         return bad
+
+    def _keep_on_board(self, plane: list) -> None:
+        """Shift a plane being placed back inside the grid."""
+        cells = rules.plane_cells(*plane)
+        for axis in (0, 1):
+            low = min(cell[axis] for cell in cells)
+            high = max(cell[axis] for cell in cells)
+            plane[axis] += max(0, -low) - max(0, high - (self.size - 1))
 
     def _plane_at(self, planes: list, cell: int) -> int | None:
         r, c = divmod(cell, self.size)
@@ -161,7 +175,10 @@ class Board(BoardBase):
     def rotate_selected(self) -> None:
         if self.setting_up():
             p = self.placing[self.selected]
-            p[2] = TURN[p[2]]
+            (mr, mc), new = MIDDLE[p[2]], TURN[p[2]]
+            middle = (p[0] + mr, p[1] + mc)
+            p[0], p[1], p[2] = middle[0] - MIDDLE[new][0], middle[1] - MIDDLE[new][1], new
+            self._keep_on_board(p)
 
     def handle_event(self, event: pygame.event.Event):
         if self.view is None:
@@ -399,6 +416,5 @@ class Board(BoardBase):
         self._draw_water(surface, grid)
         bad = self.invalid_planes()
         for i, plane in enumerate(self.placing):
-            colour = (200, 60, 60) if i in bad else ((60, 90, 150) if i == self.selected
-                                                      else (110, 130, 170))
-            self._draw_plane(surface, grid, plane, colour, 220)
+            colour = (200, 60, 60) if i in bad else PLACING_COLOURS[i % len(PLACING_COLOURS)]
+            self._draw_plane(surface, grid, plane, colour, 235 if i == self.selected else 170)

@@ -1,0 +1,53 @@
+"""Placing planes: R and the wheel turn a plane about its middle and keep it on the board, and
+only the plane that overlaps is marked."""  # moving off the board stays allowed (and red)
+
+import pygame
+import pytest
+
+from game.boards.planes import Board
+from game.rules import planes as rules
+
+
+@pytest.fixture
+def board():
+    pygame.init()
+    b = Board({"size": 10, "planes": 3, "equal_turns": False}, rules.SEAT_NAMES)
+    s = rules.new_game()
+    b.set_view(rules.view(s, 0), [], my_turn=True, viewer=0)
+    b.layout(pygame.Rect(0, 0, 700, 560))
+    b.placing = [[0, 2, "up"], [4, 7, "up"], [6, 2, "left"]]
+    b.selected = 0
+    return b
+
+
+def cells(plane) -> set:
+    return set(rules.plane_cells(*plane))
+
+
+def key(k: int) -> pygame.event.Event:
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode="")
+
+
+def test_a_turn_is_about_the_planes_middle(board):
+    board.placing[0] = [3, 4, "up"]  # room all round
+    middle = (4, 4)
+    for _ in range(4):
+        board.handle_event(key(pygame.K_r))
+        assert middle in cells(board.placing[0])
+        assert rules.fits(10, *board.placing[0])
+    assert board.placing[0] == [3, 4, "up"]
+
+
+def test_turning_at_the_edge_keeps_the_whole_plane_on_the_board(board):
+    for _ in range(8):
+        board.handle_event(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=1, flipped=False))
+        assert rules.fits(10, *board.placing[0]), board.placing[0]
+        assert len(cells(board.placing[0])) == 10
+
+
+def test_only_the_plane_that_overlaps_is_marked(board):
+    board.placing[1] = [0, 5, "up"]  # its wing over plane 0's
+    board.selected = 1
+    assert board.invalid_planes() == {1}
+    board.selected = 2
+    assert len(board.invalid_planes()) == 1
