@@ -1,0 +1,242 @@
+"""Fox Hunt's hunter: the exact chance of a fox on every square, and a probe chosen from it.
+
+The chance is counted, not guessed. Unknown squares fall into classes by which probes see them;
+a placement of the remaining foxes is then a count per class, and the number of placements is
+a sum of products of binomials over the counts that meet every probe's number. A dynamic
+programme over the classes (the state: each probe's number still to fill, the foxes left) counts
+them exactly, and a forward pass gives each class's expected foxes. Only if that programme grows
+beyond MAX_STATES does the estimate fall back to sampling random placements (said in the
+result's `exact`); bench/foxhunt_probes.py measures how often that happens.
+
+The hunter probes a square that is surely a fox when there is one; otherwise, among the likeliest
+squares, the one whose probe promises the most foxes over this probe and the next (its chance,
+plus the expected best chance after its answer).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from math import comb
+from typing import Any
+
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
+from game.rules import foxhunt as rules
+
+OPENING_OPTION = NO_OPENING_OPTION
+OPENING_PLIES = NO_OPENING_PLIES
+choose_setup = no_setup
+MAX_STATES = 200_000  # programme states before the estimate samples instead
+SURE = 1 - 1e-9
+LOOKAHEAD = {"easy": 0, "normal": 3, "hard": 8}
+
+
+@dataclass
+class Posterior:
+    """P(fox) per square (0 on probed squares), the number of placements still possible, and
+    whether the figures are exact (else sampled)."""
+
+    probs: list[float]
+    placements: float
+    exact: bool
+    samples: int = 0
+
+
+def posterior(size: int, foxes: int, probes: list, budget: Budget | None = None) -> Posterior:
+    """The chance of a fox on each square given the probes and their answers."""
+    found = {c for c, a in probes if a == rules.FOX}
+    empties = [(c, a) for c, a in probes if a != rules.FOX]
+    probed = {c for c, _ in probes}
+    unknown = [c for c in range(size * size) if c not in probed]
+    need = [a - len(rules.sight(size, c) & found) for c, a in empties]
+    left = foxes - len(found)
+    probs = [0.0] * (size * size)
+    if left == 0 or any(n < 0 for n in need):
+        return Posterior(probs, 1.0 if left == 0 and not any(need) else 0.0, True)
+    sights = [rules.sight(size, c) for c, _ in empties]
+    classes: dict[tuple[int, ...], list[int]] = {}
+    for cell in unknown:
+        sig = tuple(i for i, seen in enumerate(sights) if cell in seen)
+        classes.setdefault(sig, []).append(cell)
+    try:
+        marginals, total = _count(_ordered(classes), tuple(need), left, budget)
+    except _TooBig:
+        return _sampled(size, probs, unknown, empties, need, left, budget)
+    for (_, cells), expected in zip(_ordered(classes), marginals):
+        for cell in cells:
+            probs[cell] = expected / len(cells) if total else 0.0
+    return Posterior(probs, total, True)
+
+
+def _ordered(classes: dict[tuple[int, ...], list[int]]) -> list:
+    """The classes in an order that keeps few probes open at once (the programme's states are
+    the counts of the open probes): next, the class that opens the fewest new probes and closes
+    the most."""
+    todo = dict(classes)
+    uses: dict[int, int] = {}
+    for sig in todo:
+        for p in sig:
+            uses[p] = uses.get(p, 0) + 1
+    opened: set[int] = set()
+    out = []
+    while todo:
+        sig = min(todo, key=lambda g: (sum(p not in opened for p in g),
+                                       -sum(uses[p] == 1 for p in g), -len(todo[g])))
+        out.append((sig, todo.pop(sig)))
+        opened.update(sig)
+        for p in sig:
+            uses[p] -= 1
+    return out
+
+
+class _TooBig(Exception):
+    """The exact programme outgrew MAX_STATES."""
+
+
+def _count(classes: list, need: tuple[int, ...], left: int,
+           budget: Budget | None) -> tuple[list[float], float]:
+    """Expected foxes per class and the number of placements (the dynamic programme). A state
+    packs every probe's number still to fill in 4 bits of one integer."""
+    sizes = [len(cells) for _, cells in classes]
+    sigs = [sig for sig, _ in classes]
+    last = {}
+    for i, sig in enumerate(sigs):
+        for p in sig:
+            last[p] = i
+    closing = [[p for p in sig if last[p] == i] for i, sig in enumerate(sigs)]
+    masks = [sum(1 << (4 * p) for p in sig) for sig in sigs]
+    room_after = [sum(sizes[i:]) for i in range(len(sizes) + 1)]
+    binom = [[comb(n, k) for k in range(n + 1)] for n in range(max(sizes, default=0) + 1)]
+    memo: dict[tuple[int, int, int], float] = {}
+
+    def counts(i: int, rem: int, k: int) -> range:
+        """How many foxes class i may take in this state."""
+        top = min(sizes[i], k)
+        for p in sigs[i]:
+            top = min(top, rem >> (4 * p) & 15)
+        shut = {rem >> (4 * p) & 15 for p in closing[i]}
+        if shut:
+            n = shut.pop()
+            return range(n, n + 1) if not shut and n <= top else range(0)
+        low = max(0, k - room_after[i + 1])
+        return range(low, top + 1)
+
+    def ways(i: int, rem: int, k: int) -> float:
+        """Placements of k foxes in classes i.. meeting rem."""
+        if i == len(sizes):
+            return 1.0 if k == 0 and rem == 0 else 0.0
+        key = (i, rem, k)
+        got = memo.get(key)
+        if got is not None:
+            return got
+        if len(memo) > MAX_STATES:
+            raise _TooBig
+        if budget is not None and not len(memo) & 1023:
+            budget.check()
+        row, mask = binom[sizes[i]], masks[i]
+        total = 0.0
+        for n in counts(i, rem, k):
+            total += row[n] * ways(i + 1, rem - n * mask, k - n)
+        memo[key] = total
+        return total
+
+    start = sum(n << (4 * p) for p, n in enumerate(need))
+    total = ways(0, start, left)
+    expected = [0.0] * len(sizes)
+    if not total:
+        return expected, 0.0
+    layer = {(start, left): 1.0}
+    for i in range(len(sizes)):
+        nxt: dict[tuple[int, int], float] = {}
+        row, mask = binom[sizes[i]], masks[i]
+        for (rem, k), reach in layer.items():
+            for n in counts(i, rem, k):
+                after = (rem - n * mask, k - n)
+                rest = ways(i + 1, *after)
+                if rest:
+                    expected[i] += n * reach * row[n] * rest
+                    nxt[after] = nxt.get(after, 0.0) + reach * row[n]
+        layer = nxt
+    return [e / total for e in expected], total
+
+
+def _sampled(size: int, probs: list[float], unknown: list[int], empties: list, need: list[int],
+             left: int, budget: Budget | None, cap: int = 200_000) -> Posterior:
+    """Marginals from random placements that agree with every answer (rejection sampling)."""
+    rng = random.Random(len(unknown) * 31 + left)
+    sights = [rules.sight(size, c) for c, _ in empties]
+    hits = dict.fromkeys(unknown, 0)
+    kept = 0
+    for tries in range(cap):
+        if budget is not None and not tries & 255 and budget.expired():
+            break
+        pick = rng.sample(unknown, left)
+        if all(len(s.intersection(pick)) == n for s, n in zip(sights, need)):
+            kept += 1
+            for cell in pick:
+                hits[cell] += 1
+    for cell in unknown:
+        probs[cell] = hits[cell] / kept if kept else left / len(unknown)
+    return Posterior(probs, float("nan"), False, kept)
+
+
+def _after(size: int, foxes: int, probes: list, cell: int, ans: Any,
+           budget: Budget | None) -> Posterior:
+    return posterior(size, foxes, probes + [(cell, ans)], budget)
+
+
+def promise(size: int, foxes: int, probes: list, cell: int, p_fox: float,
+            budget: Budget | None) -> float:
+    """Expected foxes from probing cell now and the likeliest square after its answer."""
+    value = p_fox
+    if p_fox > 0:
+        value += p_fox * max(_after(size, foxes, probes, cell, rules.FOX, budget).probs)
+    if p_fox < SURE:
+        weights, best = [], []
+        for j in range(foxes + 1):
+            post = _after(size, foxes, probes, cell, j, budget)
+            if post.placements and post.exact:
+                weights.append(post.placements)
+                best.append(max(post.probs))
+        total = sum(weights)
+        if total:
+            value += (1 - p_fox) * sum(w * b for w, b in zip(weights, best)) / total
+    return value
+
+
+def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> int:
+    size, foxes, probes = rules.parse_view(view)
+    try:
+        post = posterior(size, foxes, probes, budget)
+    except Deadline:  # out of time before the count was done: any square no zero rules out
+        zeros = [rules.sight(size, c) for c, a in probes if a == 0]
+        return rng.choice([c for c in legal if not any(c in z for z in zeros)] or legal)
+    open_cells = [c for c in legal if post.probs[c] > 0] or legal
+    ranked = sorted(open_cells, key=lambda c: (-post.probs[c], c))
+    if post.probs[ranked[0]] >= SURE or LOOKAHEAD.get(level, 0) == 0:
+        return ranked[0]
+    best, best_value = ranked[0], -1.0
+    for cell in ranked[:LOOKAHEAD[level]]:
+        try:
+            value = promise(size, foxes, probes, cell, post.probs[cell], budget)
+        except Deadline:
+            break
+        if value > best_value + 1e-12:
+            best, best_value = cell, value
+    return best
+
+
+def hint(view: dict, seconds: float = 3.0) -> Posterior:
+    """The heat map for the board's hint (runs on a worker thread): exact if the count finishes
+    in time, else sampled for a moment more."""
+    size, foxes, probes = rules.parse_view(view)
+    try:
+        return posterior(size, foxes, probes, Budget(seconds))
+    except Deadline:
+        found = {c for c, a in probes if a == rules.FOX}
+        probed = {c for c, _ in probes}
+        empties = [(c, a) for c, a in probes if a != rules.FOX]
+        need = [a - len(rules.sight(size, c) & found) for c, a in empties]
+        unknown = [c for c in range(size * size) if c not in probed]
+        return _sampled(size, [0.0] * (size * size), unknown, empties, need,
+                        foxes - len(found), Budget(0.5))

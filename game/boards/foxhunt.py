@@ -1,0 +1,228 @@
+"""Fox Hunt's field: probes with their numbers, found foxes, the lines a probe sees under the
+pointer, an honest heat map (the hint) and autoplay, both from ai/foxhunt.py on a worker thread."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pygame
+
+from ai.base import DEFAULT_SECONDS
+from ai.worker import AIWorker, Worker
+from game.boards.base import BoardBase
+from game.rules import foxhunt as rules
+from game.ui import theme
+
+AUTOPLAY_PAUSE = 0.35  # seconds between autoplay's probes, so a person can follow them
+FOX_ORANGE = (214, 110, 40)
+
+
+class Board(BoardBase):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.grid = pygame.Rect(0, 0, 400, 400)
+        self.cell = 40
+        self.hover: int | None = None
+        self.cursor = 0
+        self.heat: list[float] | None = None
+        self.heat_exact = True
+        self.heat_on = False
+        self.hinter = Worker()
+        self.bot = AIWorker()
+        self.rng = random.Random()
+        self.autoplay = False
+        self.auto_move: int | None = None
+        self.wait = 0.0
+        self.version = 0
+        self.asked_for = -1
+
+    @property
+    def size(self) -> int:
+        return int(self.view["size"]) if self.view else int(self.options.get("size", 10))
+
+    def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
+                         animate=animate)
+        self.version += 1
+        self.heat, self.auto_move = None, None
+        self.bot.cancel()
+        if self.heat_on:
+            self._ask_heat()
+
+    def close(self) -> None:
+        self.autoplay = False
+        self.bot.cancel()
+        self.hinter.cancel()
+
+    # --- geometry
+    def layout(self, rect: pygame.Rect) -> None:
+        super().layout(rect)
+        side = max(80, min(rect.width, rect.height) - 20)
+        self.cell = side // self.size
+        side = self.cell * self.size
+        self.grid = pygame.Rect(0, 0, side, side)
+        self.grid.center = rect.center
+
+    def cell_rect(self, cell: int) -> pygame.Rect:
+        r, c = divmod(cell, self.size)
+        return pygame.Rect(self.grid.x + c * self.cell, self.grid.y + r * self.cell,
+                           self.cell, self.cell)
+
+    def cell_at(self, pos) -> int | None:
+        if not self.grid.collidepoint(pos):
+            return None
+        c = (pos[0] - self.grid.x) // self.cell
+        r = (pos[1] - self.grid.y) // self.cell
+        return r * self.size + c if r < self.size and c < self.size else None
+
+    # --- input
+    def handle_event(self, event: pygame.event.Event) -> int | None:
+        if event.type == pygame.MOUSEMOTION:
+            self.hover = self.cell_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            return self._offer(self.cell_at(event.pos))
+        elif event.type == pygame.KEYDOWN:
+            step = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -self.size,
+                    pygame.K_DOWN: self.size}.get(event.key)
+            if step is not None:
+                self.cursor = (self.cursor + step) % (self.size * self.size)
+                self.hover = self.cursor
+            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                return self._offer(self.cursor)
+            elif event.key == pygame.K_h:
+                self.toggle_heat()
+        return None
+
+    def _offer(self, cell: int | None) -> int | None:
+        return cell if self.my_turn and cell in self.legal else None
+
+    # --- hint and autoplay
+    def actions(self) -> list[tuple[str, Callable[[], None]]]:
+        return [("Hint: on (H)" if self.heat_on else "Hint: off (H)", self.toggle_heat),
+                ("Autoplay: on" if self.autoplay else "Autoplay: off", self.toggle_autoplay)]
+
+    def toggle_heat(self) -> None:
+        self.heat_on = not self.heat_on
+        if self.heat_on:
+            self._ask_heat()
+        else:
+            self.hinter.cancel()
+            self.heat = None
+
+    def _ask_heat(self) -> None:
+        if self.view is None:
+            return
+        from ai.foxhunt import hint
+        view = dict(self.view)
+        self.hinter.submit(lambda cancel: hint(view))
+
+    def toggle_autoplay(self) -> None:
+        self.autoplay = not self.autoplay
+        self.auto_move, self.wait = None, 0.0
+        if not self.autoplay:
+            self.bot.cancel()
+
+    def pending_move(self) -> int | None:
+        """The bot's probe while autoplay is on (polled by the play scene each frame)."""
+        if not self.autoplay or not self.my_turn or not self.legal:
+            return None
+        if self.auto_move is not None:
+            if self.wait > 0:
+                return None
+            move, self.auto_move = self.auto_move, None
+            return move if move in self.legal else None
+        if not self.bot.busy and self.asked_for != self.version:
+            self.asked_for = self.version
+            self.bot.request_move(rules.ID, self.view, self.legal, "hard",
+                                  DEFAULT_SECONDS["hard"], self.rng)
+        return None
+
+    def update(self, dt: float) -> None:
+        done = self.hinter.poll()
+        if done is not None and done.error is None and self.heat_on:
+            self.heat, self.heat_exact = done.value.probs, done.value.exact
+        done = self.bot.poll()
+        if done is not None and self.asked_for == self.version:
+            if done.error is not None:
+                self.autoplay = False
+            else:
+                self.auto_move, self.wait = done.value, AUTOPLAY_PAUSE
+        self.wait = max(0.0, self.wait - dt)
+
+    # --- what the panel says
+    def status(self) -> list[str]:
+        if self.view is None:
+            return []
+        probes = self.view["probes"]
+        found = sum(1 for _, a in probes if a == rules.FOX)
+        lines = [f"Foxes found: {found} of {self.view['foxes']}", f"Probes: {len(probes)}"]
+        if self.heat_on:
+            lines.append("Hint: chance of a fox per square" + ("" if self.heat_exact
+                                                                  else " (sampled)"))
+        if self.my_turn:
+            lines.append("Click a square to probe it. A number counts the foxes on its row, "
+                         "column and diagonals.")
+        return lines
+
+    def sound_for(self, old_view, new_view, move) -> str:
+        probes = new_view.get("probes") or []
+        return "hit" if probes and probes[-1][1] == rules.FOX else "miss"
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.view is None:
+            return
+        answers = {cell: a for cell, a in self.view["probes"]}
+        seen = rules.sight(self.size, self.hover) if self.hover is not None else frozenset()
+        font_size = max(10, int(self.cell * 0.5))
+        for cell in range(self.size * self.size):
+            rect = self.cell_rect(cell)
+            colour = theme.PAPER
+            if self.heat is not None and cell not in answers:
+                colour = _heat_colour(self.heat[cell])
+            elif cell in seen:
+                colour = theme.PAPER_DARK
+            pygame.draw.rect(surface, colour, rect)
+            if cell in answers:
+                self._draw_answer(surface, rect, answers[cell], font_size)
+            elif self.heat is not None and self.cell >= 34:
+                pct = round(100 * self.heat[cell])
+                theme.text(surface, f"{pct}", rect.center, max(9, font_size // 2),
+                           theme.INK_SOFT, anchor="center")
+        for i in range(self.size + 1):
+            x = self.grid.x + i * self.cell
+            y = self.grid.y + i * self.cell
+            pygame.draw.line(surface, theme.GRID, (x, self.grid.y), (x, self.grid.bottom))
+            pygame.draw.line(surface, theme.GRID, (self.grid.x, y), (self.grid.right, y))
+        if self.hover is not None:
+            pygame.draw.rect(surface, theme.ACCENT, self.cell_rect(self.hover), 3)
+        if self.last_move is not None and self.last_move in answers:
+            pygame.draw.rect(surface, theme.INK, self.cell_rect(self.last_move), 2)
+
+    def _draw_answer(self, surface, rect: pygame.Rect, answer, font_size: int) -> None:
+        if answer == rules.FOX:
+            _draw_fox(surface, rect)
+            return
+        pygame.draw.line(surface, theme.INK_SOFT, (rect.x + 4, rect.bottom - 5),
+                         (rect.right - 4, rect.bottom - 5), 1)  # a pencilled underline
+        theme.text(surface, str(answer), rect.center, font_size, theme.INK, bold=True,
+                   anchor="center")
+
+
+def _heat_colour(p: float) -> tuple[int, int, int]:
+    """Paper for no chance, deepening to the accent for a sure fox."""
+    p = max(0.0, min(1.0, p)) ** 0.6
+    return tuple(int(a + (b - a) * p) for a, b in zip(theme.PAPER, theme.HILITE))
+
+
+def _draw_fox(surface, rect: pygame.Rect) -> None:
+    """A fox's head in a few ink strokes: two ears, a face narrowing to the nose."""
+    cx, cy, s = rect.centerx, rect.centery, rect.width * 0.36
+    face = [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s)]
+    ears = [[(cx - s, cy - s * 0.5), (cx - s * 0.75, cy - s * 1.2), (cx - s * 0.25, cy - s * 0.5)],
+            [(cx + s, cy - s * 0.5), (cx + s * 0.75, cy - s * 1.2), (cx + s * 0.25, cy - s * 0.5)]]
+    for poly in ears + [face]:
+        pygame.draw.polygon(surface, FOX_ORANGE, poly)
+        pygame.draw.polygon(surface, theme.INK, poly, 2)
+    pygame.draw.circle(surface, theme.INK, (int(cx), int(cy + s * 0.85)), max(2, int(s * 0.15)))
