@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import math
+import random
+
 import pygame
 
 from ai.worker import Worker
 from game.boards.base import BoardBase, Store
 from game.rules import dots as rules
 from game.ui import theme
+
+
+def dashed(surface: pygame.Surface, colour, a: tuple[int, int], b: tuple[int, int],
+           width: int, dash: int = 8) -> None:
+    """A dashed line from a to b (the keyboard cursor: never mistaken for a drawn line)."""
+    length = max(1, int(math.dist(a, b)))
+    for start in range(dash, length - dash, 2 * dash):
+        t0, t1 = start / length, min(start + dash, length - dash) / length
+        p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+        p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+        pygame.draw.line(surface, colour, p0, p1, width)
 
 
 def dot_name(row: int, col: int) -> str:
@@ -46,11 +60,16 @@ class Board(BoardBase):
         if not self.show_hint or self.state is None or rules.outcome(self.state) is not None:
             return
         view = rules.view(self.state, None)
+        legal = rules.legal_moves(self.state)
 
         def job(cancel):
             from ai.base import Budget
-            from ai.dots import solved_value
-            return solved_value(view, Budget(2.0, cancel))
+            from ai.dots import choose, solved_value
+            value = solved_value(view, Budget(2.0, cancel))
+            if value is not None:
+                return value
+            # Beyond the solved boards: the strongest bot's line, not a verdict.
+            return ("line", choose(view, legal, Budget(1.0, cancel), "hard", random.Random()))
 
         self.hint = "Hint: working it out…"
         self.hint_worker.submit(job)
@@ -127,9 +146,11 @@ class Board(BoardBase):
         if done is not None:
             self.hint = self._hint_text(done.value) if done.error is None else ""
 
-    def _hint_text(self, value: int | None) -> str:
-        if value is None or self.state is None:
-            return "Hint: not solved yet (3x3 table building, or board too large)"
+    def _hint_text(self, value) -> str:
+        if self.state is None or value is None:
+            return ""
+        if isinstance(value, tuple):
+            return f"Hint: try {self.move_text(value[1], {}, {})}"
         mover = self.state.turn
         s = self.state.scores
         final = s[mover] - s[1 - mover] + value
@@ -201,9 +222,10 @@ class Board(BoardBase):
                     mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
                     pygame.draw.circle(surface, theme.HILITE, mid, width + 2)
                     pygame.draw.circle(surface, theme.INK, mid, width + 2, 1)
-            elif self.my_turn and line in self.legal and line in (self.hover, self.cursor):
-                colour = theme.HILITE if line == self.hover else theme.GRID
-                pygame.draw.line(surface, colour, a, b, width + 2)
+            elif self.my_turn and line in self.legal and line == self.hover:
+                pygame.draw.line(surface, theme.HILITE, a, b, width + 2)
+            elif self.my_turn and line in self.legal and line == self.cursor:
+                dashed(surface, theme.ACCENT, a, b, max(2, width // 2))  # a pencil mark
             elif self.my_turn and line == self.hover:
                 pygame.draw.line(surface, theme.BAD, a, b, 2)  # barred by the first reply rule
         for r in range(self.rows + 1):
