@@ -188,8 +188,11 @@ class Board(BoardBase):
                 self._draw_answer(surface, rect, answers[cell], font_size)
             elif self.heat is not None and self.cell >= 34:
                 pct = round(100 * self.heat[cell])
-                theme.text(surface, f"{pct}", rect.center, max(9, font_size // 2),
+                mark = f"{pct}%" if pct else ("·" if self.heat[cell] == 0 else "<1%")
+                theme.text(surface, mark, rect.center, max(9, font_size // 2),
                            theme.INK_SOFT, anchor="center")
+            if cell in seen and cell not in answers:
+                pygame.draw.rect(surface, theme.INK_SOFT, rect.inflate(-6, -6), 1)
         for i in range(self.size + 1):
             x = self.grid.x + i * self.cell
             y = self.grid.y + i * self.cell
