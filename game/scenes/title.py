@@ -133,13 +133,17 @@ class TitleScene(Scene):
         left = pygame.Rect(w // 2 - col_w - 20, 140, col_w, h - 200)
         right = pygame.Rect(w // 2 + 20, 140, col_w, h - 200)
         self.columns = (left, right)
-        bh = max(34, min(52, (left.height - 60) // max(1, len(self.game_buttons)) - 26))
+        rows = max(1, len(self.game_buttons))
+        # a tagline under each game while they fit; on a short window, the buttons alone
+        gap = 26 if rows * (34 + 26) <= left.height - 60 else 8
+        bh = max(30, min(52, (left.height - 60) // rows - gap))
         y = left.y + 52
         self.taglines = []
         for b, g in zip(self.game_buttons, self.games):
             b.rect = pygame.Rect(left.x + 20, y, left.width - 40, bh)
-            self.taglines.append((registry.get(g).rules.TAGLINE, (left.x + 24, y + bh + 2)))
-            y += bh + 26
+            if gap > 8:
+                self.taglines.append((registry.get(g).rules.TAGLINE, (left.x + 24, y + bh + 2)))
+            y += bh + gap
         oh = max(32, min(46, (right.height - 60) // max(1, len(self.other_buttons)) - 10))
         y = right.y + 52
         for b in self.other_buttons:
