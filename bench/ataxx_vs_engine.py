@@ -2,9 +2,11 @@
 W-D-L from our side and the Elo difference with its 95% margin.
 
     python bench/ataxx_vs_engine.py --engine "COMMAND" --time-ms 1000 --games 16 [--level hard]
+        [--engine-time-ms 10]
 
 The engine runs through players.program.UAIController (position fen / go movetime); our bot
-through players.bot.AIController with the same time a move; players.driver.play_out drives both.
+through players.bot.AIController with --time-ms a move, the engine with --engine-time-ms (the
+same unless given); players.driver.play_out drives both.
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ from players.driver import play_out  # noqa: E402
 from players.program import UAIController  # noqa: E402
 
 
-def play(engine: str, time_ms: int, level: str, options: dict, opening: list, ours: int,
-         seed: int) -> tuple[float | None, str]:
+def play(engine: str, time_ms: int, engine_ms: int, level: str, options: dict, opening: list,
+         ours: int, seed: int) -> tuple[float | None, str]:
     """One game; our score (1, 1/2, 0; None if unfinished) and a line about it."""
     match = Match(rules.ID, options, seed)
     for move in opening:
         match.play(move)
     bot = AIController(level, time_ms / 1000, seed=seed)
-    program = UAIController(engine, time_ms)
+    program = UAIController(engine, engine_ms)
     ctrls = [bot, program] if ours == 0 else [program, bot]
     play_out(match, ctrls)  # closes both seats
     for c in ctrls:
@@ -49,17 +51,20 @@ def main() -> None:
     p.add_argument("--engine", required=True, help="the UAI engine's command line")
     p.add_argument("--time-ms", type=int, default=1000, help="time a move, both sides")
     p.add_argument("--games", type=int, default=16, help="games (rounded up to pairs)")
+    p.add_argument("--engine-time-ms", type=int, default=None,
+                   help="the engine's time a move (default: --time-ms)")
     p.add_argument("--level", default="hard")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
+    engine_ms = args.engine_time_ms or args.time_ms
     ataxx.warm_up()  # build the cache once here; the bot process then only loads it
     w = d = l = 0
     pairs = (args.games + 1) // 2
     for k, (options, opening) in enumerate(openings(rules.ID, {}, pairs, args.seed)):
         for ours in (0, 1):
             t = time.monotonic()
-            score, line = play(args.engine, args.time_ms, args.level, options, opening, ours,
-                               args.seed * 1000 + 2 * k + ours)
+            score, line = play(args.engine, args.time_ms, engine_ms, args.level, options,
+                               opening, ours, args.seed * 1000 + 2 * k + ours)
             if score == 1.0:
                 w += 1
             elif score == 0.5:
@@ -70,7 +75,8 @@ def main() -> None:
                   f" ours={'xo'[ours]} {line} score {score}  ({time.monotonic() - t:.0f} s)",
                   flush=True)
     e = elo.estimate(w, d, l)
-    print(f"ours {args.level} vs {args.engine!r} at {args.time_ms} ms: W-D-L {w}-{d}-{l}, "
+    print(f"ours {args.level} at {args.time_ms} ms vs {args.engine!r} at {engine_ms} ms: "
+          f"W-D-L {w}-{d}-{l}, "
           f"score {e.score:.3f}, Elo {e.elo:+.0f} ± {e.margin:.0f}")
 
 
