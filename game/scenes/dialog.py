@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.i18n import _
 from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, TextField, card, card_rect
@@ -21,13 +22,14 @@ class ConfirmScene(Scene):
 
     opaque = False
 
-    def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "Yes",
-                 no: str = "No", detail: str = "", on_no: Callable[[], None] | None = None):
+    def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "",
+                 no: str = "", detail: str = "", on_no: Callable[[], None] | None = None):
         super().__init__(app)
         self.message, self.detail = message, detail
         self.on_yes, self.on_no = on_yes, on_no
-        self.buttons = ButtonGroup([Button(yes, self._yes, hotkey=pygame.K_y),
-                                    Button(no, self.back, hotkey=pygame.K_n)], vertical=False)
+        self.buttons = ButtonGroup([Button(yes or _("Yes"), self._yes, hotkey=pygame.K_y),
+                                    Button(no or _("No"), self.back, hotkey=pygame.K_n)],
+                                   vertical=False)
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def _yes(self) -> None:
@@ -84,7 +86,7 @@ class PromptScene(Scene):
         box = self.box
         card(surface, box, self.message, 24)
         self.field.draw(surface, True)
-        theme.text(surface, "Enter sends, Esc cancels", (box.centerx, box.bottom - 20), 15,
+        theme.text(surface, _("Enter sends, Esc cancels"), (box.centerx, box.bottom - 20), 15,
                    theme.INK_SOFT, anchor="center")
 
 
@@ -96,7 +98,8 @@ class HandoverScene(Scene):
         super().__init__(app)
         self.player, self.note = player, note
         self.on_ready, self.on_leave = on_ready, on_leave
-        self.buttons = ButtonGroup([Button(f"I am {player}: show my board", self._ready)])
+        self.buttons = ButtonGroup([Button(_("I am {player}: show my board").format(player=player),
+                                           self._ready)])
 
     def _ready(self) -> None:
         self.app.pop()
@@ -117,12 +120,14 @@ class HandoverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         surface.fill(theme.PAPER_DARK)
-        theme.text(surface, "Hand over", (w // 2, h // 2 - 110), 44, bold=True, anchor="center")
-        theme.text(surface, f"Pass the computer to {self.player}.", (w // 2, h // 2 - 50), 24,
+        theme.text(surface, _("Hand over"), (w // 2, h // 2 - 110), 44, bold=True,
+                   anchor="center")
+        theme.text(surface, _("Pass the computer to {player}.").format(player=self.player),
+                   (w // 2, h // 2 - 50), 24,
                    anchor="center")
         if self.note:
             theme.text(surface, self.note, (w // 2, h // 2 - 14), 19, theme.INK_SOFT,
                        anchor="center")
         self.buttons.draw(surface)
-        theme.text(surface, "The other player should look away.", (w // 2, h // 2 + 120), 18,
+        theme.text(surface, _("The other player should look away."), (w // 2, h // 2 + 120), 18,
                    theme.INK_SOFT, anchor="center")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from game.i18n import _, format_number, outcome_reason, seat_title
 from game.match import Match
 from game.scenes.base import Scene
 from game.scenes.start import start_match
@@ -24,26 +25,26 @@ class ResultScene(Scene):
         self.play = play
         match = play.match
         out = match.outcome()
-        self.headline, self.reason = self._headline(match, out), out.reason
+        self.headline, self.reason = self._headline(match, out), outcome_reason(out)
         self.score_rows = score_rows(match, out.score)
-        again = "Rematch (R)" if match.rules.PLAYERS > 1 else "Play again (R)"
+        again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
         buttons = [Button(again, self.rematch, hotkey=pygame.K_r),
-                   Button("Watch replay", self.watch_replay),
-                   Button("Look at the board", self.app.pop, hotkey=pygame.K_b),
-                   Button("Menu (M)", self.menu, hotkey=pygame.K_m)]
+                   Button(_("Watch replay"), self.watch_replay),
+                   Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
+                   Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
         if play.session is not None:
-            buttons[0] = Button("Rematch (R)", self.rematch_lan, hotkey=pygame.K_r)
+            buttons[0] = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r)
         self.buttons = ButtonGroup(buttons)
 
     def _headline(self, match: Match, out) -> str:
         if match.rules.PLAYERS == 1:
-            return "You made it!" if out.winner == 0 else "Game over"
+            return _("You made it!") if out.winner == 0 else _("Game over")
         if out.winner is None:
-            return "A draw"
+            return _("A draw")
         humans = self.play.humans
         if len(humans) == 1:
-            return "You win!" if out.winner == humans[0] else "You lose"
-        return f"{match.seat_title(out.winner)} wins"
+            return _("You win!") if out.winner == humans[0] else _("You lose")
+        return _("{player} wins").format(player=seat_title(match, out.winner))
 
     def rematch(self) -> None:
         old = self.play.match
@@ -53,7 +54,7 @@ class ResultScene(Scene):
 
     def rematch_lan(self) -> None:
         self.play.session.offer_rematch()
-        self.app.toast("Rematch offered")
+        self.app.toast(_("Rematch offered"))
 
     def watch_replay(self) -> None:
         self.app.pop()
@@ -98,5 +99,6 @@ class ResultScene(Scene):
 def score_rows(match: Match, score: tuple[int, ...]) -> list[tuple[str, str]]:
     """The card's score: one row per seat, the seat's name and side beside its points."""
     if match.rules.PLAYERS == 1:
-        return [("Score", f"{score[0]:,}")]
-    return [(match.seat_title(seat), f"{points:,}") for seat, points in enumerate(score)]
+        return [(_("Score"), format_number(score[0]))]
+    return [(seat_title(match, seat), format_number(points))
+            for seat, points in enumerate(score)]

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game import registry
+from game.i18n import _, translate_text
 from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
@@ -22,7 +23,7 @@ class RulesScene(Scene):
         super().__init__(app)
         self.info = registry.get(game_id)
         self.scroll = 0
-        self.buttons = ButtonGroup([Button("Back", self.back)])
+        self.buttons = ButtonGroup([Button(_("Back"), self.back)])
         self.max_scroll = 0
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
         self.lines: list[tuple[str, bool]] = []  # (text, is a heading), wrapped by layout
@@ -41,7 +42,7 @@ class RulesScene(Scene):
         w, h = size
         self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
         self.lines = []
-        for para in self.info.rules.RULES_TEXT.strip().split("\n\n"):
+        for para in translate_text(self.info.rules.RULES_TEXT).split("\n\n"):
             para = " ".join(para.split())
             heading = para.startswith("#")
             for line in theme.wrap(para.lstrip("# "), box.width - 48, 20, bold=heading):
@@ -52,7 +53,8 @@ class RulesScene(Scene):
         self.buttons.layout_row(40, h - 66, 160, 44)
 
     def draw(self, surface: pygame.Surface) -> None:
-        theme.text(surface, f"How to play {self.info.title}", (40, 24), 34, bold=True)
+        theme.text(surface, _("How to play {game}").format(game=_(self.info.title)), (40, 24), 34,
+                   bold=True)
         box, line_h = self.box, LINE_H
         panel(surface, box)
         clip = surface.get_clip()
@@ -64,6 +66,6 @@ class RulesScene(Scene):
             y += line_h
         surface.set_clip(clip)
         if self.max_scroll:
-            theme.text(surface, "scroll: wheel or arrows", (box.right, box.bottom + 8), 16,
+            theme.text(surface, _("scroll: wheel or arrows"), (box.right, box.bottom + 8), 16,
                        theme.INK_SOFT, anchor="topright")
         self.buttons.draw(surface)

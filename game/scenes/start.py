@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ai.base import DEFAULT_SECONDS, LEVELS
 from game import saves, settings
+from game.i18n import _
 from game.match import Match
 from players.base import Controller
 from players.driver import controller_for
@@ -30,7 +31,7 @@ def controllers_for(app: App, match: Match) -> list[Controller] | None:
         except (ValueError, OSError, ImportError) as exc:
             for c in controllers:
                 c.close()
-            app.toast(f"Cannot start: {exc}")
+            app.toast(_("Cannot start: {error}").format(error=exc))
             return None
     return controllers
 

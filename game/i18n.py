@@ -1,0 +1,227 @@
+"""The arcade's words in the player's language: English, 简体中文 or 繁體中文.
+
+gettext catalogues compiled to assets/locale/<lang>/LC_MESSAGES/messages.mo by
+`python bench/i18n.py compile` (the .po files beside them are the sources). `_()` marks and
+translates a string where it is shown; `N_()` only marks one for extraction (pure modules keep
+English data and the client translates it when it draws it). Numbers and dates are written as
+Babel writes them for each locale (tests/test_i18n.py checks that against Babel), without Babel
+at run time.
+
+This module imports nothing of the project, so every layer may use it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import gettext
+import locale
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+DOMAIN = "messages"
+LANGUAGES = ("en", "zh_CN", "zh_TW")
+# Each language's name written in itself, as a language menu shows it.
+LANGUAGE_NAMES = {"en": "English", "zh_CN": "简体中文", "zh_TW": "繁體中文"}
+_ROOT = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[1]))
+LOCALE_DIR = _ROOT / "assets" / "locale"
+
+_language = "en"
+_catalogue: gettext.NullTranslations = gettext.NullTranslations()
+_listeners: list[Callable[[str], None]] = []
+
+
+def N_(message: str) -> str:
+    """Mark a string for the catalogues without translating it (it is translated when shown)."""
+    return message
+
+
+def _(message: str) -> str:
+    """The message in the current language."""
+    return _catalogue.gettext(message) if message else message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural form for n, as the current language counts (Chinese has one)."""
+    return _catalogue.ngettext(singular, plural, n)
+
+
+def language() -> str:
+    """The current language code: one of LANGUAGES."""
+    return _language
+
+
+def normalize(code: str | None) -> str | None:
+    """A locale name (zh_CN.UTF-8, zh-Hant-TW, en_GB, zh_HK) as one of LANGUAGES, else None."""
+    if not code:
+        return None
+    c = code.split(".")[0].split("@")[0].replace("-", "_").lower()
+    if c in ("c", "posix"):
+        return None
+    if c.startswith("zh"):
+        traditional = any(t in c for t in ("hant", "_tw", "_hk", "_mo"))
+        return "zh_TW" if traditional else "zh_CN"
+    if c.startswith("en"):
+        return "en"
+    return None
+
+
+def system_language(environ: Mapping[str, str] | None = None,
+                    getlocale: Callable[[], tuple[str | None, str | None]] = locale.getlocale,
+                    ) -> str:
+    """The system's language if the arcade speaks it, else English.
+
+    LANGUAGE (a colon-separated preference list), LC_ALL, LC_MESSAGES and LANG are read first,
+    as gettext does; then the process locale (Windows and macOS set no variables)."""
+    env = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var)
+        if not value:
+            continue
+        for part in value.split(":"):
+            found = normalize(part)
+            if found:
+                return found
+        if var != "LANGUAGE":
+            return "en"  # the first set variable decides, as gettext reads them
+    try:
+        found = normalize(getlocale()[0])
+    except (ValueError, TypeError):
+        found = None
+    return found or "en"
+
+
+def set_language(code: str | None) -> str:
+    """Switch every later `_()` to this language (unknown codes fall back to English)."""
+    global _language, _catalogue
+    code = code if code in LANGUAGES else "en"
+    if code == "en":
+        catalogue: gettext.NullTranslations = gettext.NullTranslations()
+    else:
+        catalogue = gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
+    _language, _catalogue = code, catalogue
+    for listener in list(_listeners):
+        listener(code)
+    return code
+
+
+def on_change(listener: Callable[[str], None]) -> None:
+    """Call listener(code) after every set_language."""
+    _listeners.append(listener)
+
+
+def translate_text(text: str) -> str:
+    """A long text (a rules page) translated paragraph by paragraph (blank-line separated)."""
+    return "\n\n".join(_(p) for p in paragraphs(text))
+
+
+def paragraphs(text: str) -> list[str]:
+    """The paragraphs translate_text looks up, as the extraction script lists them."""
+    return [p.strip() for p in text.strip().split("\n\n") if p.strip()]
+
+
+# --- templates: English data from a pure module (an outcome's detail) shown in the language
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = _FIELD.split(template)
+    rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(rx + r"\Z")
+
+
+def translate_from(text: str, templates: tuple[str, ...]) -> str:
+    """text, written by one of these English templates ("{seat} has no legal move"), rewritten
+    by the same template's translation; its words ({seat}: "red") are translated too."""
+    if not text or _language == "en":
+        return text
+    direct = _(text)
+    if direct != text:
+        return direct
+    for template in templates:
+        m = _pattern(template).match(text)
+        if m:
+            values = {k: (v if v.lstrip("-").isdigit() else _(v)) for k, v in m.groupdict().items()}
+            try:
+                return _(template).format(**values)
+            except (KeyError, IndexError, ValueError):
+                return text
+    return text
+
+
+# --- numbers and dates, as Babel writes them for each language (checked by the tests)
+
+def format_number(n: float, digits: int = 0) -> str:
+    """1,234 or 1,234.5 (all three languages group thousands with commas)."""
+    return f"{n:,.{digits}f}" if digits else f"{round(n):,}"
+
+
+def format_percent(fraction: float) -> str:
+    """0.42 as 42%."""
+    return f"{round(fraction * 100):,}%"
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+# 繁體中文's flexible day periods (CLDR's "B"): from this hour on, until the next.
+_PERIODS_TW = ((0, "凌晨"), (5, "清晨"), (8, "上午"), (12, "中午"), (13, "下午"), (19, "晚上"))
+
+
+def format_date(d: _dt.date) -> str:
+    """A date in the medium style: Mar 12, 2025 / 2025年3月12日."""
+    if _language == "en":
+        return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
+    return f"{d.year}年{d.month}月{d.day}日"
+
+
+def format_time(t: _dt.time | _dt.datetime) -> str:
+    """A time of day in the short style: 2:05 PM / 14:05 / 下午2:05."""
+    hour12 = t.hour % 12 or 12
+    if _language == "en":
+        return f"{hour12}:{t.minute:02d}\u202f{'AM' if t.hour < 12 else 'PM'}"
+    if _language == "zh_CN":
+        return f"{t.hour:02d}:{t.minute:02d}"
+    if t.hour == 0 and t.minute == 0:
+        period = "午夜"
+    else:
+        period = [name for start, name in _PERIODS_TW if t.hour >= start][-1]
+    return f"{period}{hour12}:{t.minute:02d}"
+
+
+def format_datetime(when: _dt.datetime | float) -> str:
+    """A date and time (a datetime or a Unix time, shown in local time)."""
+    if not isinstance(when, _dt.datetime):
+        when = _dt.datetime.fromtimestamp(when)
+    sep = ", " if _language == "en" else " "
+    return f"{format_date(when)}{sep}{format_time(when)}"
+
+
+def seat_title(match, seat: int) -> str:
+    """How the screen names a seat, in the language: the player's name and the game's colour."""
+    name = match.seats[seat].name
+    if match.rules.PLAYERS > 1:
+        return _("{name} ({side})").format(name=name, side=_(match.rules.SEAT_NAMES[seat]))
+    return name
+
+
+# The outcome details the games' rules write in English (Outcome.detail), as templates: the
+# result card shows them in the language through translate_from.
+OUTCOME_DETAILS = (
+    N_("{seat} has no stones left"), N_("{n} moves without a clone"),
+    N_("the board is full"), N_("neither side can move"),
+    N_("{n} moves without a flip or a capture"), N_("the same position three times"),
+    N_("{seat} has no pieces left"), N_("{seat} has no legal move"), N_("all lines drawn"),
+    N_("every fox found in {n} probes"), N_("best tile {n}"),
+    N_("{seat} entered the {other} den"), N_("{seat} has no animals left"),
+    N_("{n} moves without a capture"), N_("both found every head in {n} shots"),
+    N_("{seat} found every head in {n} shots"),
+)
+
+
+def outcome_reason(outcome) -> str:
+    """Why a game ended, in the language (an Outcome's detail, else its Termination's text)."""
+    if outcome.detail:
+        return translate_from(outcome.detail, OUTCOME_DETAILS)
+    return _(outcome.termination.text)
