@@ -9,6 +9,7 @@ import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
 from game import registry, settings
+from game.i18n import _
 from game.match import Match, Seat
 from game.scenes.base import Scene
 from game.scenes.start import start_match
@@ -18,9 +19,16 @@ from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 if TYPE_CHECKING:
     from game.app import App
 
-PLAYER_CHOICES = ([("human", "Person here")] + [(lv, f"AI {LEVEL_TITLES[lv]}") for lv in LEVELS]
-                  + [("program", "Program…")])
-BOT_CHOICES = [(lv, LEVEL_TITLES[lv]) for lv in LEVELS] + [("program", "Program…")]
+def player_choices() -> list[tuple[str, str]]:
+    """Who takes the other seat, in the current language."""
+    return ([("human", _("Person here"))]
+            + [(lv, _("AI {level}").format(level=_(LEVEL_TITLES[lv]))) for lv in LEVELS]
+            + [("program", _("Program…"))])
+
+
+def bot_choices() -> list[tuple[str, str]]:
+    """Which bot (or program) plays a seat when bots play each other."""
+    return [(lv, _(LEVEL_TITLES[lv])) for lv in LEVELS] + [("program", _("Program…"))]
 
 
 class SetupScene(Scene):
@@ -32,8 +40,8 @@ class SetupScene(Scene):
         self.game_row: ChoiceRow | None = None
         if watch:
             two = [g for g in registry.available()]
-            self.game_row = ChoiceRow("Game", [(g, registry.get(g).title) for g in two], game_id,
-                                      self._switch_game)
+            self.game_row = ChoiceRow(_("Game"), [(g, _(registry.get(g).title)) for g in two],
+                                      game_id, self._switch_game)
         self._load(game_id)
 
     def _load(self, game_id: str) -> None:
@@ -44,34 +52,35 @@ class SetupScene(Scene):
         self.rows: list = [self.game_row] if self.game_row else []
         two = rules.PLAYERS == 2
         self.opponent = self.first = self.bot_a = self.bot_b = None
-        self.command_a = TextField("Program A", last.get("command_a", ""))
-        self.command_b = TextField("Program" if not self.watch else "Program B",
+        self.command_a = TextField(_("Program A"), last.get("command_a", ""))
+        self.command_b = TextField(_("Program") if not self.watch else _("Program B"),
                                    last.get("command_b", ""))
         if self.watch:
-            self.bot_a = ChoiceRow(f"{rules.SEAT_NAMES[0]}", BOT_CHOICES,
+            self.bot_a = ChoiceRow(_(rules.SEAT_NAMES[0]), bot_choices(),
                                    last.get("a", "normal"))
             self.rows.append(self.bot_a)
             if two:
-                self.bot_b = ChoiceRow(f"{rules.SEAT_NAMES[1]}", BOT_CHOICES,
+                self.bot_b = ChoiceRow(_(rules.SEAT_NAMES[1]), bot_choices(),
                                        last.get("b", "hard"))
                 self.rows.append(self.bot_b)
         elif two:
-            self.opponent = ChoiceRow("Opponent", PLAYER_CHOICES,
+            self.opponent = ChoiceRow(_("Opponent"), player_choices(),
                                       last.get("opponent", settings.get("ai_level")))
             names = rules.SEAT_NAMES
-            self.first = ChoiceRow("You play", [(0, f"{names[0]} (moves first)"),
-                                                (1, f"{names[1]}"), ("random", "Random")],
+            self.first = ChoiceRow(_("You play"), [
+                (0, _("{side} (moves first)").format(side=_(names[0]))),
+                (1, _(names[1])), ("random", _("Random"))],
                                    last.get("first", 0))
             self.rows += [self.opponent, self.first]
         self.option_rows = {}
         for opt in rules.OPTIONS:
             value = last.get("options", {}).get(opt.key, opt.default)
-            row = ChoiceRow(opt.label, list(opt.choices), value)
+            row = ChoiceRow(_(opt.label), [(v, _(label)) for v, label in opt.choices], value)
             self.option_rows[opt.key] = row
             self.rows.append(row)
-        self.buttons = ButtonGroup([Button("Start", self.start),
-                                    Button("Rules", self.show_rules),
-                                    Button("Back", self.back)], vertical=False)
+        self.buttons = ButtonGroup([Button(_("Start"), self.start),
+                                    Button(_("Rules"), self.show_rules),
+                                    Button(_("Back"), self.back)], vertical=False)
         self.focus = min(self.focus, len(self.visible_rows()))
         self.relayout()
 
@@ -94,8 +103,8 @@ class SetupScene(Scene):
             return Seat("human", name)
         if choice == "program":
             return Seat("agent", command.split()[0].split("/")[-1] if command.strip()
-                        else "Program", command=command.strip())
-        return Seat("ai", f"{LEVEL_TITLES[choice]} bot", choice)
+                        else _("Program"), command=command.strip())
+        return Seat("ai", _("{level} bot").format(level=_(LEVEL_TITLES[choice])), choice)
 
     def seats(self) -> list[Seat] | None:
         me = settings.get("player_name")
@@ -106,15 +115,15 @@ class SetupScene(Scene):
             return seats
         if self.opponent is None:
             return [Seat("human", me)]
-        other = self._seat(self.opponent.value, self.command_b.value, "Player 2")
+        other = self._seat(self.opponent.value, self.command_b.value, _("Player 2"))
         first = self.first.value if self.first.value != "random" else random.randint(0, 1)
-        mine = Seat("human", me if other.kind != "human" else "Player 1")
+        mine = Seat("human", me if other.kind != "human" else _("Player 1"))
         return [mine, other] if first == 0 else [other, mine]
 
     def start(self) -> None:
         seats = self.seats()
         if any(s.kind == "agent" and not s.command for s in seats):
-            self.app.toast("Type the program's command line first")
+            self.app.toast(_("Type the program's command line first"))
             self.app.sound.play("refused")
             return
         options = {k: row.value for k, row in self.option_rows.items()}
@@ -182,13 +191,14 @@ class SetupScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
-        title = "Watch bots play" if self.watch else f"New game: {self.info.title}"
+        title = _("Watch bots play") if self.watch else \
+            _("New game: {game}").format(game=_(self.info.title))
         theme.text(surface, title, (40, 24), 34, bold=True)
         panel(surface, self.box)
         rows = self.visible_rows()
         for i, row in enumerate(rows):
             row.draw(surface, i == self.focus)
         self.buttons.draw(surface, show_focus=self.focus == len(rows))
-        theme.text(surface, "Up/Down: choose a row · Left/Right: change it · Enter: start",
+        theme.text(surface, _("Up/Down: choose a row · Left/Right: change it · Enter: start"),
                    (self.box.x + 24, self.box.bottom - 14), 16, theme.INK_SOFT,
                    anchor="bottomleft")
