@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game import registry, settings
+from game.i18n import _
 from game.rules import RulesError
 from game.scenes.base import Scene
 from game.ui import theme
@@ -46,17 +47,18 @@ def hosted_options(game: str) -> dict:
 
 
 def _title(game: str) -> str:
-    return registry.get(game).title if game in registry.GAME_IDS else game
+    return _(registry.get(game).title) if game in registry.GAME_IDS else game
 
 
 class LobbyScene(Scene):
     def __init__(self, app: App, listen_port: int = discovery.PORT):
         super().__init__(app)
         self.hosts = discovery.HostList(listen_port).start()
-        self.name = str(settings.get("player_name") or "Player")[:40]
+        self.name = str(settings.get("player_name") or _("Player"))[:40]
         games = lan_games()
-        self.game_row = ChoiceRow("Host", [(g, registry.get(g).title) for g in games], games[0])
-        self.address = TextField("Address", "")
+        self.game_row = ChoiceRow(_("Host"), [(g, _(registry.get(g).title)) for g in games],
+                                  games[0])
+        self.address = TextField(_("Address"), "")
         self.host: Host | None = None
         self.beacon: discovery.Beacon | None = None
         self.joining: queue.Queue = queue.Queue()
@@ -74,12 +76,12 @@ class LobbyScene(Scene):
         self.host_buttons.set([
             Button(f"{h.name}: {_title(h.game)}  ({h.address})",
                    lambda h=h: self.join(h.address, h.game, h.options)) for h in found[:6]])
-        actions = [Button("Connect to address", self.join_address)]
+        actions = [Button(_("Connect to address"), self.join_address)]
         if self.host is None:
-            actions.append(Button("Host this game", self.start_hosting, hotkey=pygame.K_h))
+            actions.append(Button(_("Host this game"), self.start_hosting, hotkey=pygame.K_h))
         else:
-            actions.append(Button("Stop hosting", self.stop_hosting))
-        actions.append(Button("Back (Esc)", self.back))
+            actions.append(Button(_("Stop hosting"), self.stop_hosting))
+        actions.append(Button(_("Back (Esc)"), self.back))
         self.buttons.set(actions)
         self.relayout()
 
@@ -95,7 +97,7 @@ class LobbyScene(Scene):
 
     def join(self, address: str, game: str | None, options: dict | None) -> None:
         where = parse_address(address, DEFAULT_PORT)
-        self.status = f"Connecting to {address}… the host decides"
+        self.status = _("Connecting to {address}… the host decides").format(address=address)
 
         def work() -> None:
             try:
@@ -115,17 +117,17 @@ class LobbyScene(Scene):
             try:
                 self.host = Host(game, options, 0)  # the usual port is taken: any will do
             except OSError as exc:
-                self.app.toast(f"Cannot host: {exc.strerror or exc}")
+                self.app.toast(_("Cannot host: {error}").format(error=exc.strerror or exc))
                 return
         except RulesError as exc:
-            self.app.toast(f"Cannot host: {exc}")
+            self.app.toast(_("Cannot host: {error}").format(error=exc))
             return
         from game import APP_VERSION
         self.beacon = discovery.Beacon({"name": self.name, "game": game, "options": options,
                                         "port": self.host.port, "version": APP_VERSION},
                                        self.hosts.port).start()
-        self.status = f"Hosting {registry.get(game).title} on port {self.host.port}: " \
-                      "waiting for a player…"
+        self.status = _("Hosting {game} on port {port}: waiting for a player…").format(
+            game=_(registry.get(game).title), port=self.host.port)
         self._rebuild()
 
     def stop_hosting(self) -> None:
@@ -142,7 +144,7 @@ class LobbyScene(Scene):
 
         def accept() -> None:
             if self.host is not host or not link.open:
-                self.app.toast("That player has gone")
+                self.app.toast(_("That player has gone"))
                 return
             session = start_hosted(link, host.game, host.options, self.name,
                                    hello["name"] or "Guest")
@@ -158,8 +160,11 @@ class LobbyScene(Scene):
             link.send({"type": "refused", "reason": f"{self.name} declined"})
             link.close("declined")
 
-        self.app.push("confirm", message=f"{hello['name'] or 'A player'} wants to play",
-                      on_yes=accept, yes="Accept", no="Decline", detail=f"from {link.peer}",
+        self.app.push("confirm",
+                      message=_("{player} wants to play").format(
+                          player=hello["name"] or _("A player")),
+                      on_yes=accept, yes=_("Accept"), no=_("Decline"),
+                      detail=_("from {address}").format(address=link.peer),
                       on_no=decline)
 
     def _play(self, session: Session) -> None:
@@ -185,14 +190,15 @@ class LobbyScene(Scene):
             return
         self.status = ""
         if kind == "error":
-            self.app.toast(f"Could not join {where[0]}:{where[1]}: {result}")
+            self.app.toast(_("Could not join {address}: {error}").format(
+                address=f"{where[0]}:{where[1]}", error=result))
             self.app.sound.play("refused")
             return
         try:
             session = start_joined(*result, host_name="the host")
         except (RulesError, ConnectionError, KeyError, TypeError, ValueError) as exc:
             result[0].close("bad welcome")
-            self.app.toast(f"Could not join: {exc}")
+            self.app.toast(_("Could not join: {error}").format(error=exc))
             return
         session.address = where
         self._play(session)
@@ -231,26 +237,27 @@ class LobbyScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
-        theme.text(surface, "Play over the LAN", (w // 2, 44), 36, bold=True, anchor="center")
-        theme.text(surface, f"You are {self.name} (change it in Settings)", (w // 2, 82), 18,
+        theme.text(surface, _("Play over the LAN"), (w // 2, 44), 36, bold=True, anchor="center")
+        theme.text(surface, _("You are {name} (change it in Settings)").format(name=self.name),
+                   (w // 2, 82), 18,
                    theme.INK_SOFT, anchor="center")
         left, right = self.columns
         panel(surface, left)
         panel(surface, right)
-        theme.text(surface, "Games on this network", (left.x + 18, left.y + 16), 22, bold=True)
+        theme.text(surface, _("Games on this network"), (left.x + 18, left.y + 16), 22, bold=True)
         if self.hosts.error:
             for i, line in enumerate(theme.wrap(self.hosts.error, left.width - 36, 17)[:3]):
                 theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.ACCENT)
         elif not self.host_buttons.buttons:
-            theme.text(surface, "Looking for hosts… none yet.", (left.x + 18, left.y + 56), 18,
+            theme.text(surface, _("Looking for hosts… none yet."), (left.x + 18, left.y + 56), 18,
                        theme.INK_SOFT)
         self.host_buttons.draw(surface)
-        theme.text(surface, "Or type an address (host or host:port):",
+        theme.text(surface, _("Or type an address (host or host:port):"),
                    (left.x + 18, left.bottom - 96), 17, theme.INK_SOFT)
         self.address.draw(surface, self.focus_field)
-        theme.text(surface, "Host a game", (right.x + 18, right.y + 16), 22, bold=True)
+        theme.text(surface, _("Host a game"), (right.x + 18, right.y + 16), 22, bold=True)
         self.game_row.draw(surface, not self.focus_field)
-        notes = theme.wrap("Options: as you last set them up for this game.", right.width - 36,
+        notes = theme.wrap(_("Options: as you last set them up for this game."), right.width - 36,
                            16)[:2]
         for i, line in enumerate(notes):
             theme.text(surface, line, (right.x + 18, right.y + 106 + 20 * i), 16, theme.INK_SOFT)
