@@ -6,7 +6,9 @@ W-D-L from our side and the Elo difference with its 95% margin.
 
 The engine runs through players.program.UAIController (position fen / go movetime); our bot
 through players.bot.AIController with --time-ms a move, the engine with --engine-time-ms (the
-same unless given); players.driver.play_out drives both.
+same unless given); players.driver.play_out drives both. --grace-ms widens how late the engine may
+answer before it forfeits: tiktaxx times its search by CPU clock (clock()), which on a loaded
+machine runs slower than the wall clock.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from ai import ataxx, elo  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
+from players import program as programs  # noqa: E402
 from players.arena import openings  # noqa: E402
 from players.bot import AIController  # noqa: E402
 from players.driver import play_out  # noqa: E402
@@ -53,10 +56,14 @@ def main() -> None:
     p.add_argument("--games", type=int, default=16, help="games (rounded up to pairs)")
     p.add_argument("--engine-time-ms", type=int, default=None,
                    help="the engine's time a move (default: --time-ms)")
+    p.add_argument("--grace-ms", type=int, default=None,
+                   help="how late past its time the engine may answer (default: the arcade's)")
     p.add_argument("--level", default="hard")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args()
     engine_ms = args.engine_time_ms or args.time_ms
+    if args.grace_ms is not None:
+        programs.GRACE_MS = args.grace_ms
     ataxx.warm_up()  # build the cache once here; the bot process then only loads it
     w = d = l = 0
     pairs = (args.games + 1) // 2
