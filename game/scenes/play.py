@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from ai.base import LEVEL_TITLES
 from game import replay, saves, settings
+from game.i18n import _, outcome_reason, seat_title
 from game.match import Match
 from game.rules import RulesError, Termination
 from game.scenes.base import Scene
@@ -130,30 +132,31 @@ class PlayScene(Scene):
     def _build_buttons(self) -> None:
         buttons = []
         if self.humans and not self.demo:
-            buttons.append(Button("Undo (U)", self.undo, hotkey=pygame.K_u,
+            buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
                                   enabled=bool(self.match.moves) and not self.match.over
                                   or (self.session is None and bool(self.match.moves)
                                       and self.match.resigned is not None)))
             if self.match.rules.PLAYERS == 2:
-                buttons.append(Button("Resign", self.ask_resign, enabled=not self.match.over))
+                buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None:
-                buttons.append(Button("Offer a draw", self.offer_draw,
+                buttons.append(Button(_("Offer a draw"), self.offer_draw,
                                       enabled=not self.match.over))
-                buttons.append(Button("Chat (T)", self.chat, hotkey=pygame.K_t))
-            buttons.append(Button("Save (Ctrl+S)", self.save_named, enabled=not self.match.over
+                buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
+            buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
                                   and self.session is None))
             for label, action in self.board.actions():
                 buttons.append(Button(label, action))
         if not self.humans:
-            buttons.append(Button("Resume (P)" if self.paused else "Pause (P)",
+            buttons.append(Button(_("Resume (P)") if self.paused else _("Pause (P)"),
                                   self.toggle_pause, hotkey=pygame.K_p))
-            buttons.append(Button("Step (S)", self.step_once, hotkey=pygame.K_s,
+            buttons.append(Button(_("Step (S)"), self.step_once, hotkey=pygame.K_s,
                                   enabled=self.paused))
-            buttons.append(Button(f"Speed {self.watch_speed:g}x (+/-)", self.faster))
+            buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{self.watch_speed:g}"),
+                                  self.faster))
             for label, action in self.board.actions():
                 buttons.append(Button(label, action))
-        buttons.append(Button("Rules", self.show_rules))
-        buttons.append(Button("Menu (Esc)", self.ask_leave))
+        buttons.append(Button(_("Rules"), self.show_rules))
+        buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
         focus = self.panel_buttons.focus
         self.panel_buttons.set(buttons)
         self.panel_buttons.focus = min(focus, len(buttons) - 1)
@@ -163,15 +166,16 @@ class PlayScene(Scene):
     def undo(self) -> None:
         if self.session is not None:
             self.session.request_takeback()
-            self.app.toast("Takeback requested")
+            self.app.toast(_("Takeback requested"))
             return
         if len(self.humans) > 1 and self.match.moves and not self.revealing:
             last = self.match.rules.to_move(self.match.states[-2])
             if last is not None and last != self.match.to_move():
-                who = self.match.seat_title(last)
-                self.app.push("confirm", message=f"Take back {who}'s move?",
-                              on_yes=self._undo_one, yes="Take it back", no="Keep it",
-                              detail=f"It is {who}'s move, not yours: ask them first.")
+                who = seat_title(self.match, last)
+                self.app.push("confirm", message=_("Take back {player}'s move?").format(player=who),
+                              on_yes=self._undo_one, yes=_("Take it back"), no=_("Keep it"),
+                              detail=_("It is {player}'s move, not yours: ask them first.")
+                              .format(player=who))
                 return
         self._undo_one()
 
@@ -184,7 +188,7 @@ class PlayScene(Scene):
         else:
             taken = self.match.undo(1)
         if not taken:
-            self.app.toast("Nothing to undo")
+            self.app.toast(_("Nothing to undo"))
             self.app.sound.play("refused")
         self.ended_at, self.result_shown = None, False
         self.refresh(animate=False)
@@ -205,8 +209,8 @@ class PlayScene(Scene):
                 self.match.resign(seat)
             self.refresh(animate=False)
 
-        self.app.push("confirm", message="Resign this game?", on_yes=resign,
-                      detail=f"{self.match.seat_title(seat)} gives up.")
+        self.app.push("confirm", message=_("Resign this game?"), on_yes=resign,
+                      detail=_("{player} gives up.").format(player=seat_title(self.match, seat)))
 
     def save_named(self) -> None:
         name = time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S")
@@ -219,10 +223,10 @@ class PlayScene(Scene):
         if self.match.over or not self.humans or self.demo:
             self.leave_game()
             return
-        detail = ("It is saved: choose Continue on the title screen to go on."
-                  if self.session is None else "The other player will be told.")
-        self.app.push("confirm", message="Leave this game?", on_yes=self.leave_game,
-                      yes="Leave", no="Stay", detail=detail)
+        detail = (_("It is saved: choose Continue on the title screen to go on.")
+                  if self.session is None else _("The other player will be told."))
+        self.app.push("confirm", message=_("Leave this game?"), on_yes=self.leave_game,
+                      yes=_("Leave"), no=_("Stay"), detail=detail)
 
     def leave_game(self) -> None:
         self._cancel_all()
@@ -375,8 +379,8 @@ class PlayScene(Scene):
             self.end_reveal()
         if self.needs_handover() and self.app.top is self:
             seat = self.match.to_move()
-            note = "Set up your planes." if self.match.setup_pending() else ""
-            self.app.push("handover", player=self.match.seat_title(seat),
+            note = _("Set up your planes.") if self.match.setup_pending() else ""
+            self.app.push("handover", player=seat_title(self.match, seat),
                           on_ready=lambda s=seat: self._show_seat(s), note=note,
                           on_leave=self.ask_leave)
             return
@@ -417,14 +421,15 @@ class PlayScene(Scene):
             elif kind == "peer_lost":
                 saves.save_in_background(self.match, self.save_name, self.notices)
                 self.app.push(
-                    "confirm", message="The other player is gone", on_yes=self.claim_game,
-                    detail=f"{event.get('reason', '')}. The game is saved. Wait for them to "
-                           "come back, or claim the game.",
-                    yes="Claim the game", no="Wait")
+                    "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
+                    detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
+                             "the game.").format(reason=_(str(event.get("reason", "")))),
+                    yes=_("Claim the game"), no=_("Wait"))
             elif kind == "ask":
-                self.app.push("confirm", message=str(event.get("question", "?")),
-                              on_yes=event["on_yes"], detail=str(event.get("detail", "")),
-                              yes=str(event.get("yes", "Yes")), no=str(event.get("no", "No")),
+                self.app.push("confirm", message=_(str(event.get("question", "?"))),
+                              on_yes=event["on_yes"], detail=_(str(event.get("detail", ""))),
+                              yes=_(str(event.get("yes", "Yes"))),
+                              no=_(str(event.get("no", "No"))),
                               on_no=event.get("on_no"))
 
     def claim_game(self) -> None:
@@ -435,10 +440,10 @@ class PlayScene(Scene):
 
     def offer_draw(self) -> None:
         self.session.offer_draw()
-        self.app.toast("Draw offered")
+        self.app.toast(_("Draw offered"))
 
     def chat(self) -> None:
-        self.app.push("prompt", message="Say to the other player", on_done=self.session.chat)
+        self.app.push("prompt", message=_("Say to the other player"), on_done=self.session.chat)
 
     def _finish(self, dt: float) -> None:
         if self.ended_at is None:
@@ -475,7 +480,8 @@ class PlayScene(Scene):
             try:
                 replay.save_replay(match, duration)
             except OSError as exc:
-                self.notices.append(f"Replay not saved: {exc.strerror or exc}")
+                self.notices.append(
+                    _("Replay not saved: {error}").format(error=exc.strerror or exc))
 
         threading.Thread(target=write, name="replay-save", daemon=True).start()
 
@@ -521,26 +527,28 @@ class PlayScene(Scene):
     def status_text(self) -> str:
         m = self.match
         if m.over:
-            return m.outcome().reason or "Game over"
+            return outcome_reason(m.outcome()) or _("Game over")
         seat = m.to_move()
-        who = m.seat_title(seat)
+        who = seat_title(m, seat)
         setup = m.setup_pending()
         if self.revealing:
-            return f"{who} is next: press a key to hand over"
+            return _("{player} is next: press a key to hand over").format(player=who)
         if seat in self.humans:
             if len(self.humans) == 1:
-                return "Place your planes" if setup else "Your move"
-            return f"{who}: {'set up' if setup else 'your move'}"
+                return _("Place your planes") if setup else _("Your move")
+            return (_("{player}: set up") if setup else _("{player}: your move")).format(player=who)
         thinking = self.controllers[seat].thinking
         dots = "." * (1 + int(time.monotonic() * 3) % 3)
         if self.paused:
-            return f"Paused — {who} to move"
-        return f"{who} is thinking{dots}" if thinking else f"{who} to move"
+            return _("Paused — {player} to move").format(player=who)
+        if thinking:
+            return _("{player} is thinking").format(player=who) + dots
+        return _("{player} to move").format(player=who)
 
     def draw(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
         pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
-        theme.text(surface, self.match.info.title, (18, TOP_BAR // 2), 28, bold=True,
+        theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
                    anchor="midleft")
         theme.text(surface, self.status_text(), (w - 18, TOP_BAR // 2), 22, theme.ACCENT,
                    bold=True, anchor="midright")
@@ -558,10 +566,11 @@ class PlayScene(Scene):
                 pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
                                  border_radius=8)
             pygame.draw.circle(surface, colour, (side.x + 26, y + 20), 11)
-            kind = {"human": "", "ai": f"AI {s.level}", "remote": "over the LAN",
-                    "agent": "program"}.get(s.kind, s.kind)
+            level = _(LEVEL_TITLES.get(s.level, s.level))
+            kind = {"human": "", "ai": _("AI {level}").format(level=level),
+                    "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
             theme.text(surface, s.name, (side.x + 46, y), 20, bold=True)
-            theme.text(surface, f"{self.match.rules.SEAT_NAMES[seat]}  {kind}".strip(),
+            theme.text(surface, f"{_(self.match.rules.SEAT_NAMES[seat])}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             y += 54
         y += 6
