@@ -6,8 +6,7 @@ import os
 import sys
 import time
 import warnings
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
 import pygame
@@ -17,7 +16,7 @@ from game import APP_NAME, settings
 from game.scenes.base import Scene
 from game.scenes.table import SCENES
 from game.shortcut import window_icon
-from game.sound import Sound
+from game.sound import Sound, quiet_stderr
 from game.ui import theme
 
 MIN_SIZE = (800, 560)
@@ -25,23 +24,6 @@ MIN_SIZE = (800, 560)
 NO_SCREEN_DRIVERS = ("offscreen", "dummy")
 NO_DISPLAY = ("no display to open a window on: run it inside a desktop session, or without a "
               "window: --headless with --demo GAME, --replay FILE, --host or --join")
-
-
-@contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence file descriptor 2 for a moment (C libraries write to it directly)."""
-    try:
-        saved = os.dup(2)
-    except OSError:
-        yield
-        return
-    try:
-        with open(os.devnull, "w") as null:
-            os.dup2(null.fileno(), 2)
-            yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
 
 
 class NoDisplay(RuntimeError):
@@ -55,7 +37,7 @@ def check_display() -> None:
             os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise NoDisplay(NO_DISPLAY)
     try:
-        with _quiet_stderr():  # SDL's probes print C-level lines (XDG_RUNTIME_DIR, ...)
+        with quiet_stderr():  # SDL's probes print C-level lines (XDG_RUNTIME_DIR, ...)
             pygame.display.init()
     except pygame.error as exc:
         raise NoDisplay(f"{NO_DISPLAY} ({exc})") from exc
@@ -74,7 +56,8 @@ class App:
         # on time.
         sys.setswitchinterval(0.001)
         check_display()
-        pygame.init()
+        with quiet_stderr():  # ALSA's lines on a machine without a sound card
+            pygame.init()
         pygame.display.set_caption(APP_NAME)
         window_icon()
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)

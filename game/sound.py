@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import numpy as np
 import pygame
 
@@ -38,6 +42,23 @@ def make_waves() -> dict[str, np.ndarray]:
     }
 
 
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Silence file descriptor 2 for a moment (C libraries write to it directly)."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
 class Sound:
     """Plays named effects; every call is a no-op when audio is off or unavailable."""
 
@@ -50,7 +71,8 @@ class Sound:
     def _init_mixer(self) -> bool:
         try:
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=RATE, size=-16, channels=2)
+                with quiet_stderr():  # ALSA's lines on a machine without a sound card
+                    pygame.mixer.init(frequency=RATE, size=-16, channels=2)
             freq, _, channels = pygame.mixer.get_init()
             for name, wave in make_waves().items():
                 if freq != RATE:

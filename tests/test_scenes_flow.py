@@ -152,8 +152,10 @@ def test_without_a_display_the_arcade_says_so_in_one_line_and_exits(tmp_path, di
     env = {k: v for k, v in os.environ.items()
            if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     env["PAPER_ARCADE_HOME"] = str(tmp_path)
-    if display:
-        env["DISPLAY"] = display  # set, but no X server behind it
+    if display:  # set, but no X server behind it
+        free = next(n for n in range(150, 400) if not Path(f"/tmp/.X11-unix/X{n}").exists()
+                    and not Path(f"/tmp/.X{n}-lock").exists())
+        env["DISPLAY"] = f":{free}"
     run = subprocess.run([sys.executable, str(ROOT / "main.py")], env=env, capture_output=True,
                          text=True, timeout=30)
     assert run.returncode != 0 and run.stdout == ""
