@@ -225,3 +225,20 @@ def outcome_reason(outcome) -> str:
     if outcome.detail:
         return translate_from(outcome.detail, OUTCOME_DETAILS)
     return _(outcome.termination.text)
+
+
+def result_summary(match) -> str:
+    """One line for a match's result in the language: who won, the score and why."""
+    out = match.outcome()
+    if out is None:
+        return _("unfinished")
+    score = "-".join(format_number(s) for s in out.score)
+    if match.rules.PLAYERS == 1:
+        verdict = _("won") if out.winner == 0 else _("over")
+    elif out.winner is None:
+        verdict = _("draw")
+    else:
+        verdict = _("{side} wins").format(side=_(match.rules.SEAT_NAMES[out.winner]))
+    reason = outcome_reason(out)
+    line = _("{verdict} {score}").format(verdict=verdict, score=score)
+    return _("{result} ({reason})").format(result=line, reason=reason) if reason else line

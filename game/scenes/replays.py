@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import pygame
 
 from ai.worker import Worker
 from game import registry, replay, saves, settings, storage
+from game.i18n import N_, _, format_datetime, format_number, ngettext, result_summary, seat_title
 from game.match import Match
 from game.scenes.base import Scene
 from game.scenes.start import start_match
@@ -56,7 +56,7 @@ class _FileListScene(Scene):
         if done is not None:
             self.loading = False
             if done.error is not None:
-                self.app.toast(f"Could not read the folder: {done.error}")
+                self.app.toast(_("Could not read the folder: {error}").format(error=done.error))
                 return
             self.entries, problems = done.value
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
@@ -75,10 +75,10 @@ class _FileListScene(Scene):
             try:
                 entry.path.unlink()
             except OSError as exc:
-                self.app.toast(f"Could not delete: {exc.strerror or exc}")
+                self.app.toast(_("Could not delete: {error}").format(error=exc.strerror or exc))
             self.reload()
 
-        self.app.push("confirm", message="Delete this file?", on_yes=delete, yes="Delete",
+        self.app.push("confirm", message=_("Delete this file?"), on_yes=delete, yes=_("Delete"),
                       detail=entry.path.name)
 
     def handle_event(self, event: pygame.event.Event) -> None:
@@ -143,13 +143,13 @@ class _FileListScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         box, y = self.box, self.list_top
-        theme.text(surface, self.title, (40, 24), 34, bold=True)
+        theme.text(surface, _(self.title), (40, 24), 34, bold=True)
         panel(surface, box)
         self.draw_extra(surface)
         if self.loading:
-            theme.text(surface, "Reading…", (box.x + 24, y + 10), 20, theme.INK_SOFT)
+            theme.text(surface, _("Reading…"), (box.x + 24, y + 10), 20, theme.INK_SOFT)
         elif not self.entries:
-            theme.text(surface, "Nothing here yet.", (box.x + 24, y + 10), 20, theme.INK_SOFT)
+            theme.text(surface, _("Nothing here yet."), (box.x + 24, y + 10), 20, theme.INK_SOFT)
         for i, rect in self.rows:
             if i == self.selected:
                 pygame.draw.rect(surface, theme.HILITE, rect, border_radius=8)
@@ -160,25 +160,27 @@ class _FileListScene(Scene):
 
 
 class ReplayBrowserScene(_FileListScene):
-    title = "Replays"
+    title = N_("Replays")
 
     def __init__(self, app: App):
-        self.filter = ChoiceRow("Game", [(None, "All")] + [(g, registry.get(g).title)
+        self.filter = ChoiceRow(_("Game"), [(None, _("All"))] + [(g, _(registry.get(g).title))
                                                            for g in registry.available()],
                                 None, lambda _v: self.reload())
         super().__init__(app)
-        self.buttons.set([Button("Open (Enter)", self.open_selected),
-                          Button("Delete (Del)", self.delete_selected),
-                          Button("Back", self.back)])
+        self.buttons.set([Button(_("Open (Enter)"), self.open_selected),
+                          Button(_("Delete (Del)"), self.delete_selected),
+                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         return replay.list_replays(self.filter.value)
 
     def describe(self, e) -> tuple[str, str]:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(e.date))
-        title = registry.get(e.game).title if e.game in registry.available() else e.game
+        when = format_datetime(e.date)
+        title = _(registry.get(e.game).title) if e.game in registry.available() else e.game
         line = e.line.removeprefix(f"{e.game}: ")  # the line printed by headless runs
-        return f"{title}: {' vs '.join(e.seats)}", f"{when} · {e.moves} moves · {line}"
+        moves = ngettext("{n} move", "{n} moves", e.moves).format(n=format_number(e.moves))
+        return (f"{title}: {_(' vs ').join(e.seats)}",
+                _("{when} · {moves} · {result}").format(when=when, moves=moves, result=line))
 
     def open_selected(self) -> None:
         if not self.entries:
@@ -188,7 +190,7 @@ class ReplayBrowserScene(_FileListScene):
             match, _ = replay.load_replay(entry.path)
         except storage.FileError as exc:
             moved = storage.set_aside(entry.path)
-            self.app.toast(f"{entry.path.name}: {exc}" + (" (set aside)" if moved else ""))
+            self.app.toast(f"{entry.path.name}: {exc}" + (_(" (set aside)") if moved else ""))
             self.reload()
             return
         self.app.push("replay", match=match)
@@ -208,19 +210,19 @@ class ReplayBrowserScene(_FileListScene):
 
 
 class LoadGameScene(_FileListScene):
-    title = "Load a saved game"
+    title = N_("Load a saved game")
 
     def __init__(self, app: App):
         super().__init__(app)
-        self.buttons.set([Button("Load (Enter)", self.open_selected),
-                          Button("Delete (Del)", self.delete_selected),
-                          Button("Back", self.back)])
+        self.buttons.set([Button(_("Load (Enter)"), self.open_selected),
+                          Button(_("Delete (Del)"), self.delete_selected),
+                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         return saves.list_saves(), []
 
     def describe(self, e) -> tuple[str, str]:
-        return e.name, time.strftime("saved %Y-%m-%d %H:%M", time.localtime(e.modified))
+        return e.name, _("saved {when}").format(when=format_datetime(e.modified))
 
     def open_selected(self) -> None:
         if not self.entries:
@@ -230,7 +232,7 @@ class LoadGameScene(_FileListScene):
             match = saves.load(entry.path)
         except storage.FileError as exc:
             moved = storage.set_aside(entry.path)
-            self.app.toast(f"{entry.name}: {exc}" + (" (set aside)" if moved else ""))
+            self.app.toast(f"{entry.name}: {exc}" + (_(" (set aside)") if moved else ""))
             self.reload()
             return
         self.app.pop()
@@ -240,13 +242,13 @@ class LoadGameScene(_FileListScene):
 class ContinueScene(_FileListScene):
     """The games in progress, each kept in its own autosave: game, opponent, move, when."""
 
-    title = "Continue a game"
+    title = N_("Continue a game")
 
     def __init__(self, app: App):
         super().__init__(app)
-        self.buttons.set([Button("Continue (Enter)", self.open_selected),
-                          Button("Delete (Del)", self.delete_selected),
-                          Button("Back", self.back)])
+        self.buttons.set([Button(_("Continue (Enter)"), self.open_selected),
+                          Button(_("Delete (Del)"), self.delete_selected),
+                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         entries, problems = [], []
@@ -259,18 +261,18 @@ class ContinueScene(_FileListScene):
 
     def describe(self, e) -> tuple[str, str]:
         entry, match = e
-        people = " vs ".join(f"{s.name} ({match.rules.SEAT_NAMES[i]})"
+        people = _(" vs ").join(f"{s.name} ({_(match.rules.SEAT_NAMES[i])})"
                              if match.rules.PLAYERS > 1 else s.name
                              for i, s in enumerate(match.seats))
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.modified))
-        return (f"{match.info.title}: {people}",
-                f"move {len(match.moves) + 1} · left {when}")
+        when = format_datetime(entry.modified)
+        return (f"{_(match.info.title)}: {people}",
+                _("move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
 
     def delete_selected(self) -> None:
         if self.entries:
             entry, match = self.entries[self.selected]
-            self.app.push("confirm", message="Forget this game?", on_yes=lambda: self._forget(
-                entry), yes="Forget it", detail=self.describe(self.entries[self.selected])[0])
+            self.app.push("confirm", message=_("Forget this game?"), on_yes=lambda: self._forget(
+                entry), yes=_("Forget it"), detail=self.describe(self.entries[self.selected])[0])
 
     def _forget(self, entry) -> None:
         saves.remove(entry.name)
@@ -298,10 +300,11 @@ class ReplayPlayerScene(Scene):
         self.board = match.info.board_module().Board(match.options, rules.SEAT_NAMES,
                                                      prefs=settings.all_values(),
                                                      store=settings.put)
-        viewers = [(None, "Everything")]
+        viewers = [(None, _("Everything"))]
         if rules.HIDDEN:
-            viewers += [(i, f"{match.seat_title(i)}'s view") for i in range(rules.PLAYERS)]
-        self.viewer_row = ChoiceRow("Watch", viewers, None, lambda _v: self.show(False))
+            viewers += [(i, _("{player}'s view").format(player=seat_title(match, i)))
+                        for i in range(rules.PLAYERS)]
+        self.viewer_row = ChoiceRow(_("Watch"), viewers, None, lambda _v: self.show(False))
         self.move_rows: list[tuple[int, pygame.Rect]] = []  # placed by update
         self.side = pygame.Rect(0, 0, 0, 0)  # the move list's panel, placed by layout
         self.result_text = ""  # how the game ended, under the header
@@ -312,11 +315,11 @@ class ReplayPlayerScene(Scene):
         self.buttons = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
             Button("<", lambda: self.seek(self.ply - 1)),
-            Button("Play", self.toggle_play),
+            Button(_("Play"), self.toggle_play),
             Button(">", lambda: self.seek(self.ply + 1)),
             Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END),
-            Button("Speed", self.faster),
-            Button("Back", self.back),
+            Button(_("Speed"), self.faster),
+            Button(_("Back"), self.back),
         ], vertical=False)
         self.show(False)
 
@@ -394,24 +397,23 @@ class ReplayPlayerScene(Scene):
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
         self.buttons.layout_row(12, h - 62, min(86, (w - 24) // 7 - 8), 44, gap=8)
-        out = self.match.outcome()
-        verdict = self.match.result_line().removeprefix(f"{self.match.game_id}: ")
-        self.result_text = theme.wrap(verdict if out is not None else "unfinished", w - 36,
-                                      17)[0]
+        self.result_text = theme.wrap(result_summary(self.match), w - 36, 17)[0]
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""
-        self.buttons.buttons[2].label = "Pause" if self.playing else "Play"
+        self.buttons.buttons[2].label = _("Pause") if self.playing else _("Play")
         self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         side = self.side
         pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, 58))
-        theme.text(surface, f"Replay: {self.match.info.title}", (18, 29), 26, bold=True,
+        theme.text(surface, _("Replay: {game}").format(game=_(self.match.info.title)), (18, 29), 26,
+                   bold=True,
                    anchor="midleft")
-        theme.text(surface, f"move {self.ply}/{len(self.match.moves)} · "
-                   f"{SPEEDS[self.speed_index]:g}x", (w - 18, 29), 18, theme.INK_SOFT,
+        theme.text(surface, _("move {n}/{total} · {speed}x").format(
+                   n=self.ply, total=len(self.match.moves), speed=f"{SPEEDS[self.speed_index]:g}"),
+                   (w - 18, 29), 18, theme.INK_SOFT,
                    anchor="midright")
         theme.text(surface, self.result_text, (18, 74), 17, theme.INK_SOFT, anchor="midleft")
         self.board.draw(surface)
@@ -437,15 +439,16 @@ class ReplayPlayerScene(Scene):
             if ply == self.ply:
                 pygame.draw.rect(surface, theme.HILITE, rect, border_radius=5)
             if ply == 0:
-                label = "start"
+                label = _("start")
             else:
                 rules, viewer = self.match.rules, self.viewer_row.value
                 mover = rules.to_move(self.match.states[ply - 1])
-                name = rules.SEAT_NAMES[mover] if mover is not None and rules.PLAYERS > 1 else ""
+                name = _(rules.SEAT_NAMES[mover]) if mover is not None and rules.PLAYERS > 1 \
+                    else ""
                 text = self.move_texts[ply - 1]
                 if rules.SETUP and rules.setup_pending(self.match.states[ply - 1]) \
                         and viewer not in (None, mover):
-                    text = "setup"
+                    text = _("setup")
                 label = " ".join(part for part in (f"{ply}.", name, text) if part)
             theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
 
