@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game import APP_NAME, APP_VERSION, registry, saves, storage
+from game.i18n import _, ngettext
 from game.match import Match, Seat
 from game.scenes.base import Scene
 from game.scenes.start import start_match
@@ -37,21 +38,22 @@ class TitleScene(Scene):
         self._build()
 
     def _build(self) -> None:
-        self.game_buttons = [Button(registry.get(g).title, lambda g=g: self.open_setup(g))
+        self.game_buttons = [Button(_(registry.get(g).title), lambda g=g: self.open_setup(g))
                              for g in self.games]
         self.other_buttons = []
         self.in_progress = saves.list_autosaves()
         if self.in_progress:
-            label = "Continue" if len(self.in_progress) == 1 else \
-                f"Continue ({len(self.in_progress)} games)"
+            n = len(self.in_progress)
+            label = _("Continue") if n == 1 else \
+                ngettext("Continue ({n} game)", "Continue ({n} games)", n).format(n=n)
             self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c))
         self.other_buttons += [
-            Button("Watch bots play", self.open_watch, hotkey=pygame.K_w),
-            Button("Play over the LAN", self.open_lobby, hotkey=pygame.K_l),
-            Button("Replays", self.open_replays),
-            Button("Load a saved game", self.open_loads),
-            Button("Settings", self.open_settings),
-            Button("Quit (Q)", self.ask_quit, hotkey=pygame.K_q),
+            Button(_("Watch bots play"), self.open_watch, hotkey=pygame.K_w),
+            Button(_("Play over the LAN"), self.open_lobby, hotkey=pygame.K_l),
+            Button(_("Replays"), self.open_replays),
+            Button(_("Load a saved game"), self.open_loads),
+            Button(_("Settings"), self.open_settings),
+            Button(_("Quit (Q)"), self.ask_quit, hotkey=pygame.K_q),
         ]
         self.buttons.set(self.game_buttons + self.other_buttons)
         self.relayout()
@@ -65,7 +67,7 @@ class TitleScene(Scene):
 
     def open_lobby(self) -> None:
         if not self.app.has_scene("lobby"):
-            self.app.toast("LAN play is not available in this build")
+            self.app.toast(_("LAN play is not available in this build"))
             return
         self.app.push("lobby")
 
@@ -91,7 +93,8 @@ class TitleScene(Scene):
             match = saves.load(path)
         except storage.FileError as exc:
             moved = storage.set_aside(path)
-            self.app.toast(f"Could not continue: {exc}" + (" (file set aside)" if moved else ""))
+            self.app.toast(_("Could not continue: {error}").format(error=exc)
+                           + (_(" (file set aside)") if moved else ""))
             self._build()
             return
         start_match(self.app, match, save_name=entry.name)
@@ -112,8 +115,9 @@ class TitleScene(Scene):
 
     def ask_quit(self) -> None:
         """Esc and Q are easy to press by mistake: ask before closing the arcade."""
-        self.app.push("confirm", message=f"Quit {APP_NAME}?", on_yes=self.app.quit,
-                      yes="Quit", no="Stay", detail="Games in progress are kept for Continue.")
+        self.app.push("confirm", message=_("Quit {app}?").format(app=APP_NAME),
+                      on_yes=self.app.quit, yes=_("Quit"), no=_("Stay"),
+                      detail=_("Games in progress are kept for Continue."))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION):
@@ -142,7 +146,7 @@ class TitleScene(Scene):
         for b, g in zip(self.game_buttons, self.games):
             b.rect = pygame.Rect(left.x + 20, y, left.width - 40, bh)
             if gap > 8:
-                self.taglines.append((registry.get(g).rules.TAGLINE, (left.x + 24, y + bh + 2)))
+                self.taglines.append((_(registry.get(g).rules.TAGLINE), (left.x + 24, y + bh + 2)))
             y += bh + gap
         oh = max(32, min(46, (right.height - 60) // max(1, len(self.other_buttons)) - 10))
         y = right.y + 52
@@ -153,15 +157,16 @@ class TitleScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         theme.text(surface, APP_NAME, (w // 2, 54), 58, bold=True, anchor="center")
-        theme.text(surface, "small strategy games, played well", (w // 2, 100), 20,
+        theme.text(surface, _("small strategy games, played well"), (w // 2, 100), 20,
                    theme.INK_SOFT, anchor="center")
         left, right = self.columns
         panel(surface, left)
         panel(surface, right)
-        theme.text(surface, "Play", (left.x + 20, left.y + 14), 22, bold=True)
-        theme.text(surface, "More", (right.x + 20, right.y + 14), 22, bold=True)
+        theme.text(surface, _("Play"), (left.x + 20, left.y + 14), 22, bold=True)
+        theme.text(surface, _("More"), (right.x + 20, right.y + 14), 22, bold=True)
         for line, where in self.taglines:
             theme.text(surface, line, where, 15, theme.INK_SOFT)
         self.buttons.draw(surface)
-        theme.text(surface, f"v{APP_VERSION} · arrows + Enter or the mouse · Esc goes back · "
-                   "F11 full screen", (w // 2, h - 26), 15, theme.INK_SOFT, anchor="center")
+        theme.text(surface, _("v{version} · arrows + Enter or the mouse · Esc goes back · "
+                     "F11 full screen").format(version=APP_VERSION), (w // 2, h - 26), 15,
+                   theme.INK_SOFT, anchor="center")
