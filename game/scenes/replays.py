@@ -187,7 +187,7 @@ class ReplayBrowserScene(_FileListScene):
             return
         entry = self.entries[self.selected]
         try:
-            match, _ = replay.load_replay(entry.path)
+            match, _body = replay.load_replay(entry.path)
         except storage.FileError as exc:
             moved = storage.set_aside(entry.path)
             self.app.toast(f"{entry.path.name}: {exc}" + (_(" (set aside)") if moved else ""))
