@@ -12,7 +12,8 @@ from typing import Any
 import pygame
 
 from ai.worker import shutdown_bot_process
-from game import APP_NAME, settings
+from game import APP_NAME, i18n, settings
+from game.i18n import _
 from game.scenes.base import Scene
 from game.scenes.table import SCENES
 from game.shortcut import window_icon
@@ -68,6 +69,7 @@ class App:
         self.running = True
         self.toasts: list[tuple[str, float]] = []  # (message, until time.monotonic())
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
+        i18n.set_language(settings.get("language") or i18n.system_language())
         self.sound = Sound()
         self.sound.configure(settings.get("sound"), settings.get("volume"))
         problem = settings.take_problem()
@@ -214,7 +216,7 @@ class App:
         now = time.monotonic()
         self.toasts = [(m, t) for m, t in self.toasts if t > now]
         y = surface.get_height() - 16
-        for message, _ in reversed(self.toasts):
+        for message, _until in reversed(self.toasts):
             img = theme.render(message, 18, theme.PAPER)
             box = img.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
@@ -252,7 +254,7 @@ class App:
         try:
             self.screen = pygame.display.set_mode(size if full else DEFAULT_SIZE, flags)
         except pygame.error as exc:
-            self.toast(f"Fullscreen unavailable: {exc}")
+            self.toast(_("Fullscreen unavailable: {error}").format(error=exc))
         if not full:
             self._enforce_min_size()
 

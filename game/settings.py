@@ -17,6 +17,7 @@ FILE_NAME = "settings.msgpack"
 # The arcade's own settings; each game declares its own on its board (Board.SETTINGS).
 DEFAULTS: dict[str, Any] = {
     "player_name": "Player",
+    "language": "",  # "" follows the system's language (game/i18n.py LANGUAGES)
     "sound": True,
     "volume": 0.7,
     "animation_speed": 1.0,

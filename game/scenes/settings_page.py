@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
-from game import settings
+from game import i18n, settings
+from game.i18n import _
 from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
@@ -20,29 +21,38 @@ class SettingsScene(Scene):
     def __init__(self, app: App):
         super().__init__(app)
         v = settings.all_values()
-        self.name = TextField("Player name", v["player_name"], max_len=24)
+        self.name = TextField(_("Player name"), v["player_name"], max_len=24)
 
         def row(label, key, choices):
             return ChoiceRow(label, choices, v[key], lambda value, k=key: self.change(k, value))
 
         self.rows = [
             self.name,
-            row("Sound", "sound", [(True, "On"), (False, "Off")]),
-            row("Volume", "volume", [(0.2, "20%"), (0.4, "40%"), (0.7, "70%"), (1.0, "100%")]),
-            row("Animations", "animation_speed",
-                [(0.0, "Off"), (0.5, "Slow"), (1.0, "Normal"), (2.0, "Fast")]),
-            row("Default AI", "ai_level", [(lv, LEVEL_TITLES[lv]) for lv in LEVELS]),
-            row("Hard AI time", "ai_seconds",
-                [(0.5, "0.5 s"), (1.0, "1 s"), (2.0, "2 s"), (5.0, "5 s")]),
-            *(row(s.label, s.key, list(s.choices)) for s in settings.game_settings()
-              if s.choices),
-            row("Full screen", "fullscreen", [(False, "Off"), (True, "On")]),
+            ChoiceRow(_("Language"), list(i18n.LANGUAGE_NAMES.items()), i18n.language(),
+                      lambda value: self.change("language", value)),
+            row(_("Sound"), "sound", [(True, _("On")), (False, _("Off"))]),
+            row(_("Volume"), "volume", [(0.2, "20%"), (0.4, "40%"), (0.7, "70%"), (1.0, "100%")]),
+            row(_("Animations"), "animation_speed",
+                [(0.0, _("Off")), (0.5, _("Slow")), (1.0, _("Normal")), (2.0, _("Fast"))]),
+            row(_("Default AI"), "ai_level", [(lv, _(LEVEL_TITLES[lv])) for lv in LEVELS]),
+            row(_("Hard AI time"), "ai_seconds",
+                [(s, _("{seconds} s").format(seconds=f"{s:g}")) for s in (0.5, 1.0, 2.0, 5.0)]),
+            *(row(_(s.label), s.key, [(c, _(lbl)) for c, lbl in s.choices])
+              for s in settings.game_settings() if s.choices),
+            row(_("Full screen"), "fullscreen", [(False, _("Off")), (True, _("On"))]),
         ]
         self.focus = 0
-        self.buttons = ButtonGroup([Button("Done", self.back)])
+        self.buttons = ButtonGroup([Button(_("Done"), self.back)])
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def change(self, key: str, value) -> None:
+        if key == "language":  # applies at once: this page is built again, the title on return
+            settings.put("language", value)
+            settings.put("player_name", self.name.value.strip()[:24] or "Player")
+            i18n.set_language(value)
+            focus = self.focus
+            self.app.replace("settings").focus = focus
+            return
         if key == "fullscreen":
             if value != settings.get("fullscreen"):
                 self.app.toggle_fullscreen()
@@ -87,7 +97,7 @@ class SettingsScene(Scene):
         self.buttons.layout_row(40, h - 72, 160, 48)
 
     def draw(self, surface: pygame.Surface) -> None:
-        theme.text(surface, "Settings", (40, 24), 34, bold=True)
+        theme.text(surface, _("Settings"), (40, 24), 34, bold=True)
         panel(surface, self.box)
         for i, r in enumerate(self.rows):
             r.draw(surface, i == self.focus)
