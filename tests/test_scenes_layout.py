@@ -96,3 +96,22 @@ def test_every_screen_fits_the_window_cleanly(size):
         h.app.close_all()
         h.close()
     assert problems == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_banqi_captured_pieces_stay_inside_the_board_area(size):
+    from game.boards.banqi import Board
+    from game.rules import banqi as rules
+    board = Board({}, rules.SEAT_NAMES)
+    board.layout(pygame.Rect(12, 66, size[0] - 306, size[1] - 78))
+    state = rules.new_game({}, 1)
+    view = rules.view(state, None)
+    view["captured"] = list("KAAEERRNNCCPPPPP") + list("kaaeerrnnccppppp")
+    board.set_view(view, [], my_turn=False, viewer=None)
+    surface = pygame.Surface(size)
+    surface.fill((1, 2, 3))
+    board.draw(surface)
+    below = surface.subsurface(pygame.Rect(0, board.rect.bottom, size[0],
+                                           size[1] - board.rect.bottom))
+    assert all(below.get_at((x, y))[:3] == (1, 2, 3)
+               for x in range(0, below.get_width(), 4) for y in range(below.get_height()))

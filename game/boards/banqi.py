@@ -273,7 +273,8 @@ class Board(BoardBase):
 
     def _draw_captured(self, surface, board: pygame.Rect) -> None:
         gone = self.view.get("captured", [])
-        size = max(18, self.cell // 2)
+        # Each side's sixteen pieces on one line: two lines fit the room layout() leaves.
+        size = max(14, min(self.cell // 2, (board.width - 86) // 16 - 3, 38))
         y = board.bottom + 20
         theme.text(surface, "Captured:", (board.x, y + size // 2), 16, theme.INK_SOFT,
                    anchor="midleft")
