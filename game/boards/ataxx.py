@@ -7,6 +7,7 @@ import math
 import pygame
 
 from game.boards.base import BoardBase, Store
+from game.i18n import _
 from game.rules import ataxx as rules
 from game.ui import theme
 
@@ -147,13 +148,15 @@ class Board(BoardBase):
         if self.pos is None:
             return []
         p = self.pos
-        lines = [f"x (red): {p.x.bit_count()} stones", f"o (blue): {p.o.bit_count()} stones",
-                 f"Move {p.fullmove}, {'xo'[p.turn]} to play",
-                 f"Moves without a clone: {p.halfmove}/{rules.DRAW_HALFMOVES}"]
+        lines = [_("x (red): {n} stones").format(n=p.x.bit_count()),
+                 _("o (blue): {n} stones").format(n=p.o.bit_count()),
+                 _("Move {n}, {side} to play").format(n=p.fullmove, side="xo"[p.turn]),
+                 _("Moves without a clone: {n}/{limit}").format(n=p.halfmove,
+                                                                limit=rules.DRAW_HALFMOVES)]
         if self.my_turn and self.legal == [rules.PASS]:
-            lines.append("No move: you must pass.")
+            lines.append(_("No move: you must pass."))
         elif self.my_turn:
-            lines.append("Click a stone, then a dot (clone) or a ring (jump).")
+            lines.append(_("Click a stone, then a dot (clone) or a ring (jump)."))
         return lines
 
     # --- drawing

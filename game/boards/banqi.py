@@ -7,6 +7,7 @@ import math
 import pygame
 
 from game.boards.base import BoardBase, Setting, Store
+from game.i18n import _
 from game.rules import banqi as rules
 from game.ui import theme
 
@@ -158,13 +159,15 @@ class Board(BoardBase):
         lines = []
         for seat in (0, 1):
             colour = v["colors"][seat]
-            lines.append(f"{self.seat_names[seat].capitalize()}: {colour or 'no colour yet'}")
-        lines.append(f"Face down: {sum(v['hidden'].values())}")
-        lines.append(f"Moves without flip or capture: {v['quiet_plies']}/{rules.QUIET_LIMIT}")
+            lines.append(f"{_(self.seat_names[seat]).capitalize()}: "
+                         f"{_(colour) if colour else _('no colour yet')}")
+        lines.append(_("Face down: {n}").format(n=sum(v["hidden"].values())))
+        lines.append(_("Moves without flip or capture: {n}/{limit}").format(
+            n=v["quiet_plies"], limit=rules.QUIET_LIMIT))
         if v.get("fog"):
-            lines.append("Fog of war: clouds hide what you cannot see")
+            lines.append(_("Fog of war: clouds hide what you cannot see"))
         if self.my_turn:
-            lines.append("Click a disc to flip it, or a piece, then where it goes.")
+            lines.append(_("Click a disc to flip it, or a piece, then where it goes."))
         return lines
 
     # --- drawing
@@ -276,7 +279,7 @@ class Board(BoardBase):
         # Each side's sixteen pieces on one line: two lines fit the room layout() leaves.
         size = max(14, min(self.cell // 2, (board.width - 86) // 16 - 3, 38))
         y = board.bottom + 20
-        theme.text(surface, "Captured:", (board.x, y + size // 2), 16, theme.INK_SOFT,
+        theme.text(surface, _("Captured:"), (board.x, y + size // 2), 16, theme.INK_SOFT,
                    anchor="midleft")
         x = board.x + 86
         for group in ([p for p in gone if p.isupper()], [p for p in gone if p.islower()]):

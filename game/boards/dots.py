@@ -9,6 +9,7 @@ import pygame
 
 from ai.worker import Worker
 from game.boards.base import BoardBase, Store
+from game.i18n import _, ngettext
 from game.rules import dots as rules
 from game.ui import theme
 
@@ -71,7 +72,7 @@ class Board(BoardBase):
             # Beyond the solved boards: the strongest bot's line, not a verdict.
             return ("line", choose(view, legal, Budget(1.0, cancel), "hard", random.Random()))
 
-        self.hint = "Hint: working it out…"
+        self.hint = _("Hint: working it out…")
         self.hint_worker.submit(job)
 
     def toggle_hint(self) -> None:
@@ -79,7 +80,7 @@ class Board(BoardBase):
         self._ask_hint()
 
     def actions(self):
-        return [("Hide hint" if self.show_hint else "Show hint", self.toggle_hint)]
+        return [(_("Hide hint") if self.show_hint else _("Show hint"), self.toggle_hint)]
 
     # --- geometry on screen
     def layout(self, rect: pygame.Rect) -> None:
@@ -131,7 +132,7 @@ class Board(BoardBase):
 
     def _next_free(self, step: int) -> int:
         line = self.cursor
-        for _ in range(self.lines):
+        for _step in range(self.lines):
             line = (line + step) % self.lines
             if line in self.legal:
                 return line
@@ -150,17 +151,22 @@ class Board(BoardBase):
         if self.state is None or value is None:
             return ""
         if isinstance(value, tuple):
-            return f"Hint: try {self.move_text(value[1], {}, {})}"
+            return _("Hint: try {move}").format(move=self.move_text(value[1], {}, {}))
         mover = self.state.turn
         s = self.state.scores
         final = s[mover] - s[1 - mover] + value
-        who = "you" if self.my_turn else self.seat_names[mover]
+        if self.my_turn:
+            if final > 0:
+                return _("Hint: you can still win by {n}").format(n=final)
+            if final == 0:
+                return _("Hint: you can still draw")
+            return _("Hint: against best play you lose by {n}").format(n=-final)
+        who = _(self.seat_names[mover])
         if final > 0:
-            return f"Hint: {who} can still win by {final}"
+            return _("Hint: {side} can still win by {n}").format(side=who, n=final)
         if final == 0:
-            return f"Hint: {who} can still draw"
-        lose = "lose" if self.my_turn else "loses"
-        return f"Hint: against best play {who} {lose} by {-final}"
+            return _("Hint: {side} can still draw").format(side=who)
+        return _("Hint: against best play {side} loses by {n}").format(side=who, n=-final)
 
     def sound_for(self, old_view, new_view, move) -> str:
         old = sum(old_view["scores"]) if old_view else 0
@@ -171,12 +177,14 @@ class Board(BoardBase):
             return []
         s = self.state.scores
         over = rules.outcome(self.state) is not None
-        lines = [f"Red: {s[0]} boxes", f"Blue: {s[1]} boxes",
-                 "Every line is drawn" if over else
-                 f"{self.seat_names[self.state.turn].capitalize()} to draw a line",
-                 f"Lines left: {self.lines - len(self.state.drawn)}"]
+        lines = [ngettext("Red: {n} box", "Red: {n} boxes", s[0]).format(n=s[0]),
+                 ngettext("Blue: {n} box", "Blue: {n} boxes", s[1]).format(n=s[1]),
+                 _("Every line is drawn") if over else
+                 _("{side} to draw a line").format(
+                     side=_(self.seat_names[self.state.turn]).capitalize()),
+                 _("Lines left: {n}").format(n=self.lines - len(self.state.drawn))]
         if self.state.first_reply_rule:
-            lines.append("First reply rule is on")
+            lines.append(_("First reply rule is on"))
         if self.hint:
             lines.append(self.hint)
         return lines

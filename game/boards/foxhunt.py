@@ -11,6 +11,7 @@ import pygame
 from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
 from game.boards.base import BoardBase
+from game.i18n import _
 from game.rules import foxhunt as rules
 from game.ui import theme
 
@@ -99,8 +100,9 @@ class Board(BoardBase):
 
     # --- hint and autoplay
     def actions(self) -> list[tuple[str, Callable[[], None]]]:
-        return [("Hint: on (H)" if self.heat_on else "Hint: off (H)", self.toggle_heat),
-                ("Autoplay: on" if self.autoplay else "Autoplay: off", self.toggle_autoplay)]
+        return [(_("Hint: on (H)") if self.heat_on else _("Hint: off (H)"), self.toggle_heat),
+                (_("Autoplay: on") if self.autoplay else _("Autoplay: off"),
+                 self.toggle_autoplay)]
 
     def toggle_heat(self) -> None:
         self.heat_on = not self.heat_on
@@ -156,13 +158,14 @@ class Board(BoardBase):
             return []
         probes = self.view["probes"]
         found = sum(1 for _, a in probes if a == rules.FOX)
-        lines = [f"Foxes found: {found} of {self.view['foxes']}", f"Probes: {len(probes)}"]
+        lines = [_("Foxes found: {n} of {total}").format(n=found, total=self.view["foxes"]),
+                 _("Probes: {n}").format(n=len(probes))]
         if self.heat_on:
-            lines.append("Hint: chance of a fox per square" + ("" if self.heat_exact
-                                                                  else " (sampled)"))
+            lines.append(_("Hint: chance of a fox per square") if self.heat_exact
+                         else _("Hint: chance of a fox per square (sampled)"))
         if self.my_turn:
-            lines.append("Click a square to probe it. A number counts the foxes on its row, "
-                         "column and diagonals.")
+            lines.append(_("Click a square to probe it. A number counts the foxes on its row, "
+                           "column and diagonals."))
         return lines
 
     def sound_for(self, old_view, new_view, move) -> str:

@@ -12,6 +12,7 @@ import pygame
 
 from ai.worker import AIWorker
 from game.boards.base import BoardBase, Setting, Store
+from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
 from game.ui import theme
 
@@ -33,7 +34,7 @@ SLIDE_SECONDS = 0.10
 POP_SECONDS = 0.14
 BANNER_SECONDS = 4.0
 # Autoplay speeds: (label, seconds between moves on top of the bot's own time).
-SPEEDS = (("slow", 0.6), ("normal", 0.25), ("fast", 0.05), ("max", 0.0))
+SPEEDS = ((N_("slow"), 0.6), (N_("normal"), 0.25), (N_("fast"), 0.05), (N_("max"), 0.0))
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
@@ -119,7 +120,7 @@ class Board(BoardBase):
         """How old became new by move and one spawn, or None if it did not (a jump)."""
         if self.animation_speed <= 0 or move not in rules.DIRECTIONS or not any(old):
             return None
-        slid, _ = rules.slide(old, move)
+        slid, _moved = rules.slide(old, move)
         spawned = [i for i in range(16) if slid[i] == 0 and new[i]]
         if slid == old or len(spawned) != 1 \
                 or any(new[i] != slid[i] for i in range(16) if i != spawned[0]):
@@ -190,10 +191,10 @@ class Board(BoardBase):
 
     # --- hint and autoplay
     def actions(self) -> list[tuple[str, Callable[[], None]]]:
-        label = SPEEDS[self.speed][0]
-        return [("Hint (H)" if not self.hint_busy else "Hint: thinking…", self.ask_hint),
-                ("Autoplay: on" if self.autoplay else "Autoplay: off", self.toggle_autoplay),
-                (f"Speed: {label}", self.next_speed)]
+        label = _(SPEEDS[self.speed][0])
+        return [(_("Hint (H)") if not self.hint_busy else _("Hint: thinking…"), self.ask_hint),
+                (_("Autoplay: on") if self.autoplay else _("Autoplay: off"), self.toggle_autoplay),
+                (_("Speed: {speed}").format(speed=label), self.next_speed)]
 
     def ask_hint(self) -> None:
         if self.view is None or not self.legal:
@@ -260,18 +261,19 @@ class Board(BoardBase):
 
     # --- what the panel says
     def status(self) -> list[str]:
-        lines = [f"Score: {self.score:,}", f"Best: {self.best:,}",
-                 f"Biggest tile: {max(self.cells)}"]
+        lines = [_("Score: {n}").format(n=format_number(self.score)),
+                 _("Best: {n}").format(n=format_number(self.best)),
+                 _("Biggest tile: {n}").format(n=max(self.cells))]
         if max(self.cells) >= rules.WIN_TILE:
-            lines.append("2048 reached: keep going!")
+            lines.append(_("2048 reached: keep going!"))
         if self.hint:
-            lines.append(f"Hint: {self.hint}")
+            lines.append(_("Hint: {move}").format(move=_(self.hint)))
         elif self.hint_busy:
-            lines.append("Hint: thinking…")
+            lines.append(_("Hint: thinking…"))
         if self.autoplay:
-            lines.append(f"Autoplay on ({SPEEDS[self.speed][0]})")
+            lines.append(_("Autoplay on ({speed})").format(speed=_(SPEEDS[self.speed][0])))
         if self.my_turn and not self.autoplay:
-            lines.append("Arrows, WASD or drag to move")
+            lines.append(_("Arrows, WASD or drag to move"))
         return lines
 
     def move_text(self, move, before: dict, after: dict) -> str:
@@ -312,7 +314,7 @@ class Board(BoardBase):
 
     def _draw_sliding(self, surface: pygame.Surface, anim: Animation, p: float) -> None:
         p = 1.0 - (1.0 - p) ** 2  # ease out
-        for src, dst, value, _ in anim.paths:
+        for src, dst, value, _merged in anim.paths:
             a, b = self.cell_rect(src), self.cell_rect(dst)
             rect = pygame.Rect(round(a.x + (b.x - a.x) * p), round(a.y + (b.y - a.y) * p),
                                a.width, a.height)
@@ -333,7 +335,7 @@ class Board(BoardBase):
         theme.text(surface, "2048", (h.x, h.centery), int(h.height * 0.8), theme.INK, bold=True,
                    anchor="midleft")
         box_w = max(70, h.width // 4)
-        for k, (label, value) in enumerate((("BEST", self.best), ("SCORE", self.score))):
+        for k, (label, value) in enumerate(((_("BEST"), self.best), (_("SCORE"), self.score))):
             box = pygame.Rect(h.right - (k + 1) * box_w - k * 8, h.y + 2, box_w, h.height - 4)
             pygame.draw.rect(surface, GRID_BACK, box, border_radius=6)
             theme.text(surface, label, (box.centerx, box.y + box.height * 0.27),
@@ -374,10 +376,10 @@ class Board(BoardBase):
         surface.blit(layer, band.topleft)
         size = max(14, band.height // 3)
         ink = (*LIGHT_DIGITS, alpha)
-        img = theme.font(size, True).render("You reached 2048!", True, ink[:3])
+        img = theme.font(size, True).render(_("You reached 2048!"), True, ink[:3])
         img.set_alpha(alpha)
         surface.blit(img, img.get_rect(center=(band.centerx, band.y + band.height * 0.36)))
-        img = theme.font(max(12, size * 2 // 3)).render("Keep going for a bigger tile", True,
+        img = theme.font(max(12, size * 2 // 3)).render(_("Keep going for a bigger tile"), True,
                                                         ink[:3])
         img.set_alpha(alpha)
         surface.blit(img, img.get_rect(center=(band.centerx, band.y + band.height * 0.74)))

@@ -9,6 +9,7 @@ import math
 import pygame
 
 from game.boards.base import BoardBase, Setting, Store
+from game.i18n import _, ngettext
 from game.rules import jungle as rules
 from game.ui import theme
 
@@ -151,15 +152,17 @@ class Board(BoardBase):
         v = self.view
         counts = [sum(1 for p in self.squares if p != "." and rules.owner(p) == s)
                   for s in (0, 1)]
-        lines = [f"{self.seat_names[s].capitalize()}: {counts[s]} animals" for s in (0, 1)]
+        lines = [ngettext("{side}: {n} animal", "{side}: {n} animals", counts[s]).format(
+            side=_(self.seat_names[s]).capitalize(), n=counts[s]) for s in (0, 1)]
         limit = v["options"]["quiet_limit"]
-        lines.append(f"Moves without a capture: {v['quiet_plies']}/{limit}")
+        lines.append(_("Moves without a capture: {n}/{limit}").format(n=v["quiet_plies"],
+                                                                     limit=limit))
         if v["options"]["ranks"] == "wolf_over_dog":
-            lines.append("Wolf 4 over dog 3")
+            lines.append(_("Wolf 4 over dog 3"))
         if v["options"]["traps"] == "any":
-            lines.append("Every trap takes away rank")
+            lines.append(_("Every trap takes away rank"))
         if self.my_turn:
-            lines.append("Click an animal, then where it goes.")
+            lines.append(_("Click an animal, then where it goes."))
         return lines
 
     # --- drawing
