@@ -15,6 +15,7 @@ import pygame
 
 from ai.worker import Worker
 from game.boards.base import BoardBase, Store
+from game.i18n import _, format_number, ngettext
 from game.rules import planes as rules
 from game.ui import theme
 
@@ -57,7 +58,7 @@ class Board(BoardBase):
         self._laid_out_setup: bool | None = None
 
     def _random_layout(self) -> list:
-        index, _ = rules.layouts(self.size, self.count)
+        index, _layouts = rules.layouts(self.size, self.count)
         planes = rules.all_planes(self.size)
         return [list(planes[p]) for p in index[self.rng.randrange(len(index))]]
 
@@ -103,12 +104,12 @@ class Board(BoardBase):
 
     def actions(self):
         if self.phase == "setup":
-            return [("Random layout", self.randomise), ("Rotate (R)", self.rotate_selected),
-                    ("Ready (Enter)", self.confirm)] if self.setting_up() else []
+            return [(_("Random layout"), self.randomise), (_("Rotate (R)"), self.rotate_selected),
+                    (_("Ready (Enter)"), self.confirm)] if self.setting_up() else []
         if self.phase == "play" and self.viewer is not None:
-            heat = ("Heat map: off", "Heat map: heads", "Heat map: planes")[self.heat_mode]
-            return [(heat, self.cycle_heat), ("Add ghost plane", self.add_ghost),
-                    ("Clear ghosts", self.clear_ghosts)]
+            heat = (_("Heat map: off"), _("Heat map: heads"), _("Heat map: planes"))[self.heat_mode]
+            return [(heat, self.cycle_heat), (_("Add ghost plane"), self.add_ghost),
+                    (_("Clear ghosts"), self.clear_ghosts)]
         return []
 
     def pending_move(self):
@@ -288,20 +289,23 @@ class Board(BoardBase):
         v = self.view
         if v["phase"] == "setup":
             if not self.setting_up():
-                return ["Waiting for the other side to hide its planes."]
-            lines = ["Hide your three planes.", "Drag or WASD to move, R or wheel to rotate,",
-                     "Tab: next plane, Enter: ready."]
+                return [_("Waiting for the other side to hide its planes.")]
+            lines = [_("Hide your three planes."), _("Drag or WASD to move, R or wheel to rotate,"),
+                     _("Tab: next plane, Enter: ready.")]
             if self.invalid_planes():
-                lines.append("A red plane is off the grid or overlaps.")
+                lines.append(_("A red plane is off the grid or overlaps."))
             return lines
         found = sum(1 for _, a in v["shots"] if a == "head")
         lost = sum(1 for _, a in v["incoming"] if a == "head")
-        lines = [f"Heads found: {found}/3 in {len(v['shots'])} shots",
-                 f"Your heads hit: {lost}/3"]
+        lines = [ngettext("Heads found: {n}/3 in {shots} shot",
+                          "Heads found: {n}/3 in {shots} shots",
+                          len(v["shots"])).format(n=found, shots=len(v["shots"])),
+                 _("Your heads hit: {n}/3").format(n=lost)]
         if self.heat is not None and v["phase"] == "play":
-            lines.append(f"Layouts still possible: {self.heat['count']:,}")
+            lines.append(_("Layouts still possible: {n}").format(
+                n=format_number(self.heat["count"])))
         if v.get("equal_turns"):
-            lines.append("Equal turns is on")
+            lines.append(_("Equal turns is on"))
         return lines
 
     # --- drawing
@@ -316,24 +320,26 @@ class Board(BoardBase):
         v = self.view
         if self.viewer is None and "layouts" in v:  # replays and the end: both sides
             names = self.seat_names
-            self._draw_grid(surface, self.own_rect, f"{names[0]}'s planes", v["layouts"][0],
+            self._draw_grid(surface, self.own_rect, _("{side}'s planes").format(side=_(names[0])),
+                            v["layouts"][0],
                             v["incoming"])
-            self._draw_grid(surface, self.enemy_rect, f"{names[1]}'s planes", v["layouts"][1],
+            self._draw_grid(surface, self.enemy_rect, _("{side}'s planes").format(side=_(names[1])),
+                            v["layouts"][1],
                             v["shots"])
             return
-        self._draw_grid(surface, self.own_rect, "Your planes", v.get("layout"), v["incoming"])
+        self._draw_grid(surface, self.own_rect, _("Your planes"), v.get("layout"), v["incoming"])
         enemy = v.get("opponent_layout") if v["phase"] == "over" else None
-        self._draw_grid(surface, self.enemy_rect, "Enemy grid: call a cell", enemy, v["shots"],
+        self._draw_grid(surface, self.enemy_rect, _("Enemy grid: call a cell"), enemy, v["shots"],
                         heat=True, target=self.my_turn)
 
     def move_text(self, move, before: dict, after: dict) -> str:
         """A shot and its answer ("D5 head"); a layout only as "planes placed"."""
         if before.get("phase") == "setup":
-            return "planes placed"
+            return _("planes placed")
         cell = move if isinstance(move, int) else move[0]
         shots = after["shots"] if before.get("to_move") == 0 else after["incoming"]
         answer = next((a for c, a in reversed(shots) if c == cell), "")
-        return f"{cell_name(after['size'], cell)} {answer}".strip()
+        return f"{cell_name(after['size'], cell)} {_(answer)}".strip()
 
     def _draw_water(self, surface, grid: pygame.Rect) -> None:
         pygame.draw.rect(surface, WATER, grid)
@@ -408,10 +414,10 @@ class Board(BoardBase):
     def _draw_setup(self, surface: pygame.Surface) -> None:
         grid = self.own_rect
         if not self.setting_up():
-            theme.text(surface, "The other side is hiding its planes…", self.rect.center, 24,
+            theme.text(surface, _("The other side is hiding its planes…"), self.rect.center, 24,
                        theme.INK_SOFT, anchor="center")
             return
-        theme.text(surface, "Hide your planes", (grid.centerx, grid.y - 26), 22, bold=True,
+        theme.text(surface, _("Hide your planes"), (grid.centerx, grid.y - 26), 22, bold=True,
                    anchor="midbottom")
         self._draw_water(surface, grid)
         bad = self.invalid_planes()
