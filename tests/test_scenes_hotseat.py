@@ -121,3 +121,18 @@ def test_the_dots_panel_stops_asking_for_a_line_once_the_game_is_over(h):
         assert play.try_move(match.legal_moves()[0], by_human=True)
     h.frame()
     assert not any("to draw a line" in line for line in play.board.status())
+
+
+def test_the_panel_names_each_side_by_the_ink_it_is_drawn_in(h):
+    start_match(h.app, Match("ataxx", None, 5, list(TWO)))
+    h.frame()
+    assert [h.top.board.side_name(s) for s in (0, 1)] == ["x · red", "o · blue"]
+    start_match(h.app, Match("banqi", {"fog": True}, 5, [Seat("human", "Ann"),
+                                                         Seat("ai", "Bot", "easy")]))
+    h.frame()
+    play = h.top
+    assert any("faded" in line for line in play.board.status())
+    flip = next(m for m in play.match.legal_moves() if len(m) == 2)
+    assert play.try_move(flip, by_human=True)
+    colour = play.match.view(None)["colors"][0]
+    assert play.board.side_name(0) == f"first · {colour}"

@@ -15,7 +15,14 @@ FLIP_SECONDS = 0.3
 PASS_DELAY = 0.9  # seconds the "no moves: pass" notice shows before the pass is played
 
 
+INKS = ("red", "blue")  # the ink each side's stones are drawn in
+
+
 class Board(BoardBase):
+    def side_name(self, seat: int) -> str:
+        """x and o are drawn in red and blue ink: the panel says which is which."""
+        return f"{self.seat_names[seat]} · {_(INKS[seat])}"
+
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
         super().__init__(options, seat_names, prefs, store)

@@ -124,6 +124,11 @@ class Board(BoardBase):
             if self.flips[sq] >= FLIP_SECONDS:
                 del self.flips[sq]
 
+    def side_name(self, seat: int) -> str:
+        colour = self.view["colors"][seat] if self.view is not None else None
+        name = _(self.seat_names[seat])
+        return f"{name} · {_(colour)}" if colour else name
+
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         """The colour the seat plays (red or black), grey until the first flip decides it."""
         colour = self.view["colors"][seat] if self.view is not None else None
@@ -166,6 +171,8 @@ class Board(BoardBase):
             n=v["quiet_plies"], limit=rules.QUIET_LIMIT))
         if v.get("fog"):
             lines.append(_("Fog of war: clouds hide what you cannot see"))
+            if self.viewer is not None:
+                lines.append(_("Your faded pieces: the other side cannot see them"))
         if self.my_turn:
             lines.append(_("Click a disc to flip it, or a piece, then where it goes."))
         return lines

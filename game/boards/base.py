@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from game.i18n import _
 from game.ui import theme
 
 Store = Callable[[str, Any], None]  # saves one setting: game.settings.put
@@ -105,6 +106,10 @@ class BoardBase:
 
     def close(self) -> None:
         """The scene showing the board is gone: stop background work (a hint, autoplay)."""
+
+    def side_name(self, seat: int) -> str:
+        """How the side panel names a seat's side."""
+        return _(self.seat_names[seat])
 
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         """The ink a seat plays in, for its dot in the panel and on the result card."""

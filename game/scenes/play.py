@@ -570,7 +570,7 @@ class PlayScene(Scene):
             kind = {"human": "", "ai": _("AI {level}").format(level=level),
                     "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
             theme.text(surface, s.name, (side.x + 46, y), 20, bold=True)
-            theme.text(surface, f"{_(self.match.rules.SEAT_NAMES[seat])}  {kind}".strip(),
+            theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             y += 54
         y += 6
