@@ -161,3 +161,16 @@ def test_without_a_display_the_arcade_says_so_in_one_line_and_exits(tmp_path, di
     assert run.returncode != 0 and run.stdout == ""
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "no display" in lines[0] and "--headless" in lines[0]
+
+
+def test_the_play_screen_has_a_mute_button(h):
+    from game import settings
+    match = Match("race", None, 2, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    start_match(h.app, match)
+    h.frame()
+    assert settings.get("sound") is True
+    h.click_button("♪ on")
+    assert settings.get("sound") is False and not h.app.sound.enabled
+    h.click_button("♪ off")
+    assert settings.get("sound") is True and h.app.sound.enabled
+    assert match.moves == []  # the click was no move

@@ -59,6 +59,8 @@ class PlayScene(Scene):
         self.wait = 0.0  # watch mode: seconds before the next bot move may be asked for
         self.notices: list[str] = []  # messages from background saves
         self.panel_buttons = ButtonGroup()
+        self.mute_buttons = ButtonGroup([Button("", self.toggle_sound)])  # in the top bar
+        self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
         self.status_lines: list[str] = []  # the board's panel lines as laid out
         self.started = time.monotonic()
@@ -331,7 +333,21 @@ class PlayScene(Scene):
                 self.wait = 0.6 / self.watch_speed
 
     # --- the scene
+    def toggle_sound(self) -> None:
+        """The top bar's mute button: sound on or off at once, and remembered."""
+        settings.put("sound", not settings.get("sound"))
+        self.app.sound.configure(settings.get("sound"), settings.get("volume"))
+        self._label_mute()
+
+    def _label_mute(self) -> None:
+        on = bool(settings.get("sound"))
+        self.mute_buttons.buttons[0].label = "♪ " + (_("on") if on else _("off"))
+        self.mute_buttons.buttons[0].selected = not on
+
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and not self.demo \
+                and self.mute_buttons.handle_event(event):
+            return
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_ESCAPE:
                 self.ask_leave()
@@ -496,6 +512,7 @@ class PlayScene(Scene):
     # --- drawing
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
+        self.mute_buttons.buttons[0].rect = pygame.Rect(w - 12 - 76, (TOP_BAR - 34) // 2, 76, 34)
         self.side = side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH,
                                        h - TOP_BAR - 20)
         board_rect = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
@@ -548,10 +565,14 @@ class PlayScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
         pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
-        theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
-                   anchor="midleft")
-        theme.text(surface, self.status_text(), (w - 18, TOP_BAR // 2), 22, theme.ACCENT,
-                   bold=True, anchor="midright")
+        title = theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
+                           anchor="midleft")
+        status, size = self.status_text(), 22
+        while size > 13 and theme.font(size, True).size(status)[0] > w - 100 - title.right - 24:
+            size -= 1  # a long status never runs into the title
+        theme.text(surface, status, (w - 100, TOP_BAR // 2), size, theme.ACCENT, bold=True,
+                   anchor="midright")
+        self.mute_buttons.draw(surface, show_focus=False)
         if self.board.view is not None:
             self.board.draw(surface)
         self._draw_panel(surface, self.side)
