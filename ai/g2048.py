@@ -1,4 +1,9 @@
-"""The 2048 bot: expectimax over packed boards, one whole tree level at a time in numpy.
+"""The 2048 bot: expectimax over packed boards, compiled (ai/g2048_kernel.py, through
+ai.compiled) when numba is there, else one whole tree level at a time in numpy.
+
+The compiled search is nneonneo's expectimax, depth first with a transposition table, deepened
+one slide at a time while the time the next depth is predicted to take fits in the budget; a
+watcher thread stops it at the deadline and the deepest finished depth answers.
 
 The tree alternates max nodes (the player picks a direction) and chance nodes (the board after
 the slide, before the spawn: a 2 with p 0.9 or a 4 with p 0.1 on each empty cell, uniformly).
@@ -16,13 +21,16 @@ time per board) fits in what is left of the budget, and checks the budget betwee
 from __future__ import annotations
 
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, no_setup
+from ai.compiled import Kernel
 from game.rules import g2048 as rules
 
 OPENING_OPTION = NO_OPENING_OPTION
@@ -35,6 +43,11 @@ _SHIFTS = tuple(U(16 * k) for k in range(4))
 _COL_SHIFTS = tuple(U(4 * k) for k in range(4))
 # Per level: (deepest level, cut on the probability of reaching a chance node).
 LEVELS = {"easy": (1, 1.0), "normal": (3, 1e-3), "hard": (12, 1e-5)}
+GROWTH = 5.0  # how much longer the next depth takes, before two depths have been timed
+# A depth is started if this share of the time predicted for it is left: its first moves
+# finished can still change the answer.
+START_SHARE = 0.4
+KERNEL = Kernel("ai.g2048_kernel")
 MAX_CHILDREN = 3_000_000  # a level bigger than this is never started (memory)
 MIN_LEVEL = 2000  # a level cut shorter than this many children is not worth starting
 REST_SHARE = 2.5  # a level's last steps and back-up against its first steps, in time
@@ -238,8 +251,88 @@ def board_of(view: dict) -> int:
 
 
 def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: float,
-           stats: dict | None = None) -> int:
+           stats: dict | None = None, compiled: bool = True) -> int:
     """The best of dirs (DIRECTIONS indices) within the budget; returns a direction index.
+    max_depth counts chance levels, the root's slides included (1: evaluate them only).
+    stats gets the depth reached and the nodes expanded."""
+    kernel = KERNEL.get() if compiled else None
+    if kernel is not None:
+        return search_compiled(kernel, board, dirs, budget, max_depth, cut, stats)
+    return search_levels(board, dirs, budget, max_depth, cut, stats)
+
+
+def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, max_depth: int,
+                    cut: float, stats: dict | None = None) -> int:
+    """search() in the compiled kernel: iterative deepening, one call into it a depth."""
+    tables = _take_tables(kernel)
+    try:
+        tables.new_search()
+        values, _ = tables.search(board, 0, cut)  # before the watcher starts: never stopped
+        order = sorted(dirs, key=lambda d: -values[d])
+        reached = 1
+        done = threading.Event()
+        threading.Thread(target=_watch, args=(budget, tables.ctl, kernel.STOP, done),
+                         daemon=True, name="g2048-deadline").start()
+        try:
+            last = 0.0
+            for depth in range(1, max_depth):
+                began = time.monotonic()
+                values, finished = tables.search(board, depth, cut, tuple(order))
+                if finished < len(order):
+                    # The last best was searched first: a finished rival that beats it at
+                    # this depth is the better move already.
+                    if finished >= 2:
+                        order = sorted(order[:finished], key=lambda d: -values[d]) \
+                            + order[finished:]
+                    break
+                order = sorted(order, key=lambda d: -values[d])
+                reached = depth + 1
+                took = time.monotonic() - began
+                if not tables.ctl[kernel.DEPTH_CUT]:
+                    break  # the cut on probability ended every line: deeper is the same tree
+                growth = min(max(took / last, 1.5), 12.0) if last > 1e-4 else GROWTH
+                if took * growth * START_SHARE > budget.remaining():
+                    break
+                last = took
+        finally:
+            done.set()
+        best = order[0]
+        if stats is not None:
+            stats.update(depth=reached, nodes=int(tables.ctl[kernel.NODES]))
+        return best
+    finally:
+        _give_back(tables)
+
+
+def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
+    """Raises the kernel's stop flag at the deadline (or on cancel), until the search is done."""
+    while not done.is_set():
+        left = budget.remaining()
+        if left <= 0:
+            ctl[stop] = 1
+            return
+        done.wait(min(left, 0.005))
+
+
+_FREE_TABLES: list = []  # kernel tables not in use: one per search running at once
+_TABLES_LOCK = threading.Lock()
+
+
+def _take_tables(kernel: Any) -> Any:
+    with _TABLES_LOCK:
+        if _FREE_TABLES:
+            return _FREE_TABLES.pop()
+    return kernel.Tables(heuristic_table())
+
+
+def _give_back(tables: Any) -> None:
+    with _TABLES_LOCK:
+        _FREE_TABLES.append(tables)
+
+
+def search_levels(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: float,
+                  stats: dict | None = None) -> int:
+    """search() in numpy, without numba.
 
     Each new level grows the boards of the deepest level whose reach is at least `cut`, most
     likely first, as many as the time left allows (the rest keep their evaluation)."""

@@ -109,10 +109,13 @@ def test_choose_answers_legally_within_its_budget(level):
         state = rules.apply(state, move)
 
 
-def test_deeper_search_within_the_budget():
+@pytest.mark.parametrize("compiled", [False, True])
+def test_deeper_search_within_the_budget(compiled):
+    if compiled and bot.KERNEL.load() is None:
+        pytest.skip("numba unavailable")
     cells = rules.from_rows([[0, 2, 4, 8], [2, 0, 16, 32], [0, 0, 4, 128], [2, 4, 64, 1024]])
     stats: dict = {}
-    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], Budget(0.1), 12, 1e-5, stats)
+    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], Budget(0.1), 12, 1e-5, stats, compiled)
     assert stats["depth"] >= 3
 
 
