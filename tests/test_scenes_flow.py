@@ -174,3 +174,15 @@ def test_the_play_screen_has_a_mute_button(h):
     h.click_button("♪ off")
     assert settings.get("sound") is True and h.app.sound.enabled
     assert match.moves == []  # the click was no move
+
+
+def test_rules_pages_set_their_headings_apart_from_the_text(h):
+    from game import registry
+    for game_id in registry.available():
+        page = h.app.push("rules", game_id=game_id)
+        h.frame()
+        headings = [text for text, heading in page.lines if heading]
+        body = [text for text, heading in page.lines if not heading and text]
+        assert headings and body, game_id
+        assert all(len(text.split()) <= 6 for text in headings), (game_id, headings)
+        h.app.pop()

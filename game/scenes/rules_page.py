@@ -42,11 +42,14 @@ class RulesScene(Scene):
         w, h = size
         self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
         self.lines = []
-        for para in translate_text(self.info.rules.RULES_TEXT).split("\n\n"):
-            para = " ".join(para.split())
-            heading = para.startswith("#")
-            for line in theme.wrap(para.lstrip("# "), box.width - 48, 20, bold=heading):
-                self.lines.append((line, heading))
+        for para in translate_text(self.info.rules.RULES_TEXT).strip().split("\n\n"):
+            rows = para.strip().split("\n")
+            if rows and rows[0].startswith("#"):  # a heading line, set apart from its text
+                self.lines.append((rows[0].lstrip("# ").strip(), True))
+                rows = rows[1:]
+            body = " ".join(" ".join(rows).split())
+            if body:
+                self.lines += [(line, False) for line in theme.wrap(body, box.width - 48, 20)]
             self.lines.append(("", False))
         self.max_scroll = max(0, len(self.lines) * LINE_H - (box.height - 40))
         self.scroll = min(self.scroll, self.max_scroll)
@@ -62,7 +65,13 @@ class RulesScene(Scene):
         y = box.y + 20 - self.scroll
         for line, heading in self.lines:
             if box.y - line_h < y < box.bottom:
-                theme.text(surface, line, (box.x + 24, y), 20, bold=heading)
+                if heading:
+                    theme.text(surface, line, (box.x + 24, y + line_h - 4), 25, theme.ACCENT,
+                               bold=True, anchor="bottomleft")
+                    pygame.draw.line(surface, theme.GRID, (box.x + 24, y + line_h - 2),
+                                     (box.right - 24, y + line_h - 2))
+                else:
+                    theme.text(surface, line, (box.x + 24, y), 20)
             y += line_h
         surface.set_clip(clip)
         if self.max_scroll:
