@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from functools import cache
 from pathlib import Path
@@ -76,11 +77,35 @@ def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
     return rect
 
 
+_NO_LINE_START = "，。、；：！？）」』》〉%,.;:!?)"
+
+
+def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
+    """Greedy lines of Chinese text: breaks between characters, never inside a Latin word or
+    number, and never before closing punctuation (the character before it moves down too)."""
+    tokens = re.findall(r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para)
+    lines: list[str] = []
+    line: list[str] = []
+    for tok in tokens:
+        if line and f.size("".join(line) + tok.rstrip())[0] > width:
+            carry: list[str] = []
+            if tok[0] in _NO_LINE_START and len(line) > 1:
+                carry = [line.pop()]
+            lines.append("".join(line).rstrip())
+            line = carry
+        line.append(tok)
+    lines.append("".join(line).rstrip())
+    return lines
+
+
 def wrap(s: str, width: int, size: int = 18, bold: bool = False) -> list[str]:
     """Split text into lines that fit width pixels."""
     f = font(size, bold)
     lines: list[str] = []
     for para in s.split("\n"):
+        if has_cjk(para):  # Chinese has no spaces: break between characters
+            lines += _wrap_chars(para, width, f)
+            continue
         words = para.split(" ")
         line = ""
         for w in words:
