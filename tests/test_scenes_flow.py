@@ -186,3 +186,22 @@ def test_rules_pages_set_their_headings_apart_from_the_text(h):
         assert headings and body, game_id
         assert all(len(text.split()) <= 6 for text in headings), (game_id, headings)
         h.app.pop()
+
+
+def test_the_play_panel_keeps_a_live_move_list_in_the_games_notation(h):
+    match = Match("dots", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    for _ in range(3):
+        assert play.try_move(match.legal_moves()[0], by_human=True)
+    h.frame()
+    listed = play.move_list()
+    assert len(listed) == 3 and listed[0].startswith("1. red ") and "-" in listed[0]
+    assert play.moves_rect.height >= 2 * 19
+    play._undo_one()
+    assert len(play.move_list()) == 2
+    hidden = Match("race", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    start_match(h.app, hidden)
+    h.frame()
+    assert h.app.find(PlayScene).move_list() == []  # hidden hot-seat: no list to peek at

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 PANEL_WIDTH = 270
 TOP_BAR = 58
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
+MOVE_ROW = 19  # px a line of the live move list
 REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's answer
 
 
@@ -59,6 +60,8 @@ class PlayScene(Scene):
         self.wait = 0.0  # watch mode: seconds before the next bot move may be asked for
         self.notices: list[str] = []  # messages from background saves
         self.panel_buttons = ButtonGroup()
+        self.moves_rect = pygame.Rect(0, 0, 0, 0)  # the live move list, placed by layout
+        self._move_texts: list[tuple[Any, str]] = []  # (move, its line) for the moves so far
         self.mute_buttons = ButtonGroup([Button("", self.toggle_sound)])  # in the top bar
         self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
@@ -526,6 +529,7 @@ class PlayScene(Scene):
         if y + n * (height + 8) <= side.bottom - 2:
             top = max(y, side.bottom - 10 - n * (height + 8))
             self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+            self._place_move_list(y)
             return
         # A small window: two columns, so the last button (Menu) stays on screen.
         rows = (n + 1) // 2
@@ -535,6 +539,29 @@ class PlayScene(Scene):
         for i, b in enumerate(buttons):
             b.rect = pygame.Rect(side.x + 14 + (i % 2) * (half + 6), top + (i // 2) * (height + 6),
                                  half, height)
+        self._place_move_list(y)
+
+    def _place_move_list(self, y: int) -> None:
+        """The live move list fills the room between the panel's text and its buttons."""
+        top = min((b.rect.y for b in self.panel_buttons.buttons), default=self.side.bottom)
+        self.moves_rect = pygame.Rect(self.side.x + 14, y, self.side.width - 28, top - y - 8)
+
+    def move_list(self) -> list[str]:
+        """The moves so far in the game's notation (kept in step with undo and new moves);
+        empty while the game hides one seat's moves from the other."""
+        m = self.match
+        if m.rules.HIDDEN and self.board.hides_between_seats() and not m.over:
+            return []
+        texts = self._move_texts
+        if [move for move, _ in texts] != m.moves[:len(texts)]:
+            texts.clear()  # taken back, or another game: rebuilt below
+        for i in range(len(texts), len(m.moves)):
+            before, after = m.rules.view(m.states[i], None), m.rules.view(m.states[i + 1], None)
+            mover = m.rules.to_move(m.states[i])
+            who = m.rules.SEAT_NAMES[mover] if mover is not None and m.rules.PLAYERS > 1 else ""
+            text = self.board.move_text(m.moves[i], before, after)
+            texts.append((m.moves[i], " ".join(p for p in (f"{i + 1}.", who, text) if p)))
+        return [t for _, t in texts]
 
     def _status_lines(self) -> list[str]:
         """The board's lines for the side panel, wrapped to its width."""
@@ -598,4 +625,18 @@ class PlayScene(Scene):
         for part in self.status_lines:
             theme.text(surface, part, (side.x + 14, y), 17)
             y += 22
+        self._draw_move_list(surface)
         self.panel_buttons.draw(surface, show_focus=False)
+
+    def _draw_move_list(self, surface: pygame.Surface) -> None:
+        box = self.moves_rect
+        rows = box.height // MOVE_ROW
+        moves = self.move_list()
+        if rows < 2 or not moves:
+            return
+        pygame.draw.line(surface, theme.GRID, box.topleft, box.topright)
+        shown = moves[max(0, len(moves) - rows + 1):]  # the latest, newest at the bottom
+        for i, text in enumerate(shown):
+            newest = i == len(shown) - 1
+            theme.text(surface, text, (box.x + 4, box.y + 6 + i * MOVE_ROW), 15,
+                       theme.INK if newest else theme.INK_SOFT, bold=newest)
