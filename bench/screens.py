@@ -1,6 +1,6 @@
 """Render every screen of every game headless into PNGs, to look at after a change to a screen.
 
-    python bench/screens.py --out DIR [--sizes 800x560,1280x800] [--game ID]
+    python bench/screens.py --out DIR [--sizes 800x560,1280x800] [--game ID] [--lang zh_CN]
 
 Each screen is drawn at each size as DIR/<size>/<name>.png; the script prints one line per file
 and a count at the end. Files go to a temporary home, never the player's.
@@ -27,7 +27,7 @@ import pygame  # noqa: E402
 
 from ai.base import Budget  # noqa: E402
 from ai.worker import shutdown_bot_process  # noqa: E402
-from game import registry, replay  # noqa: E402
+from game import i18n, registry, replay  # noqa: E402
 from game.app import App  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
 from game.scenes.start import start_match  # noqa: E402
@@ -117,6 +117,7 @@ def main() -> None:
     p.add_argument("--out", required=True)
     p.add_argument("--sizes", default="800x560,1280x800")
     p.add_argument("--game", action="append", help="only these games (default: all)")
+    p.add_argument("--lang", default="en", help="en, zh_CN or zh_TW")
     args = p.parse_args()
     game_ids = args.game or registry.available()
     for g in game_ids:  # a replay to list in the browser
@@ -127,6 +128,7 @@ def main() -> None:
         folder = Path(args.out) / size_text
         folder.mkdir(parents=True, exist_ok=True)
         app = App((w, h))
+        i18n.set_language(args.lang)
         for name, open_screen in screens(game_ids):
             app.close_all()
             app.running = True
