@@ -29,6 +29,9 @@ OPENING_PLIES = 2
 choose_setup = no_setup
 KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
+# Pruning the compiled search plays with; each kept only as bench/ataxx_selfplay.py measured.
+LMR = False
+NULL_MOVE = False
 
 
 class Search:
@@ -183,12 +186,16 @@ class CompiledSearch:
     watcher thread raises its stop flag (deadline or cancel)."""
 
     def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
-                 node_limit: int = 0, lmr: bool = False):
+                 node_limit: int = 0, lmr: bool = LMR, null_move: bool = NULL_MOVE,
+                 weights: dict[int, int] | None = None, tables: Any = None):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
         self.node_limit = node_limit
         self.lmr = lmr
+        self.null_move = null_move
+        self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
+        self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
         self.depth_reached = 0
 
@@ -198,6 +205,8 @@ class CompiledSearch:
         moves = moves_of(pos)
         if len(moves) == 1:
             return moves[0], 0, 0
+        if self.own_tables is not None:
+            return self._deepen(self.k, self.own_tables, pos, moves, on_depth)
         k, tables = self.k, _take_tables(self.k)
         try:
             return self._deepen(k, tables, pos, moves, on_depth)
@@ -210,6 +219,9 @@ class CompiledSearch:
         ctl = tables.ctl
         ctl[k.NODE_LIMIT] = self.node_limit
         ctl[k.LMR] = int(self.lmr)
+        ctl[k.NULL_MOVE] = int(self.null_move)
+        for slot, weight in self.weights.items():
+            ctl[slot] = weight
         own, opp = pos.own(), pos.enemy()
         best, score = moves[0], 0
         done = threading.Event()

@@ -1,7 +1,9 @@
 """The Ataxx search compiled with numba: uint64 bitboards, move generation, make, perft and a
-principal variation search with a transposition table, killers, history and late-move
-reductions. Imported only through ai.compiled (which points numba's cache at the user's cache
-folder first); ai/ataxx.py drives it and falls back to its pure-Python search without numba.
+principal variation search with a transposition table, killers, history, late-move
+reductions and null-move pruning, each switched from the control block, as are the
+evaluation's weights (so a bench can play one setting against another). Imported only through
+ai.compiled (which points numba's cache at the user's cache folder first); ai/ataxx.py drives
+it and falls back to its pure-Python search without numba.
 
 Positions are (own, opp) from the side to move, so one table entry serves both colours.
 A move is an int: a clone is its target square, a jump (from + 1) * 64 + to; -1 is none.
@@ -42,9 +44,18 @@ K1 = U(0x9E3779B97F4A7C15)
 K2 = U(0xC2B2AE3D27D4EB4F)
 SH = U(64 - TT_BITS)
 
-# ctl, the search's control block, shared with the Python side
-STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH = range(7)
-CTL_SIZE = 8
+# ctl, the search's control block, shared with the Python side: flags, counters and the
+# evaluation's weights (W_*), set by the caller before each search.
+(STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
+ W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER) = range(13)
+CTL_SIZE = 16
+NULL_R = 2  # depth a null move saves
+
+_RIMS = 0x7F | (0x7F << 42) | _FILE_A | _FILE_G
+EDGE = U(_RIMS)  # a stone on the rim has fewer neighbours to be taken from
+CORNER = U(1 | (1 << 6) | (1 << 42) | (1 << 48))
+# The weights the search plays with (index: W_* slot); bench/ataxx_selfplay.py measured them.
+WEIGHTS = {W_FRONT: 4, W_MOB: 3, W_TEMPO: 20, W_EDGE: 0, W_CORNER: 0}
 
 
 @intrinsic
@@ -140,14 +151,18 @@ def perft(own, opp, gaps, half, depth, out, row):
 
 
 @njit(cache=True)
-def evaluate(own, opp, gaps):
-    """From the side to move: material, stones exposed to capture, and room to clone."""
+def evaluate(own, opp, gaps, ctl):
+    """From the side to move: material, stones exposed to capture, room to clone, stones on
+    the rim and in the corners, and the move in hand; weights from ctl."""
     empty = ALL & ~(own | opp | gaps)
     near_empty = spread(empty)
     material = popcount(own) - popcount(opp)
     front = popcount(near_empty & opp) - popcount(near_empty & own)
     mobility = popcount(spread(own) & empty) - popcount(spread(opp) & empty)
-    return 100 * material + 4 * front + 3 * mobility + 20
+    rim = popcount(own & EDGE) - popcount(opp & EDGE)
+    corner = popcount(own & CORNER) - popcount(opp & CORNER)
+    return (100 * material + ctl[W_FRONT] * front + ctl[W_MOB] * mobility + ctl[W_TEMPO]
+            + ctl[W_EDGE] * rim + ctl[W_CORNER] * corner)
 
 
 @njit(cache=True)
@@ -209,9 +224,9 @@ def pick(moves, keys, row, i, n):
 # function from its cache.
 @njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, uint64[::1], "
       "uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], "
-      "int64[::1])", cache=True)
+      "int64[::1], int64[::1])", cache=True)
 def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
-            tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl):
+            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl):
     ctl[NODES] += 1
     if (ctl[NODES] & 1023) == 0:
         if ctl[STOP] != 0 or (ctl[NODE_LIMIT] > 0 and ctl[NODES] >= ctl[NODE_LIMIT]):
@@ -228,7 +243,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     if empty == U0:
         return final(own, opp, ply)
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return evaluate(own, opp, gaps)
+        return evaluate(own, opp, gaps, ctl)
 
     idx = slot(own, opp)
     tt_move = NO_MOVE
@@ -250,12 +265,29 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             if e_flag == UPPER and e_score <= alpha:
                 return e_score
 
+    # Null move: if passing still holds beta, a real move will too. Passes are legal in Ataxx
+    # but forced only without a move, and zugzwang is rare; never two nulls in a row, never in
+    # a principal variation, never near a mate score or with few stones left.
+    nulls[ply + 1] = 0
+    if ctl[NULL_MOVE] != 0 and ply > 0 and depth > NULL_R and beta - alpha == 1 \
+            and nulls[ply] == 0 and abs(beta) < MATE_ZONE and popcount(own) > 4 \
+            and evaluate(own, opp, gaps, ctl) >= beta:
+        nulls[ply + 1] = 1
+        score = -negamax(opp, own, gaps, half + 1, depth - 1 - NULL_R, -beta, -beta + 1,
+                         ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
+                         nulls, ctl)
+        nulls[ply + 1] = 0
+        if ctl[ABORTED] != 0:
+            return 0
+        if score >= beta:
+            return beta
+
     n = generate(own, opp, gaps, moves, ply)
     if n == 0:
         if not can_move(opp, empty):
             return final(own, opp, ply)
         return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1,
-                        tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+                        tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
 
     order(own, opp, moves, keys, ply, n, tt_move, killers, history)
     original_alpha = alpha
@@ -267,7 +299,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         child_half = 0 if m < 64 else half + 1
         if i == 0:
             score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
-                             tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+                             tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
         else:
             r = 0
             if lmr and depth >= 3 and i >= 4 and m != killers[ply, 0] \
@@ -275,14 +307,14 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 r = 1 if i < 12 or depth < 5 else 2
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                             ctl)
+                             nulls, ctl)
             if r > 0 and score > alpha:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -alpha - 1, -alpha,
                                  ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers,
-                                 history, ctl)
+                                 history, nulls, ctl)
             if alpha < score < beta:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
-                                 tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+                                 tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
         if ctl[ABORTED] != 0:
             return 0
         if score > best:
@@ -313,11 +345,11 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
 
 @njit(cache=True, nogil=True)
 def root(own, opp, gaps, half, depth, alpha, beta,
-         tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl):
+         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl):
     """One iteration at the root; the best move goes to ctl[BEST]. The caller checks
     ctl[ABORTED] before trusting the result. Runs without the GIL."""
     return negamax(own, opp, gaps, half, depth, alpha, beta, 0,
-                   tt_own, tt_opp, tt_data, moves, keys, killers, history, ctl)
+                   tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
 
 
 @njit(cache=True, nogil=True)
@@ -355,6 +387,7 @@ class Tables:
         self.keys = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.killers = np.full((MAX_PLY, 2), NO_MOVE, dtype=np.int64)
         self.history = np.zeros(64 * 50, dtype=np.int64)
+        self.nulls = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
 
     def clear(self) -> None:
@@ -367,13 +400,16 @@ class Tables:
     def new_search(self) -> None:
         self.killers[:] = NO_MOVE
         self.history //= 8
+        self.nulls[:] = 0
         self.ctl[:] = 0
+        for slot_, weight in WEIGHTS.items():
+            self.ctl[slot_] = weight
 
     def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,
                beta: int) -> int:
         return int(root(U(own), U(opp), U(gaps), half, depth, alpha, beta, self.tt_own,
                         self.tt_opp, self.tt_data, self.moves, self.keys, self.killers,
-                        self.history, self.ctl))
+                        self.history, self.nulls, self.ctl))
 
     def best(self, own: int, opp: int) -> int:
         return int(root_move(U(own), U(opp), self.tt_own, self.tt_opp, self.tt_data))

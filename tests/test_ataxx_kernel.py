@@ -4,6 +4,7 @@ positions; its search legal, on time and right in forced positions; the fallback
 import random
 import time
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -177,3 +178,36 @@ def test_searches_on_new_threads_reuse_the_tables(kernel):
         t.start()
         t.join()
     assert len(bot._ALL_TABLES) == made
+
+
+@pytest.mark.parametrize("fen", [
+    "7/7/7/2ooo2/7/3x3/7 x 0 10",
+    "7/7/7/7/7/1o5/x6 x 0 10",
+    "o1x4/2x4/xx5/7/7/7/7 x 0 10",
+])
+@pytest.mark.parametrize("null_move,lmr", [(True, False), (False, True), (True, True)])
+def test_pruning_keeps_the_forced_wins(kernel, fen, null_move, lmr):
+    move, score, _ = _search(fen, 0.3, null_move=null_move, lmr=lmr)
+    assert score >= bot.WIN - 1000 and move in rules.moves_of(rules.from_fen(fen))
+
+
+def test_weights_come_from_the_control_block(kernel):
+    """A rim stone is worth W_EDGE more: the same position scores differently by the weight."""
+    pos = rules.from_fen("x6/7/7/3o3/7/7/7 x 0 10")
+    ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
+    plain = int(kernel.evaluate(np.uint64(pos.own()), np.uint64(pos.enemy()),
+                                np.uint64(pos.gaps), ctl))
+    ctl[kernel.W_EDGE] = 50
+    assert int(kernel.evaluate(np.uint64(pos.own()), np.uint64(pos.enemy()),
+                               np.uint64(pos.gaps), ctl)) == plain + 50
+
+
+def test_a_setting_does_not_outlive_its_search(kernel):
+    """The pool lends tables to the next search: a bench's weights and switches must not
+    leak into the bot's next move."""
+    bot.CompiledSearch(kernel, Budget(0.05), null_move=not bot.NULL_MOVE,
+                       weights={kernel.W_TEMPO: 999}).best_move(rules.new_game())
+    tables = bot._FREE_TABLES[-1]
+    tables.new_search()
+    assert tables.ctl[kernel.W_TEMPO] == kernel.WEIGHTS[kernel.W_TEMPO]
+    assert tables.ctl[kernel.NULL_MOVE] == 0
