@@ -53,7 +53,8 @@ def test_every_string_in_the_code_has_all_its_glyphs(folder):
 
 def test_common_chinese_of_both_scripts_is_in_the_font():
     # 炸飞机 (simplified) and 炸飛機 (traditional), the Banqi pieces both ways, a rules word.
-    for s in ("炸飞机 炸飛機", "帥仕相俥傌炮兵 將士象車馬砲卒", "暗棋 翻棋 规则 規則", "Bomb the Planes"):
+    for s in ("炸飞机 炸飛機", "帥仕相俥傌炮兵 將士象車馬砲卒", "暗棋 翻棋 规则 規則",
+              "Bomb the Planes"):
         assert theme.missing_glyphs(s) == "" and theme.missing_glyphs(s, True) == ""
 
 
