@@ -32,6 +32,7 @@ ASPIRATION = 60  # half-width of the first window around the last iteration's sc
 # Pruning the compiled search plays with; each kept only as bench/ataxx_selfplay.py measured.
 LMR = False
 NULL_MOVE = False
+PARTIAL = True  # an unfinished iteration's move, once it beat the previous best
 
 
 class Search:
@@ -187,13 +188,15 @@ class CompiledSearch:
 
     def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
                  node_limit: int = 0, lmr: bool = LMR, null_move: bool = NULL_MOVE,
-                 weights: dict[int, int] | None = None, tables: Any = None):
+                 weights: dict[int, int] | None = None, tables: Any = None,
+                 partial: bool = PARTIAL):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
         self.node_limit = node_limit
         self.lmr = lmr
         self.null_move = null_move
+        self.partial = partial
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
@@ -235,9 +238,11 @@ class CompiledSearch:
                 found = self._iteration(tables, pos, own, opp, depth, score)
                 if found is None:
                     break
-                move, score = found
-                if move in moves:
+                move, score, finished = found
+                if move in moves and (finished or self.partial):
                     best = move
+                if not finished:
+                    break
                 self.depth_reached = depth
                 if on_depth is not None:
                     on_depth(depth, score, best, self.nodes)
@@ -248,8 +253,9 @@ class CompiledSearch:
         return best, score, self.depth_reached
 
     def _iteration(self, tables: Any, pos: Position, own: int, opp: int, depth: int,
-                   last: int) -> tuple[tuple[int, int], int] | None:
-        """One depth with aspiration windows; None if it did not finish."""
+                   last: int) -> tuple[tuple[int, int], int, bool] | None:
+        """One depth with aspiration windows: its move, score and whether it finished. Cut
+        short, it gives the root move that already beat the previous best, else None."""
         k, ctl = self.k, tables.ctl
         inf = k.INF
         alpha, beta = (last - ASPIRATION, last + ASPIRATION) if depth >= 4 else (-inf, inf)
@@ -258,13 +264,14 @@ class CompiledSearch:
             score = tables.search(own, opp, pos.gaps, pos.halfmove, depth, alpha, beta)
             self.nodes = int(ctl[k.NODES])
             if ctl[k.ABORTED]:
-                return None
+                found = int(ctl[k.BEST])
+                return None if found == k.NO_MOVE else (_decode(found), last, False)
             if score <= alpha and alpha > -inf:
                 alpha = -inf
             elif score >= beta and beta < inf:
                 beta = inf
             else:
-                return _decode(int(ctl[k.BEST])), score
+                return _decode(int(ctl[k.BEST])), score, True
 
 
 def _decode(m: int) -> tuple[int, int]:

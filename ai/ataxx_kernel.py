@@ -321,6 +321,8 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             best, best_move = score, m
         if score > alpha:
             alpha = score
+            if ply == 0:
+                ctl[BEST] = m  # a move that beat the rest so far, kept if time runs out
         if alpha >= beta:
             if m != killers[ply, 0]:
                 killers[ply, 1] = killers[ply, 0]
@@ -328,7 +330,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             history[m] = min(history[m] + depth * depth, 9_000_000)
             break
 
-    if ply == 0:
+    if ply == 0 and best_move != NO_MOVE:
         ctl[BEST] = best_move
     flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
     stored = best

@@ -211,3 +211,16 @@ def test_a_setting_does_not_outlive_its_search(kernel):
     tables.new_search()
     assert tables.ctl[kernel.W_TEMPO] == kernel.WEIGHTS[kernel.W_TEMPO]
     assert tables.ctl[kernel.NULL_MOVE] == 0
+
+
+def test_a_cut_short_iteration_gives_a_move_not_a_depth(kernel):
+    """Out of nodes mid-iteration, the search may play the move that already beat the last
+    iteration's best, but reports only the depths it finished."""
+    pos = rules.from_fen(rules.LAYOUTS["cross"])
+    found = {}
+    for partial in (False, True):
+        bot._TABLE.clear()
+        search = bot.CompiledSearch(kernel, Budget(30), node_limit=20_000, partial=partial)
+        found[partial] = search.best_move(pos)
+        assert found[partial][0] in rules.moves_of(pos)
+    assert found[True][2] == found[False][2]
