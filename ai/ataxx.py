@@ -29,10 +29,11 @@ OPENING_PLIES = 2
 choose_setup = no_setup
 KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
-# Pruning the compiled search plays with; each kept only as bench/ataxx_selfplay.py measured.
+# Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps;
+# none did yet (README: null move +12 ± 56 Elo, LMR -58 ± 86, partial +10 ± 80).
 LMR = False
 NULL_MOVE = False
-PARTIAL = True  # an unfinished iteration's move, once it beat the previous best
+PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
 
 
 class Search:
