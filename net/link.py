@@ -25,7 +25,7 @@ MAX_FRAME = 64 * 1024
 HEARTBEAT = 2.0
 TIMEOUT = 10.0
 MAX_INBOX = 256  # unread messages a link holds; a peer that floods past it is cut off
-RATE, BURST = 100.0, 400  # frames a second a peer may send on average, and in one burst
+RATE, BURST = 1000.0, 2000  # frames a second a peer may send on average, and in one burst
 _LENGTH = struct.Struct(">I")
 
 

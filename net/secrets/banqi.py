@@ -11,10 +11,11 @@ inverse d; E(x) = x^e mod p, and the two sides' encryptions commute.
    (`deal`). Guest: encrypts each again with its key, shuffles, sends them back
    (`{"type": "deal", "cards"}`): value i lies face down on square i. Neither side knows the
    other's shuffle, so neither knows any square's card.
-3. A flip at square s is opened by both keys: each side sends its part, D[s]^d (the guest's
-   with its own flip, or in answer to the host's `{"type": "flip"}`; the host's in its echo of
-   the flip, with the `piece` it opened), and each opens the card with its own key applied to
-   the other's part. Each checks that the card is one still face down and that both agree.
+3. A flip at square s is opened by both keys: each side sends its part, D[s] with its own key
+   taken off (the guest's with its own flip, or in answer to the host's `{"type": "flip"}`;
+   the host's in its echo of the flip, with the `piece` it opened). The other's part is the
+   card under this side's key alone, which a table of the 32 cards so encrypted opens. Each
+   checks that the card is one still face down and that both agree.
 4. At the end both reveal their key e; each checks the other's shuffle pass (as a set) and
    every part the other sent (part^e == D[s]). A key that does not come, or does not check,
    makes the game the liar's loss.
@@ -130,12 +131,16 @@ class SharedDeal(Secrets):
         self.inverse = pow(self.key, -1, P - 1)
         self.first: list[int] | None = None  # the host's pass: its encrypted, shuffled cards
         self.deck: list[int] | None = None  # both passes: the value on each square
+        self.order: list[int] = []  # guest: square -> the index in `first` it shuffled there
+        self.table: dict[int, int] = {}  # card t encrypted with this side's key only -> t
+        self.pieces: list[str] = []  # card t -> its piece (the 32 pieces sorted)
         self.parts: dict[int, int] = {}  # square -> the peer's part for it
         self.opened: dict[int, tuple[int, int]] = {}  # square -> (ply, card) shown there
         self.pending_flip: str | None = None  # host: a flip asked of the guest
         self.answered: dict[int, str] = {}  # guest: ply -> the square of the one flip opened
         if side.is_host:
             cards = [pow(c, self.key, P) for c in _CARDS]
+            self.table = {x: t for t, x in enumerate(cards)}
             random.SystemRandom().shuffle(cards)
             self.first = cards
 
@@ -156,10 +161,10 @@ class SharedDeal(Secrets):
                     _values(message.get("cards"), "the host's cards") != self.deck:
                 raise ConnectionError("the host's cards are not the ones this side dealt")
         else:
-            self.first = first
-            deck = [pow(x, self.key, P) for x in first]
-            random.SystemRandom().shuffle(deck)
-            self.deck = deck
+            self.first, self.order = first, list(range(CARDS))
+            random.SystemRandom().shuffle(self.order)
+            self.deck = [pow(first[j], self.key, P) for j in self.order]
+            self.table = {pow(c, self.key, P): t for t, c in enumerate(_CARDS)}
         if message.get("cards") is None:
             self.side.send({"type": "deal", "cards": [_encode(x) for x in self.deck]})
 
@@ -176,7 +181,7 @@ class SharedDeal(Secrets):
         """The piece under `square`, from the peer's part and this side's key; disclosed."""
         m = self.side.match
         sq = m.rules.parse_square(square)
-        card = _CARD_OF.get(pow(part, self.inverse, P))
+        card = self.table.get(part)  # the peer's part is the card under this side's key alone
         if card is None:
             raise Violation(f"the flip at {square} does not open to a card")
         for other, (_, shown) in self.opened.items():
@@ -184,7 +189,9 @@ class SharedDeal(Secrets):
                 raise Violation(f"the flip at {square} opens a card already shown")
         if sq in self.parts and self.parts[sq] != part:
             raise Violation(f"a second, different part for {square}")
-        shown = sorted(m.rules.new_game(m.options, 0).under)[card]
+        if not self.pieces:
+            self.pieces = sorted(m.rules.new_game(m.options, 0).under)
+        shown = self.pieces[card]
         if piece is not None and piece != shown:
             raise Violation(f"the two sides opened different pieces at {square}")
         try:
@@ -196,9 +203,12 @@ class SharedDeal(Secrets):
         return shown
 
     def _my_part(self, square: str) -> bytes:
-        assert self.deck is not None
-        return _encode(pow(self.deck[self.side.match.rules.parse_square(square)],
-                           self.inverse, P))
+        """D[square] with this side's key taken off: the guest knows it from its shuffle."""
+        assert self.first is not None and self.deck is not None
+        sq = self.side.match.rules.parse_square(square)
+        if not self.side.is_host:
+            return _encode(self.first[self.order[sq]])
+        return _encode(pow(self.deck[sq], self.inverse, P))
 
     def submit(self, move: Any) -> bool:
         side, m = self.side, self.side.match
