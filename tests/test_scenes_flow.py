@@ -57,6 +57,8 @@ def test_the_test_game_goes_menu_setup_play_result_replay(h):
     player = h.top
     assert isinstance(player, ReplayPlayerScene)
     assert player.match.moves == moves
+    for _ in range(3):
+        h.key(pygame.K_PLUS, "+")  # 8x
     h.click_button("Play")
     h.wait_until(lambda: not player.playing, timeout=30)
     assert player.ply == len(moves)
