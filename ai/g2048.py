@@ -270,9 +270,7 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
         values, _ = tables.search(board, 0, cut)  # before the watcher starts: never stopped
         order = sorted(dirs, key=lambda d: -values[d])
         reached = 1
-        done = threading.Event()
-        threading.Thread(target=_watch, args=(budget, tables.ctl, kernel.STOP, done),
-                         daemon=True, name="g2048-deadline").start()
+        watch = _WATCHER.watch(budget, tables.ctl, kernel.STOP)
         try:
             last = 0.0
             for depth in range(1, max_depth):
@@ -295,7 +293,7 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
                     break
                 last = took
         finally:
-            done.set()
+            _WATCHER.release(watch)
         best = order[0]
         if stats is not None:
             stats.update(depth=reached, nodes=int(tables.ctl[kernel.NODES]))
@@ -304,14 +302,56 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
         _give_back(tables)
 
 
-def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
-    """Raises the kernel's stop flag at the deadline (or on cancel), until the search is done."""
-    while not done.is_set():
-        left = budget.remaining()
-        if left <= 0:
-            ctl[stop] = 1
-            return
-        done.wait(min(left, 0.005))
+class _Watcher:
+    """One daemon thread for every search: it raises a search's stop flag at its deadline or on
+    cancel. It wakes only every POLL seconds, and stays awake a while between searches so that
+    the next one need not wake it: on a loaded machine every hand-over of the GIL waits for
+    the scheduler (a thread a search cost its median move five times its processor time)."""
+
+    POLL = 0.005
+    LINGER = 2.0  # seconds of polling after the last search before sleeping until the next
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._watched: dict[int, tuple[Budget, Any, int]] = {}
+        self._thread: threading.Thread | None = None
+        self._asleep = False
+
+    def watch(self, budget: Budget, ctl: Any, stop: int) -> int:
+        with self._cond:
+            key = id(ctl)
+            self._watched[key] = (budget, ctl, stop)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, daemon=True,
+                                                name="g2048-deadline")
+                self._thread.start()
+            elif self._asleep:
+                self._cond.notify()
+            return key
+
+    def release(self, key: int) -> None:
+        with self._cond:
+            self._watched.pop(key, None)
+
+    def _run(self) -> None:
+        last = time.monotonic()
+        with self._cond:
+            while True:
+                wait = self.POLL
+                for key, (budget, ctl, stop) in list(self._watched.items()):
+                    left = budget.remaining()
+                    if left <= 0:
+                        ctl[stop] = 1
+                        del self._watched[key]
+                    else:
+                        wait = min(wait, left)
+                if self._watched:
+                    last = time.monotonic()
+                self._asleep = time.monotonic() - last > self.LINGER
+                self._cond.wait(None if self._asleep else wait)
+
+
+_WATCHER = _Watcher()
 
 
 _FREE_TABLES: list = []  # kernel tables not in use: one per search running at once

@@ -1,21 +1,27 @@
 """2048: our bot against another program, game for game on the same spawn seeds.
 
     python bench/g2048_vs.py --lib PATH/2048.so --games 4 --ms 30 --jobs 2
-                             [--first-seed 1] [--max-moves N] [--results FILE]
+                             [--mode time|depth] [--first-seed 1] [--max-moves N]
+                             [--results FILE]
 
 Both play the arcade's own rules (game/rules/g2048.py): the same seed gives both the same
 opening and the same spawn generator. Ours is the Hard bot at --ms a move (compiled when numba
-is there). The other is a shared library with nneonneo/2048-ai's C interface (init_tables(),
-find_best_move(board) -> 0 up, 1 down, 2 left, 3 right, on the same packed board: 4-bit
-exponents, cell 4 * row + col at bit 4 * cell); build it yourself outside this repository
-(no code or build recipe of it lives here). It searches to its own depth, so set --ms to its
+is there); with --mode depth it searches instead to the other's own depth rule (max(3,
+distinct tiles - 2) slides, cut 1e-4) with no clock: the same tree, so equal effort whatever
+the machine's load.
+
+The other is a shared library with nneonneo/2048-ai's C interface: init_tables() and
+find_best_move(board) -> 0 up, 1 down, 2 left, 3 right, on the same packed board (4-bit
+exponents, cell 4 * row + col at bit 4 * cell). Build it yourself outside this repository (no
+code or build recipe of it lives here). It searches to its own depth, so set --ms to its
 median time a move, which this prints. Its printing goes to /dev/null.
 
 Prints one line a game, then per program: games, mean and median score, how often each best
-tile was the best, the rates of reaching 2048..32768, moves a second and the median and 99th
-percentile of the time a move. --max-moves cuts long games short (they count with the tiles
-they had): games to 16384 take thousands of moves. With --results, finished games are appended
-to FILE and a later run with the same settings plays only what is missing.
+tile was the best, the rates of reaching 2048..32768, moves a second, the median and 99th
+percentile of the time a move, and the median processor time a move (the fair figure on a
+loaded machine). --max-moves cuts long games short (they count with the tiles they had):
+games to 16384 take thousands of moves. With --results, finished games are appended to FILE
+and a later run with the same settings plays only what is missing.
 """
 
 from __future__ import annotations
@@ -64,7 +70,17 @@ def _other(path: str) -> ctypes.CDLL:
 def play_game(job: tuple[str, int, float, str, int]) -> dict:
     """One game of one program from seed; its score, best tile, moves and decision times."""
     program, seed, ms, lib_path, max_moves = job
-    if program == "ours":
+    if program == "ours-depth":
+        if bot.KERNEL.load() is None:
+            raise SystemExit(f"numba unavailable: {bot.KERNEL.error}")
+
+        def pick(state: rules.State, legal: list[str]) -> str:
+            distinct = len({v for v in state.cells if v})
+            dirs = [rules.DIRECTIONS.index(m) for m in legal]
+            d = bot.search(rules.pack(state.cells), dirs, Budget(3600), max(3, distinct - 2) + 1,
+                           1e-4)
+            return rules.DIRECTIONS[d]
+    elif program == "ours":
         if bot.KERNEL.load() is None and bot.KERNEL.error is not None:
             print(f"numba unavailable ({bot.KERNEL.error}): the numpy search plays",
                   file=sys.stderr)
@@ -80,15 +96,17 @@ def play_game(job: tuple[str, int, float, str, int]) -> dict:
             return rules.DIRECTIONS[lib.find_best_move(rules.pack(state.cells))]
     state = rules.new_game(None, seed)
     times: list[float] = []
+    cpu: list[float] = []
     illegal = 0
     began = time.monotonic()
     while len(times) < max_moves:
         legal = rules.legal_moves(state)
         if not legal:
             break
-        t = time.monotonic()
+        t, c = time.monotonic(), time.thread_time()
         move = pick(state, legal)
         times.append(time.monotonic() - t)
+        cpu.append(time.thread_time() - c)
         if move not in legal:
             illegal += 1
             move = legal[0]
@@ -96,6 +114,7 @@ def play_game(job: tuple[str, int, float, str, int]) -> dict:
     return {"program": program, "seed": seed, "score": state.score,
             "best": rules.best_tile(state), "moves": len(times), "illegal": illegal,
             "over": not rules.legal_moves(state), "think": sum(times),
+            "cpu_median": statistics.median(cpu) if cpu else 0.0,
             "decisions": sorted([k, v] for k, v in
                                 Counter(round(t * 10_000) for t in times).items()),
             "seconds": time.monotonic() - began}
@@ -128,6 +147,7 @@ def summary(name: str, games: list[dict]) -> str:
             f" median {statistics.median(scores):,.0f}  best tiles {bests}  reached {rates}"
             f"  moves/s {moves / max(1e-9, sum(g['think'] for g in games)):.1f}"
             f"  a move median {percentile(times, 0.5):.1f} ms p99 {percentile(times, 0.99):.1f}"
+            f" ms  processor median {statistics.median(g['cpu_median'] for g in games) * 1000:.1f}"
             f" ms  illegal {sum(g['illegal'] for g in games)}")
 
 
@@ -153,6 +173,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--name", default="nneonneo", help="what to call it in the output")
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument("--ms", type=float, default=30.0, help="our time budget a move")
+    parser.add_argument("--mode", default="time", choices=("time", "depth"))
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--max-moves", type=int, default=10**9)
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
@@ -160,7 +181,9 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     lib = os.path.abspath(args.lib)
     seeds = range(args.first_seed, args.first_seed + args.games)
-    settings = {"ours": {"program": "ours", "ms": args.ms, "max_moves": args.max_moves},
+    ours = "ours" if args.mode == "time" else "ours-depth"
+    settings = {ours: {"program": ours, "ms": args.ms if ours == "ours" else None,
+                       "max_moves": args.max_moves},
                 args.name: {"program": args.name, "max_moves": args.max_moves}}
     done: dict[str, list[dict]] = {}
     jobs = []
@@ -169,10 +192,10 @@ def main(argv: list[str] | None = None) -> None:
         have = {g["seed"] for g in done[name]}
         jobs += [(name, seed) for seed in seeds if seed not in have]
     jobs.sort(key=lambda j: (j[1], j[0]))  # both programs a seed at a time: the same load
-    print(f"2048: ours (hard, {args.ms:g} ms a move) against {args.name} ({lib}), seeds "
+    print(f"2048: {ours} (hard, {args.ms:g} ms a move) against {args.name} ({lib}), seeds "
           f"{seeds[0]}..{seeds[-1]}, at most {args.max_moves} moves a game, {args.jobs} "
           f"process(es)", flush=True)
-    work = [("ours" if name == "ours" else "other", seed, args.ms, lib, args.max_moves)
+    work = [(name if name == ours else "other", seed, args.ms, lib, args.max_moves)
             for name, seed in jobs]
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for (name, _), game in zip(jobs, pool.imap(play_game, work)):
