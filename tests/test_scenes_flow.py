@@ -207,3 +207,24 @@ def test_the_play_panel_keeps_a_live_move_list_in_the_games_notation(h):
     start_match(h.app, hidden)
     h.frame()
     assert h.app.find(PlayScene).move_list() == []  # hidden hot-seat: no list to peek at
+
+
+def test_two_new_lan_players_are_not_both_called_player(h, monkeypatch):
+    import socket as socket_module
+
+    from game import settings
+    from game.scenes import lobby
+    from players.base import Controller, HumanController
+    monkeypatch.setattr(socket_module, "gethostname", lambda: "kitchen.lan")
+    assert lobby.lan_name() == "Player (kitchen)"
+    settings.put("player_name", "Ann")
+    assert lobby.lan_name() == "Ann"
+
+    class Link:
+        def close(self) -> None:
+            pass
+
+    match = Match("race", None, 2, [Seat("human", "Player"), Seat("remote", "Player")])
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=Link())
+    assert [play.panel_name(s) for s in (0, 1)] == ["Player (you)", "Player"]
+    play.board.close()

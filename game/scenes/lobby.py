@@ -6,6 +6,7 @@ Everything that waits (listening, connecting, the hello) runs off the loop; the 
 from __future__ import annotations
 
 import queue
+import socket
 import threading
 from typing import TYPE_CHECKING
 
@@ -50,11 +51,21 @@ def _title(game: str) -> str:
     return _(registry.get(game).title) if game in registry.GAME_IDS else game
 
 
+def lan_name() -> str:
+    """The name the other player sees: the one set in Settings, or, while it is still the
+    default, the default with this computer's name, so two new players are not both "Player"."""
+    name = str(settings.get("player_name") or "").strip()
+    if name and name != settings.DEFAULTS["player_name"]:
+        return name[:40]
+    host = socket.gethostname().split(".")[0][:24]
+    return (_("Player") + (f" ({host})" if host else ""))[:40]
+
+
 class LobbyScene(Scene):
     def __init__(self, app: App, listen_port: int = discovery.PORT):
         super().__init__(app)
         self.hosts = discovery.HostList(listen_port).start()
-        self.name = str(settings.get("player_name") or _("Player"))[:40]
+        self.name = lan_name()
         games = lan_games()
         self.game_row = ChoiceRow(_("Host"), [(g, _(registry.get(g).title)) for g in games],
                                   games[0])

@@ -604,6 +604,14 @@ class PlayScene(Scene):
             self.board.draw(surface)
         self._draw_panel(surface, self.side)
 
+    def panel_name(self, seat: int) -> str:
+        """A seat's name in the panel; over the LAN the local player's is marked, so two
+        players with the same name can tell who is who."""
+        name = self.match.seats[seat].name
+        if self.session is not None and seat in self.humans:
+            return _("{name} (you)").format(name=name)
+        return name
+
     def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
         panel(surface, side)
         y = side.y + 14
@@ -617,7 +625,7 @@ class PlayScene(Scene):
             level = _(LEVEL_TITLES.get(s.level, s.level))
             kind = {"human": "", "ai": _("AI {level}").format(level=level),
                     "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
-            theme.text(surface, s.name, (side.x + 46, y), 20, bold=True)
+            theme.text(surface, self.panel_name(seat), (side.x + 46, y), 20, bold=True)
             theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             y += 54
