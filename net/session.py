@@ -287,9 +287,9 @@ class Session:
         self.link.close(self.violation)
 
     def _link_lost(self, reason: str) -> None:
-        self.connected = False
+        was, self.connected = self.connected, False
         self.waiting = False
-        if self.match.over:
+        if self.match.over or not was:  # a bye said so already
             return
         self._note("message", text=f"Connection lost: {reason}")
         self.notes.append({"type": "peer_lost", "reason": reason})
@@ -419,7 +419,7 @@ class Session:
         """The end: the peer's secret must come, and in time; if not, its result is void."""
         if self.ended_at is None:
             self.ended_at = time.monotonic()
-        if self.verdict or not self.secret_expected():
+        if self.verdict or self.closed or not self.secret_expected():
             return
         if not self.connected or time.monotonic() - self.ended_at > REVEAL_WAIT:
             self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",

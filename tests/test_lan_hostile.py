@@ -132,7 +132,7 @@ def test_a_planes_guest_answers_one_shot_per_ply():
         h.close(), g.close(), host.stop()
 
 
-def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch):
+def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch, capsys):
     monkeypatch.setattr(lan, "REVEAL_WAIT", 0.3)
     host, h, g = pair("planes", seed=5)
     try:
@@ -145,6 +145,8 @@ def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch):
         assert "unverified" in h.match.result_line()
         record = h.match.to_record()  # the record says so too
         assert "unverified" in str(record)
+        headless._finish(h)  # and headless play prints it
+        assert "unverified" in capsys.readouterr().out
     finally:
         h.close(), g.close(), host.stop()
 
