@@ -414,8 +414,9 @@ class Board(BoardBase):
     def _draw_setup(self, surface: pygame.Surface) -> None:
         grid = self.own_rect
         if not self.setting_up():
-            theme.text(surface, _("The other side is hiding its planes…"), self.rect.center, 24,
-                       theme.INK_SOFT, anchor="center")
+            words = (_("Both sides are hiding their planes…") if self.viewer is None
+                     else _("The other side is hiding its planes…"))  # None: replay, watching
+            theme.text(surface, words, self.rect.center, 24, theme.INK_SOFT, anchor="center")
             return
         theme.text(surface, _("Hide your planes"), (grid.centerx, grid.y - 26), 22, bold=True,
                    anchor="midbottom")
