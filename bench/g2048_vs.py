@@ -192,7 +192,8 @@ def main(argv: list[str] | None = None) -> None:
         have = {g["seed"] for g in done[name]}
         jobs += [(name, seed) for seed in seeds if seed not in have]
     jobs.sort(key=lambda j: (j[1], j[0]))  # both programs a seed at a time: the same load
-    print(f"2048: {ours} (hard, {args.ms:g} ms a move) against {args.name} ({lib}), seeds "
+    how = f"hard, {args.ms:g} ms a move" if ours == "ours" else "its depth rule, no clock"
+    print(f"2048: {ours} ({how}) against {args.name} ({lib}), seeds "
           f"{seeds[0]}..{seeds[-1]}, at most {args.max_moves} moves a game, {args.jobs} "
           f"process(es)", flush=True)
     work = [(name if name == ours else "other", seed, args.ms, lib, args.max_moves)
