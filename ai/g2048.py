@@ -304,9 +304,9 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
 
 class _Watcher:
     """One daemon thread for every search: it raises a search's stop flag at its deadline or on
-    cancel. It wakes only every POLL seconds, and stays awake a while between searches so that
-    the next one need not wake it: on a loaded machine every hand-over of the GIL waits for
-    the scheduler (a thread a search cost its median move five times its processor time)."""
+    cancel. It wakes every POLL seconds, and keeps doing so a while between searches so that
+    a search neither starts a thread nor wakes one: on a loaded machine each hand-over of the
+    GIL can wait for the scheduler."""
 
     POLL = 0.005
     LINGER = 2.0  # seconds of polling after the last search before sleeping until the next
