@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase, Store
+from game.boards.base import BoardBase, Diagram, Store
 from game.i18n import _
 from game.rules import ataxx as rules
 from game.ui import theme
@@ -165,6 +165,26 @@ class Board(BoardBase):
         elif self.my_turn:
             lines.append(_("Click a stone, then a dot (clone) or a ring (jump)."))
         return lines
+
+    def diagrams(self) -> list[Diagram]:
+        """A stone's clone and jump targets; a clone turning its neighbours."""
+        lone = rules.from_fen("6o/7/7/3x3/7/7/7 x 0 1")
+        moves = rules.legal_moves(lone)
+        before = rules.from_fen("7/7/7/1o1o3/1o5/3x1o1/7 x 0 1")
+        after = rules.apply(before, "c3")
+
+        def select(board: Board) -> None:
+            board.selected = board.cursor = 24
+
+        return [
+            Diagram(_("The stone on d4 may clone onto a touching square (dots) or jump to a "
+                      "square two away (rings), leaving d4 empty."),
+                    self.picture(rules.view(lone, None), legal=moves, my_turn=True,
+                                 prepare=select), "Moves"),
+            Diagram(_("x clones from d2 to c3: the three o stones touching c3 turn to x; "
+                      "the o on f2 does not touch it."),
+                    self.picture(rules.view(after, None), last_move="c3"), "Conversion"),
+        ]
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:

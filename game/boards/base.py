@@ -32,6 +32,16 @@ class Setting:
     choices: tuple[tuple[Any, str], ...] = ()
 
 
+@dataclass(frozen=True)
+class Diagram:
+    """A small picture on a game's rules page, drawn by the game's own board code."""
+
+    caption: str  # already translated
+    draw: Callable[[pygame.Surface, pygame.Rect], None]  # draws the picture inside the rect
+    after: str = ""  # the English heading of the rules section it illustrates; "" the end
+    aspect: float = 1.0  # width over height
+
+
 class BoardBase:
     """Draws one game's view in a rect and reports the moves the local player makes."""
 
@@ -129,3 +139,26 @@ class BoardBase:
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""
         return False
+
+    def diagrams(self) -> list[Diagram]:
+        """Pictures for the rules page (a clone and a jump, a box closed, ...)."""
+        return []
+
+    def picture(self, view: dict, *, legal: list | tuple = (), my_turn: bool = False,
+                viewer: int | None = None, last_move: Any = None, options: dict | None = None,
+                prepare: Callable[[Any], None] | None = None
+                ) -> Callable[[pygame.Surface, pygame.Rect], None]:
+        """A Diagram's draw function: a board of this game showing view, laid out in the rect;
+        prepare(board) sets what the view alone does not (a selected piece, a ghost plane)."""
+
+        def draw(surface: pygame.Surface, rect: pygame.Rect) -> None:
+            board = type(self)(dict(options or self.options), self.seat_names, self.prefs)
+            board.set_view(view, list(legal), my_turn=my_turn, viewer=viewer,
+                           last_move=last_move, animate=False)
+            board.layout(rect)
+            if prepare is not None:
+                prepare(board)
+            board.draw(surface)
+            board.close()
+
+        return draw

@@ -1,4 +1,5 @@
-"""A game's rules, from its rules module's RULES_TEXT."""
+"""A game's rules, from its rules module's RULES_TEXT, with the board's diagrams between the
+sections they illustrate."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import registry
-from game.i18n import _, translate_text
+from game import registry, settings
+from game.boards.base import Diagram
+from game.i18n import _, paragraphs
 from game.scenes.base import Scene
 from game.ui import theme
 from game.ui.widgets import Button, ButtonGroup, panel
@@ -16,6 +18,8 @@ if TYPE_CHECKING:
     from game.app import App
 
 LINE_H = 28
+CAPTION_SIZE = 16
+CAPTION_H = 20
 
 
 class RulesScene(Scene):
@@ -27,6 +31,14 @@ class RulesScene(Scene):
         self.max_scroll = 0
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
         self.lines: list[tuple[str, bool]] = []  # (text, is a heading), wrapped by layout
+        rules = self.info.rules
+        board = self.info.board_module().Board(rules.normalize_options(None), rules.SEAT_NAMES,
+                                                prefs=settings.all_values())
+        self.diagrams: list[Diagram] = board.diagrams()
+        board.close()
+        # Laid out: each picture drawn once, where it goes relative to the text's top.
+        self.pictures: list[tuple[pygame.Surface, pygame.Rect, list[str]]] = []
+        self.height = 0
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEWHEEL:
@@ -41,19 +53,47 @@ class RulesScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
-        self.lines = []
-        for para in translate_text(self.info.rules.RULES_TEXT).strip().split("\n\n"):
-            rows = para.strip().split("\n")
+        self.lines, self.pictures = [], []
+        width = box.width - 48
+        side = max(180, min(260, box.height // 3))
+        english = paragraphs(self.info.rules.RULES_TEXT)
+        headings = [p.split("\n")[0].lstrip("# ").strip() for p in english if p.startswith("#")]
+        for source in english:
+            rows = _(source).strip().split("\n")
+            heading = ""
             if rows and rows[0].startswith("#"):  # a heading line, set apart from its text
+                heading = source.split("\n")[0].lstrip("# ").strip()
                 self.lines.append((rows[0].lstrip("# ").strip(), True))
                 rows = rows[1:]
             body = " ".join(" ".join(rows).split())
             if body:
-                self.lines += [(line, False) for line in theme.wrap(body, box.width - 48, 20)]
+                self.lines += [(line, False) for line in theme.wrap(body, width, 20)]
+            self._place([d for d in self.diagrams if heading and d.after == heading], width, side)
             self.lines.append(("", False))
-        self.max_scroll = max(0, len(self.lines) * LINE_H - (box.height - 40))
+        self._place([d for d in self.diagrams if d.after not in headings], width, side)
+        self.height = len(self.lines) * LINE_H
+        self.max_scroll = max(0, self.height - (box.height - 40))
         self.scroll = min(self.scroll, self.max_scroll)
         self.buttons.layout_row(40, h - 66, 160, 44)
+
+    def _place(self, diagrams: list[Diagram], width: int, side: int) -> None:
+        """Lay pictures out in rows below the lines so far (blank lines keep their room)."""
+        x, row_h = 0, 0
+        top = len(self.lines) * LINE_H + 8
+        for d in diagrams:
+            pw = min(width, int(side * d.aspect))
+            captions = theme.wrap(d.caption, max(pw, 240), CAPTION_SIZE)
+            ph = int(pw / d.aspect) + 6 + len(captions) * CAPTION_H
+            if x and x + pw > width:
+                top, x, row_h = top + row_h + 16, 0, 0
+            image = pygame.Surface((pw, int(pw / d.aspect)), pygame.SRCALPHA)
+            d.draw(image, image.get_rect())
+            self.pictures.append((image, pygame.Rect(x, top, pw, ph), captions))
+            x += max(pw, 240) + 28
+            row_h = max(row_h, ph)
+        if diagrams:
+            bottom = top + row_h + 12
+            self.lines += [("", False)] * (-(-(bottom - len(self.lines) * LINE_H) // LINE_H))
 
     def draw(self, surface: pygame.Surface) -> None:
         theme.text(surface, _("How to play {game}").format(game=_(self.info.title)), (40, 24), 34,
@@ -73,6 +113,16 @@ class RulesScene(Scene):
                 else:
                     theme.text(surface, line, (box.x + 24, y), 20)
             y += line_h
+        top = box.y + 20 - self.scroll
+        for image, place, captions in self.pictures:
+            at = place.move(box.x + 24, top)
+            if at.bottom < box.y or at.y > box.bottom:
+                continue
+            surface.blit(image, at.topleft)
+            y = at.y + image.get_height() + 6
+            for line in captions:
+                theme.text(surface, line, (at.x, y), CAPTION_SIZE, theme.INK_SOFT)
+                y += CAPTION_H
         surface.set_clip(clip)
         if self.max_scroll:
             theme.text(surface, _("scroll: wheel or arrows"), (box.right, box.bottom + 8), 16,
