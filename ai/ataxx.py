@@ -31,8 +31,9 @@ KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
 # Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps;
 # none did yet (README: null move +12 ± 56 Elo, LMR -58 ± 86, partial +10 ± 80).
-LMR = False
+LMR = 0  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's)
 NULL_MOVE = False
+FUTILITY = False  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
 
 
@@ -188,9 +189,9 @@ class CompiledSearch:
     watcher thread raises its stop flag (deadline or cancel)."""
 
     def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
-                 node_limit: int = 0, lmr: bool = LMR, null_move: bool = NULL_MOVE,
+                 node_limit: int = 0, lmr: int = LMR, null_move: bool = NULL_MOVE,
                  weights: dict[int, int] | None = None, tables: Any = None,
-                 partial: bool = PARTIAL):
+                 partial: bool = PARTIAL, futility: bool = FUTILITY):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -198,6 +199,7 @@ class CompiledSearch:
         self.lmr = lmr
         self.null_move = null_move
         self.partial = partial
+        self.futility = futility
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
@@ -223,6 +225,7 @@ class CompiledSearch:
         ctl = tables.ctl
         ctl[k.NODE_LIMIT] = self.node_limit
         ctl[k.LMR] = int(self.lmr)
+        ctl[k.FUTILITY] = int(self.futility)
         ctl[k.NULL_MOVE] = int(self.null_move)
         for slot, weight in self.weights.items():
             ctl[slot] = weight

@@ -47,9 +47,16 @@ SH = U(64 - TT_BITS)
 # ctl, the search's control block, shared with the Python side: flags, counters and the
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
- W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER) = range(13)
+ W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY) = range(14)
 CTL_SIZE = 16
 NULL_R = 2  # depth a null move saves
+# LMR=2's reductions by depth and move index, log-shaped as in Zataxx (0.8 + 0.4 ln d ln i)
+_D, _I = np.meshgrid(np.arange(64), np.arange(256), indexing="ij")
+LMR_TABLE = np.where((_D > 0) & (_I > 0),
+                     0.8 + 0.4 * np.log(np.maximum(_D, 1)) * np.log(np.maximum(_I, 1)),
+                     0).astype(np.int64)
+RFP_MARGIN, RFP_DEPTH = 50, 6  # reverse futility: a static eval this far over beta stands
+FP_BASE, FP_STEP, FP_DEPTH = 160, 80, 6  # futility: late moves of a hopeless node are skipped
 
 _RIMS = 0x7F | (0x7F << 42) | _FILE_A | _FILE_G
 EDGE = U(_RIMS)  # a stone on the rim has fewer neighbours to be taken from
@@ -266,6 +273,15 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             if e_flag == UPPER and e_score <= alpha:
                 return e_score
 
+    pv = beta - alpha > 1
+    static = 0
+    futile = ctl[FUTILITY] != 0 and ply > 0 and depth <= FP_DEPTH and abs(alpha) < MATE_ZONE \
+        and abs(beta) < MATE_ZONE
+    if futile:
+        static = evaluate(own, opp, gaps, ctl)
+        if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
+            return static
+
     # Null move: if passing still holds beta, a real move will too. Passes are legal in Ataxx
     # but forced only without a move, and zugzwang is rare; never two nulls in a row, never in
     # a principal variation, never near a mate score or with few stones left.
@@ -293,8 +309,10 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     order(own, opp, moves, keys, ply, n, tt_move, killers, history)
     original_alpha = alpha
     best, best_move = -INF, NO_MOVE
-    lmr = ctl[LMR] != 0
+    lmr = ctl[LMR]
     for i in range(n):
+        if futile and i >= 3 and static + FP_BASE + FP_STEP * depth <= alpha:
+            break
         m = pick(moves, keys, ply, i, n)
         a, b = play(own, opp, m)
         child_half = 0 if m < 64 else half + 1
@@ -303,9 +321,12 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                              tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
         else:
             r = 0
-            if lmr and depth >= 3 and i >= 4 and m != killers[ply, 0] \
+            if lmr == 1 and depth >= 3 and i >= 4 and m != killers[ply, 0] \
                     and m != killers[ply, 1]:
                 r = 1 if i < 12 or depth < 5 else 2
+            elif lmr == 2 and depth >= 3 and i >= 2:
+                r = LMR_TABLE[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
+                r = max(0, min(r, depth - 2))
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
                              nulls, ctl)

@@ -5,8 +5,9 @@ evaluation change (issue 22).
     python bench/ataxx_selfplay.py --a "null=1" --b "" --nodes 200000 --pairs 40
     python bench/ataxx_selfplay.py --a "lmr=1" --b "lmr=0" --time-ms 100 --pairs 40
 
-A setting is comma-separated key=value: lmr, null, partial (0/1) and the evaluation's weights
-front, mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
+A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial (0/1) and the
+evaluation's weights front, mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep
+the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
 --time-ms the same time.
 Openings: every blocker layout in turn, then --plies random moves. Each side keeps its own
@@ -36,7 +37,9 @@ def setting(text: str, kernel) -> dict:
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, _, value = part.partition("=")
         if key == "lmr":
-            kw["lmr"] = bool(int(value))
+            kw["lmr"] = int(value)
+        elif key == "fp":
+            kw["futility"] = bool(int(value))
         elif key == "null":
             kw["null_move"] = bool(int(value))
         elif key == "partial":
@@ -44,7 +47,7 @@ def setting(text: str, kernel) -> dict:
         elif key in KEYS:
             kw["weights"][getattr(kernel, "W_" + key.upper())] = int(value)
         else:
-            raise SystemExit(f"unknown key {key!r}: lmr, null, partial, {', '.join(KEYS)}")
+            raise SystemExit(f"unknown key {key!r}: lmr, fp, null, partial, {', '.join(KEYS)}")
     return kw
 
 

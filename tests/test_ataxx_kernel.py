@@ -185,9 +185,10 @@ def test_searches_on_new_threads_reuse_the_tables(kernel):
     "7/7/7/7/7/1o5/x6 x 0 10",
     "o1x4/2x4/xx5/7/7/7/7 x 0 10",
 ])
-@pytest.mark.parametrize("null_move,lmr", [(True, False), (False, True), (True, True)])
-def test_pruning_keeps_the_forced_wins(kernel, fen, null_move, lmr):
-    move, score, _ = _search(fen, 0.3, null_move=null_move, lmr=lmr)
+@pytest.mark.parametrize("null_move,lmr,futility", [
+    (True, 0, False), (False, 1, False), (False, 2, False), (False, 0, True), (True, 2, True)])
+def test_pruning_keeps_the_forced_wins(kernel, fen, null_move, lmr, futility):
+    move, score, _ = _search(fen, 0.3, null_move=null_move, lmr=lmr, futility=futility)
     assert score >= bot.WIN - 1000 and move in rules.moves_of(rules.from_fen(fen))
 
 
