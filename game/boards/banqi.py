@@ -6,8 +6,8 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase, Setting, Store
-from game.i18n import _
+from game.boards.base import BoardBase, Diagram, Setting, Store
+from game.i18n import N_, _
 from game.rules import banqi as rules
 from game.ui import theme
 
@@ -16,6 +16,8 @@ GLYPHS = {"K": "帥", "A": "仕", "E": "相", "R": "俥", "N": "傌", "C": "炮"
 RED, BLACK = (190, 40, 40), (40, 40, 48)
 DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
 FLIP_SECONDS = 0.35
+RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": N_("Chariot"),
+              "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
 
 class Board(BoardBase):
@@ -32,6 +34,7 @@ class Board(BoardBase):
         self.origin = (0, 0)
         self.flips: dict[int, float] = {}
         self.clock = 0.0
+        self.tray = True  # the captured pieces under the board (a diagram has none)
 
     # --- the view
     def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
@@ -61,9 +64,10 @@ class Board(BoardBase):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        self.cell = max(30, min((rect.width - 40) // 8, (rect.height - 150) // 4))
+        tray = 110 if self.tray else 0
+        self.cell = max(30, min((rect.width - 40) // 8, (rect.height - 40 - tray) // 4))
         w, h = self.cell * 8, self.cell * 4
-        self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - 110) // 2))
+        self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - tray) // 2))
 
     def square_rect(self, sq: int) -> pygame.Rect:
         r, f = divmod(sq, 8)
@@ -177,6 +181,81 @@ class Board(BoardBase):
             lines.append(_("Click a disc to flip it, or a piece, then where it goes."))
         return lines
 
+    def diagrams(self) -> list[Diagram]:
+        """The chart of ranks (who takes whom) under both rule sets, and the cannon's jump."""
+        squares = ["."] * 32
+        for name, piece in (("b2", "C"), ("d2", "?"), ("f2", "n"), ("b4", "a"), ("b3", "p"),
+                            ("h2", "k")):
+            squares[rules.parse_square(name)] = piece
+        options = {"variant": "taiwan", "fog": False}
+        view = {"board": rules.board_text(squares), "to_move": 0, "colors": ["red", "black"],
+                "hidden": {}, "quiet_plies": 0, "variant": "taiwan", "fog": False,
+                "captured": [], "last": "", "history": []}
+        legal = rules.legal_moves_from_view(view, options)
+
+        def select(board: Board) -> None:
+            board.tray = False
+            board.layout(board.rect)
+            board.selected = board.cursor = rules.parse_square("b2")
+
+        return [
+            Diagram(_("Who takes whom (Taiwan rules): each piece on the left takes the pieces "
+                      "ticked in its row, by stepping onto them. Red pieces on the left of each "
+                      "pair, black on the right; the cannon takes only by jumping."),
+                    lambda s, r: self._draw_chart(s, r, "taiwan"), "Moving and capturing",
+                    13.5 / 8, 1.5),
+            Diagram(_("The red cannon on b2 jumps the face-down piece on d2 to take the horse "
+                      "on f2 (ring); over the soldier on b3 it takes the advisor on b4. The "
+                      "general on h2 is out of reach: two pieces stand between."),
+                    self.picture(view, legal=legal, my_turn=True, options=options,
+                                 prepare=select), "The cannon (Taiwan rules)", 1.7, 1.2),
+            Diagram(_("China rules: the cannon takes by rank like the others, and the general "
+                      "takes soldiers too."),
+                    lambda s, r: self._draw_chart(s, r, "china"), "China rules", 13.5 / 8,
+                    1.5),
+        ]
+
+    def _draw_chart(self, surface: pygame.Surface, rect: pygame.Rect, variant: str) -> None:
+        """Ranks down the left (with names), victims across the top, a tick where one takes."""
+        kinds = rules.KINDS
+        cell = int(min(rect.width / (len(kinds) + 6.5), rect.height / (len(kinds) + 1)))
+        x0 = rect.x + int(cell * 6.5)
+        y0 = rect.y + cell
+        name_size = max(11, min(20, cell * 3 // 5))
+        for i, kind in enumerate(kinds):
+            pair = pygame.Rect(x0 + i * cell, rect.y, cell, cell).inflate(-3, -3)
+            self._disc(surface, pair, kind.lower())
+            row_y = y0 + i * cell
+            disc = pygame.Rect(rect.x, row_y, cell, cell).inflate(-3, -3)
+            self._disc(surface, disc, kind)
+            self._disc(surface, disc.move(cell - 4, 0), kind.lower())
+            theme.text(surface, _(RANK_NAMES[kind]), (rect.x + 2 * cell, row_y + cell // 2),
+                       name_size, theme.INK, anchor="midleft")
+            for j, victim in enumerate(kinds):
+                box = pygame.Rect(x0 + j * cell, row_y, cell, cell)
+                pygame.draw.rect(surface, theme.GRID, box, 1)
+                if can_take_any(kind, victim, variant):
+                    c = box.center
+                    k = cell // 5
+                    pygame.draw.lines(surface, theme.GOOD, False,
+                                      [(c[0] - k, c[1]), (c[0] - k // 3, c[1] + k),
+                                       (c[0] + k, c[1] - k)], max(2, cell // 12))
+            if variant == "taiwan" and kind == "C":
+                theme.text(surface, _("takes by jumping"),
+                           (x0 + cell * len(kinds) // 2, row_y + cell // 2), name_size,
+                           theme.ACCENT, anchor="center")
+
+    def _disc(self, surface: pygame.Surface, rect: pygame.Rect, piece: str) -> None:
+        """A face-up piece as a small disc (captured pieces, the chart)."""
+        ink = RED if piece.isupper() else BLACK
+        pygame.draw.ellipse(surface, DISC, rect)
+        pygame.draw.ellipse(surface, ink, rect, width=2)
+        text, cjk = self.glyph(piece)
+        font = theme.cjk_font(int(rect.height * 0.6)) if cjk else theme.font(
+            int(rect.height * 0.55), bold=True)
+        img = font.render(text, True, ink)
+        surface.blit(img, img.get_rect(center=rect.center))
+
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:
         if self.view is None:
@@ -207,7 +286,8 @@ class Board(BoardBase):
         if self.my_turn:
             pygame.draw.rect(surface, theme.INK, self.square_rect(self.cursor).inflate(-4, -4),
                              width=2, border_radius=4)
-        self._draw_captured(surface, board)
+        if self.tray:
+            self._draw_captured(surface, board)
         self._draw_coordinates(surface)
 
     def _last_squares(self) -> set[int]:
@@ -291,15 +371,7 @@ class Board(BoardBase):
         x = board.x + 86
         for group in ([p for p in gone if p.isupper()], [p for p in gone if p.islower()]):
             for p in group:
-                ink = RED if p.isupper() else BLACK
-                r = pygame.Rect(x, y, size, size)
-                pygame.draw.ellipse(surface, DISC, r)
-                pygame.draw.ellipse(surface, ink, r, width=2)
-                text, cjk = self.glyph(p)
-                font = theme.cjk_font(int(size * 0.6)) if cjk else theme.font(int(size * 0.55),
-                                                                              bold=True)
-                img = font.render(text, True, ink)
-                surface.blit(img, img.get_rect(center=r.center))
+                self._disc(surface, pygame.Rect(x, y, size, size), p)
                 x += size + 3
                 if x > board.right - size:
                     x, y = board.x + 86, y + size + 4
@@ -315,3 +387,8 @@ class Board(BoardBase):
             y = self.origin[1] + (3 - r) * self.cell + self.cell // 2
             theme.text(surface, str(r + 1), (self.origin[0] - 12, y), size, theme.INK_SOFT,
                        anchor="midright")
+
+
+def can_take_any(attacker: str, victim: str, variant: str) -> bool:
+    """Whether the attacker's kind may take the victim's kind by stepping onto it."""
+    return rules.can_take(attacker.upper(), victim.lower(), variant)

@@ -40,6 +40,7 @@ class Diagram:
     draw: Callable[[pygame.Surface, pygame.Rect], None]  # draws the picture inside the rect
     after: str = ""  # the English heading of the rules section it illustrates; "" the end
     aspect: float = 1.0  # width over height
+    scale: float = 1.0  # larger than the page's usual picture (a chart to read)
 
 
 class BoardBase:

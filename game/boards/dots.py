@@ -8,7 +8,7 @@ import random
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase, Store
+from game.boards.base import BoardBase, Diagram, Store
 from game.i18n import _, ngettext
 from game.rules import dots as rules
 from game.ui import theme
@@ -188,6 +188,35 @@ class Board(BoardBase):
         if self.hint:
             lines.append(self.hint)
         return lines
+
+    def diagrams(self) -> list[Diagram]:
+        """A box closed by its fourth side (and the extra turn); a chain given away."""
+        size = {"rows": 2, "cols": 2, "first_reply_rule": False}
+
+        def line(a: tuple[int, int], b: tuple[int, int]) -> int:
+            return next(n for n in range(rules.geometry(2, 2).lines)
+                        if set(rules.line_ends(2, 2, n)) == {a, b})
+
+        # Blue and red draw three sides of the top-left box and others; red closes it.
+        drawn = [line((0, 0), (0, 1)), line((2, 1), (2, 2)), line((0, 0), (1, 0)),
+                 line((1, 2), (2, 2)), line((1, 0), (1, 1))]
+        closing = line((0, 1), (1, 1))
+        before = rules.new_game(size)
+        for move in drawn:
+            before = rules.apply(before, move)
+        after = rules.apply(before, closing)
+        third = rules.apply(after, line((1, 1), (2, 1)))
+        return [
+            Diagram(_("Three sides of the top-left box are drawn; whoever draws the fourth "
+                      "(a dashed pencil line here) takes the box."),
+                    self.picture(rules.view(before, None), legal=[closing], my_turn=True,
+                                 options=size, prepare=lambda b: setattr(b, "cursor", closing)),
+                    "Moves"),
+            Diagram(_("Blue drew it: the box is blue's, and blue draws again. Here blue's "
+                      "next line gives the bottom-right box a third side: a gift for red."),
+                    self.picture(rules.view(third, None), options=size,
+                                 last_move=line((1, 1), (2, 1))), "Moves"),
+        ]
 
     # --- drawing
     def move_text(self, move, before: dict, after: dict) -> str:

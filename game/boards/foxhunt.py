@@ -10,7 +10,7 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
-from game.boards.base import BoardBase
+from game.boards.base import BoardBase, Diagram
 from game.i18n import _
 from game.rules import foxhunt as rules
 from game.ui import theme
@@ -171,6 +171,21 @@ class Board(BoardBase):
     def sound_for(self, old_view, new_view, move) -> str:
         probes = new_view.get("probes") or []
         return "hit" if probes and probes[-1][1] == rules.FOX else "miss"
+
+    def diagrams(self) -> list[Diagram]:
+        """A probe, the lines it sees and its count; a found fox."""
+        size = 8
+        foxes = {3 * size + 6, 0, 6 * size + 3, 1 * size + 6, 7 * size + 1}
+        probe = 3 * size + 3
+        seen = len(rules.sight(size, probe) & foxes)
+        view = {"size": size, "foxes": 5, "probes": [[6 * size + 3, rules.FOX], [probe, seen]]}
+        options = {"size": size, "foxes": 5}
+        return [Diagram(
+            _("The probe in the middle counts the foxes on its row, its column and both "
+              "diagonals (outlined): {n}, the fox already found below it included.").format(
+                n=seen),
+            self.picture(view, options=options, last_move=probe,
+                         prepare=lambda b: setattr(b, "hover", probe)), "Probing")]
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:

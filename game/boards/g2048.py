@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from ai.worker import AIWorker
-from game.boards.base import BoardBase, Setting, Store
+from game.boards.base import BoardBase, Diagram, Setting, Store
 from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
 from game.ui import theme
@@ -88,6 +88,7 @@ class Board(BoardBase):
         self.auto_move: str | None = None
         self.asked_for = -1  # the version of the view the bot's pending answer is about
         self.version = 0
+        self.header_shown = True  # a rules page's diagram shows the grid alone
 
     # --- the view
     @property
@@ -142,7 +143,7 @@ class Board(BoardBase):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        header_h = max(40, min(80, rect.height // 8))
+        header_h = max(40, min(80, rect.height // 8)) if self.header_shown else -10
         side = max(120, min(rect.width - 20, rect.height - header_h - 30))
         self.gap = max(4, side // 40)
         self.cell = (side - 5 * self.gap) // 4
@@ -283,9 +284,32 @@ class Board(BoardBase):
         merged = old_view is not None and new_view.get("score", 0) > old_view.get("score", 0)
         return "capture" if merged else "move"
 
+    def diagrams(self) -> list[Diagram]:
+        """A slide to the left: which tiles merge, and that a merged tile waits a turn."""
+        before = (2, 2, 4, 8, 0, 4, 0, 4, 2, 0, 0, 0, 16, 16, 16, 0)
+        after, _gained = rules.slide(before, "left")
+
+        def shown(cells: tuple[int, ...], hint: str | None = None):
+            view = {"board": [list(cells[r * 4:r * 4 + 4]) for r in range(4)], "score": 0,
+                    "best_tile": max(cells)}
+
+            def prepare(board: Board) -> None:
+                board.header_shown = False
+                board.layout(board.rect)
+                board.hint = hint
+
+            return self.picture(view, prepare=prepare)
+
+        return [Diagram(_("Before a slide to the left (the arrow)."), shown(before, "left"),
+                        "Moves"),
+                Diagram(_("After it: 2+2 made 4 but did not merge again with the next 4; "
+                          "three 16s give 32 and 16, the pair nearest the wall first."),
+                        shown(after), "Moves")]
+
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:
-        self._draw_header(surface)
+        if self.header_shown:
+            self._draw_header(surface)
         pygame.draw.rect(surface, GRID_BACK, self.grid, border_radius=max(4, self.gap))
         for i in range(16):
             pygame.draw.rect(surface, EMPTY_CELL, self.cell_rect(i),

@@ -5,10 +5,11 @@ round, its own animals at the bottom."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pygame
 
-from game.boards.base import BoardBase, Setting, Store
+from game.boards.base import BoardBase, Diagram, Setting, Store
 from game.i18n import _, ngettext
 from game.rules import jungle as rules
 from game.ui import theme
@@ -164,6 +165,36 @@ class Board(BoardBase):
         if self.my_turn:
             lines.append(_("Click an animal, then where it goes."))
         return lines
+
+    def diagrams(self) -> list[Diagram]:
+        """The tiger's jump over a river; an elephant made rank 0 by a trap."""
+        options = rules.normalize_options(None)
+
+        def position(pieces: dict[tuple[int, int], str], sq: int) -> tuple[dict, list, Any]:
+            board = ["."] * rules.SIZE
+            for (f, r), p in pieces.items():
+                board[rules.sq_of(f, r)] = p
+            view = {"board": rules.board_text(board), "to_move": 0, "plies": 0,
+                    "quiet_plies": 0, "options": options, "last": "", "history": []}
+            legal = rules.legal_moves_from_view(view, options)
+
+            def prepare(b: Board) -> None:
+                b.selected = b.cursor = sq
+
+            return view, legal, prepare
+
+        river = position({(1, 2): "T", (4, 4): "r", (6, 8): "l", }, rules.sq_of(1, 2))
+        trap = position({(2, 1): "C", (3, 1): "e", (0, 8): "l"}, rules.sq_of(2, 1))
+        return [
+            Diagram(_("The red tiger on b3 jumps the river to b7, or steps (dots). A rat "
+                      "swimming in the way would block the jump."),
+                    self.picture(river[0], legal=river[1], my_turn=True, prepare=river[2]),
+                    "The rivers", rules.FILES / rules.RANKS),
+            Diagram(_("The blue elephant stands in red's trap on d2 next to red's den: it has "
+                      "rank 0, and even the red cat on c2 may take it (ring)."),
+                    self.picture(trap[0], legal=trap[1], my_turn=True, prepare=trap[2]),
+                    "Traps", rules.FILES / rules.RANKS),
+        ]
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:

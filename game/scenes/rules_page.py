@@ -55,7 +55,7 @@ class RulesScene(Scene):
         self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
         self.lines, self.pictures = [], []
         width = box.width - 48
-        side = max(180, min(260, box.height // 3))
+        side = max(180, min(280, box.height // 3))
         english = paragraphs(self.info.rules.RULES_TEXT)
         headings = [p.split("\n")[0].lstrip("# ").strip() for p in english if p.startswith("#")]
         for source in english:
@@ -81,7 +81,8 @@ class RulesScene(Scene):
         x, row_h = 0, 0
         top = len(self.lines) * LINE_H + 8
         for d in diagrams:
-            pw = min(width, int(side * d.aspect))
+            pw = min(width, int(side * d.scale * d.aspect ** 0.5))
+            pw = min(pw, int(pw / d.aspect * d.aspect))
             captions = theme.wrap(d.caption, max(pw, 240), CAPTION_SIZE)
             ph = int(pw / d.aspect) + 6 + len(captions) * CAPTION_H
             if x and x + pw > width:
