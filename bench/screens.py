@@ -27,7 +27,7 @@ import pygame  # noqa: E402
 
 from ai.base import Budget  # noqa: E402
 from ai.worker import shutdown_bot_process  # noqa: E402
-from game import i18n, registry, replay  # noqa: E402
+from game import i18n, registry, replay, stats  # noqa: E402
 from game.app import App  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
 from game.scenes.start import start_match  # noqa: E402
@@ -84,6 +84,7 @@ def screens(game_ids: list[str]) -> list[tuple[str, Callable[[App], None]]]:
         ("replays", lambda app: app.push("replays")),
         ("loads", lambda app: app.push("loads")),
         ("watch-setup", lambda app: app.push("setup", game_id=game_ids[0], watch=True)),
+        ("stats", lambda app: app.push("stats", game_id=game_ids[0])),
     ]
     if "lobby" in _scene_names():
         out.append(("lobby", lambda app: app.push("lobby")))
@@ -96,6 +97,9 @@ def screens(game_ids: list[str]) -> list[tuple[str, Callable[[App], None]]]:
             (f"{g}-replay", lambda app, g=g: app.push(
                 "replay", match=finished(g, 3, human_and_bot(g)))),
         ]
+        if registry.get(g).players == 2:
+            out.append((f"{g}-play-clock", lambda app, g=g: start_match(
+                app, mid_game(g), time_control="10+5")))
         if registry.get(g).players == 2 and registry.get(g).rules.HIDDEN:
             out.append((f"{g}-handover", lambda app, g=g: start_match(
                 app, Match(g, None, 5, [Seat("human", "Ann"), Seat("human", "Ben")]))))
@@ -120,8 +124,15 @@ def main() -> None:
     p.add_argument("--lang", default="en", help="en, zh_CN or zh_TW")
     args = p.parse_args()
     game_ids = args.game or registry.available()
-    for g in game_ids:  # a replay to list in the browser
+    for g in game_ids:  # a replay to list in the browser, and statistics to show
         replay.save_replay(finished(g, 3, human_and_bot(g)), 60.0)
+        solo = registry.get(g).players == 1
+        for i, (opponent, result) in enumerate([("easy", "won"), ("easy", "won"),
+                                                ("normal", "drawn"), ("hard", "lost"),
+                                                ("lan", "won")]):
+            stats.record(g, stats.SOLO if solo else opponent,
+                         "lost" if solo and result == "drawn" else result,
+                         1000 * (i + 1) if solo else None)
     count = 0
     for size_text in args.sizes.split(","):
         w, h = (int(v) for v in size_text.split("x"))

@@ -25,23 +25,24 @@ def path_for(name: str) -> Path:
     return saves_dir() / f"{safe[:60]}.pasave"
 
 
-def save_body(match: Match) -> dict:
+def save_body(match: Match, extra: dict | None = None) -> dict:
+    """The save: the match record, and in "extra" what the client keeps beside it (clocks)."""
     return {"match": match.to_record(), "saved": time.time(), "title": match.info.title,
-            "moves": len(match.moves)}
+            "moves": len(match.moves), "extra": dict(extra or {})}
 
 
-def save(match: Match, name: str = AUTOSAVE) -> Path:
+def save(match: Match, name: str = AUTOSAVE, extra: dict | None = None) -> Path:
     """Write the match now (atomically); returns the path."""
     path = path_for(name)
-    storage.write_file(path, KIND, FORMAT, save_body(match))
+    storage.write_file(path, KIND, FORMAT, save_body(match, extra))
     return path
 
 
 def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = None,
-                       quiet: bool = False) -> threading.Thread:
+                       quiet: bool = False, extra: dict | None = None) -> threading.Thread:
     """Save off the loop thread; a message (or an error message) is appended to done.
     An autosave (the autosave slot, or quiet) reports only errors."""
-    body = save_body(match)  # taken now, on the loop thread, so later moves do not race
+    body = save_body(match, extra)  # taken now, on the loop thread, so later moves do not race
 
     def write() -> None:
         try:
@@ -69,6 +70,15 @@ def load(path: Path | str) -> Match:
     except storage.FileError as exc:
         moved = storage.set_aside(path) if Path(path).exists() else None
         raise storage.FileError(f"{exc} (set aside)" if moved else str(exc)) from exc
+
+
+def read_extra(name: str) -> dict:
+    """The "extra" fields of the save of that name; {} if it has none or cannot be read."""
+    try:
+        extra = storage.read_file(path_for(name), KIND, FORMAT).get("extra")
+    except storage.FileError:
+        return {}
+    return extra if isinstance(extra, dict) else {}
 
 
 def autosave_name(match: Match) -> str:

@@ -21,10 +21,12 @@ def arcade_home(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPER_ARCADE_HOME", str(home))
     home.mkdir(parents=True, exist_ok=True)
     os.symlink(_SHARED_CACHE, home / "cache", target_is_directory=True)
-    from game import settings
+    from game import settings, stats
     settings.reset_for_tests()
+    stats.reset_for_tests()
     yield home
     settings.reset_for_tests()
+    stats.reset_for_tests()
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ai.base import LEVEL_TITLES
-from game import replay, saves, settings
+from game import replay, saves, settings, stats
+from game.clock import LOW_SECONDS, GameClock, control, format_time
 from game.i18n import _, outcome_reason, seat_title
 from game.match import Match
 from game.rules import RulesError, Termination
@@ -37,7 +38,7 @@ REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's an
 class PlayScene(Scene):
     def __init__(self, app: App, match: Match, controllers: list[Controller], *,
                  session: Any = None, demo: bool = False, save_name: str | None = None,
-                 watch_speed: float = 1.0):
+                 watch_speed: float = 1.0, time_control: str = "none"):
         super().__init__(app)
         self.match = match
         self.controllers = controllers
@@ -67,8 +68,57 @@ class PlayScene(Scene):
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
         self.status_lines: list[str] = []  # the board's panel lines as laid out
         self.started = time.monotonic()
+        self.time_control = time_control
+        self.clock = self._make_clock(time_control)
+        self._recorded: Match | None = None  # the match whose result the statistics hold
         self._build_buttons()
         self.refresh(animate=False)
+
+    # --- the clocks
+    def _make_clock(self, time_control: str) -> GameClock | None:
+        """Clocks for a two-player game with a person at this computer; over the LAN there are
+        none yet (one side's clock cannot yet be trusted by the other). A resumed game takes
+        the times its save kept."""
+        m = self.match
+        if m.rules.PLAYERS != 2 or self.session is not None or self.demo or not self.humans:
+            return None
+        kept = GameClock.from_dict(saves.read_extra(self.save_name).get("clock"))
+        if kept is not None:
+            self.time_control = kept.control.key
+            return kept
+        chosen = control(time_control)
+        return GameClock(chosen) if chosen is not None else None
+
+    def clock_seat(self) -> int | None:
+        """Whose clock runs now: the seat to move, unless the game is covered (a dialog, the
+        hand-over), over, still being set up, showing a mover their answer, or animating a
+        move already decided."""
+        m = self.match
+        if (m.over or self.app.top is not self or self.revealing or self.needs_handover()
+                or m.setup_pending() or self.pending is not None):
+            return None
+        return m.to_move()
+
+    def _tick_clock(self) -> None:
+        if self.clock is None:
+            return
+        self.clock.run(self.clock_seat())
+        flagged = self.clock.flagged()
+        if flagged is not None and not self.match.over:
+            self._cancel_all()
+            self.reveal_until = None
+            self.match.resign(flagged, "", Termination.TIME)
+            self.clock.run(None)
+            self.refresh(animate=False)
+
+    def save_extra(self) -> dict:
+        """What a save keeps beside the match record: the clocks' time left."""
+        return {"clock": self.clock.to_dict()} if self.clock is not None else {}
+
+    def leave(self) -> None:
+        """Covered (a dialog, the hand-over) or gone: the clocks stop."""
+        if self.clock is not None:
+            self.clock.run(None)
 
     # --- who sees what
     @property
@@ -219,7 +269,7 @@ class PlayScene(Scene):
 
     def save_named(self) -> None:
         name = time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S")
-        saves.save_in_background(self.match, name, self.notices)
+        saves.save_in_background(self.match, name, self.notices, extra=self.save_extra())
 
     def show_rules(self) -> None:
         self.app.push("rules", game_id=self.match.game_id)
@@ -236,7 +286,7 @@ class PlayScene(Scene):
     def leave_game(self) -> None:
         self._cancel_all()
         if not self.match.over and self.humans and not self.demo:
-            saves.save_in_background(self.match, self.save_name)
+            saves.save_in_background(self.match, self.save_name, extra=self.save_extra())
         if self.app.find("title"):
             self.app.pop_to("title")  # this scene closes on the way
         else:
@@ -275,7 +325,8 @@ class PlayScene(Scene):
 
     def _autosave(self) -> None:
         if self.humans and not self.demo and not self.match.over:
-            saves.save_in_background(self.match, self.save_name, self.notices, quiet=True)
+            saves.save_in_background(self.match, self.save_name, self.notices, quiet=True,
+                                     extra=self.save_extra())
 
     # --- moves
     def try_move(self, move: Any, by_human: bool) -> bool:
@@ -290,6 +341,7 @@ class PlayScene(Scene):
             self.board.legal, self.board.my_turn = [], False
             return True
         before = self.board.view
+        on_clock = self.match.to_move()
         if not by_human:
             if not self.driver.apply(move):  # a refused bot move forfeits (driver -> _forfeit)
                 return False
@@ -304,6 +356,8 @@ class PlayScene(Scene):
             if self.hidden_hotseat and self.match.to_move() not in (None, mover):
                 self.reveal_until = time.monotonic() + REVEAL_SECONDS
         self.pending = None
+        if self.clock is not None and on_clock is not None:
+            self.clock.moved(on_clock)
         self.refresh(animate=True)
         if self.board.view is not None:
             self.app.sound.play(self.board.sound_for(before, self.board.view, move))
@@ -384,6 +438,7 @@ class PlayScene(Scene):
 
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        self._tick_clock()
         if self._status_lines() != self.status_lines:
             self.relayout()  # the panel's text grew or shrank: the buttons move
         labels = [label for label, _ in self.board.actions()]
@@ -438,7 +493,8 @@ class PlayScene(Scene):
                     self.app.sound.play(self.board.sound_for(before, self.board.view, moves[-1]))
                 self._autosave()
             elif kind == "peer_lost":
-                saves.save_in_background(self.match, self.save_name, self.notices)
+                saves.save_in_background(self.match, self.save_name, self.notices,
+                                         extra=self.save_extra())
                 self.app.push(
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
@@ -470,6 +526,7 @@ class PlayScene(Scene):
             self._cancel_all()
             self.refresh(animate=False)
             self._write_replay()
+            self._record_stats()
             if self.humans and not self.demo:
                 saves.remove(self.save_name)
             out = self.match.outcome()
@@ -484,6 +541,29 @@ class PlayScene(Scene):
                 and self.app.top is self and not self.demo:
             self.result_shown = True
             self.app.push("result", play=self)
+
+    def stats_entry(self) -> tuple[str, str, str, int | None] | None:
+        """(game, opponent, result, solo score) for the player's statistics; None when the game
+        is nobody's own (bots watched, the demo, hot-seat between two people here)."""
+        m, out = self.match, self.match.outcome()
+        if self.demo or len(self.humans) != 1 or out is None:
+            return None
+        me = self.humans[0]
+        if m.rules.PLAYERS == 1:
+            return m.game_id, stats.SOLO, "won" if out.winner == me else "lost", out.score[me]
+        other = m.seats[1 - me]
+        opponent = {"ai": other.level, "agent": stats.PROGRAM, "remote": stats.LAN}.get(
+            other.kind, other.kind)
+        result = "drawn" if out.winner is None else "won" if out.winner == me else "lost"
+        return m.game_id, opponent, result, None
+
+    def _record_stats(self) -> None:
+        """Count a finished game once (an undo after the end and a second finish do not)."""
+        entry = self.stats_entry()
+        if entry is None or self._recorded is self.match:
+            return
+        self._recorded = self.match
+        stats.record_in_background(*entry)
 
     def next_demo_game(self) -> None:
         """The idle demo goes on with a new game of the same kind."""
@@ -508,7 +588,7 @@ class PlayScene(Scene):
         self._cancel_all()
         if not self.match.over and self.humans and not self.demo:
             try:
-                saves.save(self.match, self.save_name)
+                saves.save(self.match, self.save_name, extra=self.save_extra())
             except OSError:
                 pass
 
@@ -625,9 +705,15 @@ class PlayScene(Scene):
             level = _(LEVEL_TITLES.get(s.level, s.level))
             kind = {"human": "", "ai": _("AI {level}").format(level=level),
                     "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
-            theme.text(surface, self.panel_name(seat), (side.x + 46, y), 20, bold=True)
+            name, size = self.panel_name(seat), 20
+            room = side.right - 46 - (104 if self.clock is not None else 14) - side.x
+            while size > 13 and theme.font(size, True).size(name)[0] > room:
+                size -= 1  # a long name never runs into the clock
+            theme.text(surface, name, (side.x + 46, y), size, bold=True)
             theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
+            if self.clock is not None:
+                self._draw_clock(surface, seat, pygame.Rect(side.right - 92, y + 2, 80, 36))
             y += 54
         y += 6
         for part in self.status_lines:
@@ -635,6 +721,20 @@ class PlayScene(Scene):
             y += 22
         self._draw_move_list(surface)
         self.panel_buttons.draw(surface, show_focus=False)
+
+    def _draw_clock(self, surface: pygame.Surface, seat: int, box: pygame.Rect) -> None:
+        """A seat's time left: the running clock inked in, low time in red."""
+        left = self.clock.left(seat)
+        low = left < LOW_SECONDS
+        if self.clock.running == seat:
+            pygame.draw.rect(surface, theme.BAD if low else theme.INK, box, border_radius=8)
+            colour = theme.PAPER
+        else:
+            pygame.draw.rect(surface, theme.BAD if low else theme.GRID, box, width=2,
+                             border_radius=8)
+            colour = theme.BAD if low else theme.INK
+        theme.text(surface, format_time(left), box.center, 22, colour, bold=True,
+                   anchor="center")
 
     def _draw_move_list(self, surface: pygame.Surface) -> None:
         box = self.moves_rect

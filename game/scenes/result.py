@@ -50,7 +50,8 @@ class ResultScene(Scene):
         old = self.play.match
         match = Match(old.game_id, old.options, None, old.seats)
         self.app.pop()
-        start_match(self.app, match, replace=True, watch_speed=self.play.watch_speed)
+        start_match(self.app, match, replace=True, watch_speed=self.play.watch_speed,
+                    time_control=self.play.time_control)
 
     def rematch_lan(self) -> None:
         self.play.session.offer_rematch()

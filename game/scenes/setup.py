@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
-from game import registry, settings
+from game import clock, registry, settings
 from game.i18n import _
 from game.match import Match, Seat
 from game.scenes.base import Scene
@@ -51,7 +51,7 @@ class SetupScene(Scene):
         last = settings.get("last_setup").get(("watch:" if self.watch else "") + game_id, {})
         self.rows: list = [self.game_row] if self.game_row else []
         two = rules.PLAYERS == 2
-        self.opponent = self.first = self.bot_a = self.bot_b = None
+        self.opponent = self.first = self.bot_a = self.bot_b = self.clock = None
         self.command_a = TextField(_("Program A"), last.get("command_a", ""))
         self.command_b = TextField(_("Program") if not self.watch else _("Program B"),
                                    last.get("command_b", ""))
@@ -71,7 +71,9 @@ class SetupScene(Scene):
                 (0, _("{side} (moves first)").format(side=_(names[0]))),
                 (1, _(names[1])), ("random", _("Random"))],
                                    last.get("first", 0))
-            self.rows += [self.opponent, self.first]
+            self.clock = ChoiceRow(_("Clock"), [(k, _(label)) for k, label in clock.choices()],
+                                   last.get("clock", clock.NO_CLOCK))
+            self.rows += [self.opponent, self.first, self.clock]
         self.option_rows = {}
         for opt in rules.OPTIONS:
             value = last.get("options", {}).get(opt.key, opt.default)
@@ -128,7 +130,8 @@ class SetupScene(Scene):
             return
         options = {k: row.value for k, row in self.option_rows.items()}
         self._remember(options)
-        start_match(self.app, Match(self.game_id, options, None, seats))
+        start_match(self.app, Match(self.game_id, options, None, seats),
+                    time_control=self.clock.value if self.clock is not None else clock.NO_CLOCK)
 
     def _remember(self, options: dict) -> None:
         remembered = settings.get("last_setup")
@@ -140,6 +143,7 @@ class SetupScene(Scene):
                 entry["b"] = self.bot_b.value
         elif self.opponent is not None:
             entry["opponent"], entry["first"] = self.opponent.value, self.first.value
+            entry["clock"] = self.clock.value
         remembered[("watch:" if self.watch else "") + self.game_id] = entry
         settings.put("last_setup", remembered)
 
@@ -182,7 +186,8 @@ class SetupScene(Scene):
         w, h = size
         self.box = pygame.Rect(40, 80, w - 80, h - 170)
         rows = self.visible_rows()
-        row_h = max(36, min(52, (self.box.height - 60) // max(1, len(rows))))
+        reserve = 84 if self.clock is not None else 60  # the clock's note above the keys
+        row_h = max(36, min(52, (self.box.height - reserve) // max(1, len(rows))))
         y = self.box.y + 16
         for row in rows:
             row.layout(pygame.Rect(self.box.x + 24, y, self.box.width - 48, row_h - 8), 190)
@@ -202,3 +207,7 @@ class SetupScene(Scene):
         theme.text(surface, _("Up/Down: choose a row · Left/Right: change it · Enter: start"),
                    (self.box.x + 24, self.box.bottom - 14), 16, theme.INK_SOFT,
                    anchor="bottomleft")
+        if self.clock is not None:
+            theme.text(surface, _("Clocks are for games at this computer; LAN games have none "
+                                  "yet."), (self.box.x + 24, self.box.bottom - 38), 16,
+                       theme.INK_SOFT, anchor="bottomleft")

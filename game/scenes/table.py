@@ -15,6 +15,7 @@ from game.scenes.result import ResultScene
 from game.scenes.rules_page import RulesScene
 from game.scenes.settings_page import SettingsScene
 from game.scenes.setup import SetupScene
+from game.scenes.stats import StatsScene
 from game.scenes.title import TitleScene
 
 SCENES: dict[str, type[Scene]] = {
@@ -27,6 +28,7 @@ SCENES: dict[str, type[Scene]] = {
     "loads": LoadGameScene,
     "continue": ContinueScene,
     "settings": SettingsScene,
+    "stats": StatsScene,
     "rules": RulesScene,
     "confirm": ConfirmScene,
     "prompt": PromptScene,

@@ -52,6 +52,7 @@ class TitleScene(Scene):
             Button(_("Play over the LAN"), self.open_lobby, hotkey=pygame.K_l),
             Button(_("Replays"), self.open_replays),
             Button(_("Load a saved game"), self.open_loads),
+            Button(_("Statistics"), self.open_stats),
             Button(_("Settings"), self.open_settings),
             Button(_("Quit (Q)"), self.ask_quit, hotkey=pygame.K_q),
         ]
@@ -76,6 +77,9 @@ class TitleScene(Scene):
 
     def open_loads(self) -> None:
         self.app.push("loads")
+
+    def open_stats(self) -> None:
+        self.app.push("stats")
 
     def open_settings(self) -> None:
         self.app.push("settings")
@@ -148,11 +152,14 @@ class TitleScene(Scene):
             if gap > 8:
                 self.taglines.append((_(registry.get(g).rules.TAGLINE), (left.x + 24, y + bh + 2)))
             y += bh + gap
-        oh = max(32, min(46, (right.height - 60) // max(1, len(self.other_buttons)) - 10))
+        n = max(1, len(self.other_buttons))
+        room = right.height - 52 - 12  # under the heading, inside the panel
+        other_gap = 10 if n * (32 + 10) <= room + 10 else 6
+        oh = max(26, min(46, (room + other_gap) // n - other_gap))
         y = right.y + 52
         for b in self.other_buttons:
             b.rect = pygame.Rect(right.x + 20, y, right.width - 40, oh)
-            y += oh + 10
+            y += oh + other_gap
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
