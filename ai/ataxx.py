@@ -29,11 +29,12 @@ OPENING_PLIES = 2
 choose_setup = no_setup
 KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
-# Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps;
-# none did yet (README: null move +12 ± 56 Elo, LMR -58 ± 86, partial +10 ± 80).
+# Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps
+# (README): futility did (+117 ± 81 Elo at 25k nodes a move); null move (+12 ± 56), both LMRs
+# (-58 ± 86; log-shaped -4 ± 74, and worse on top of futility) and partial (+10 ± 80) did not.
 LMR = 0  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's)
 NULL_MOVE = False
-FUTILITY = False  # reverse futility and futility pruning near the leaves
+FUTILITY = True  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
 
 
