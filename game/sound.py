@@ -10,7 +10,7 @@ import numpy as np
 import pygame
 
 RATE = 22050
-EFFECTS = ("move", "capture", "hit", "miss", "flip", "refused", "win", "lose")
+EFFECTS = ("move", "capture", "hit", "head", "miss", "flip", "refused", "win", "lose")
 
 
 def _tone(freqs: list[float], seconds: float, shape: str = "pluck", volume: float = 0.5
@@ -34,6 +34,7 @@ def make_waves() -> dict[str, np.ndarray]:
         "move": _tone([660.0], 0.09),
         "capture": _tone([520.0, 780.0], 0.16),
         "hit": _tone([180.0], 0.22, "noise", 0.7),
+        "head": _tone([150.0, 120.0, 90.0], 0.45, "noise", 0.8),  # a bigger bang
         "miss": _tone([300.0], 0.12, "noise", 0.25),
         "flip": _tone([880.0, 990.0], 0.1, volume=0.35),
         "refused": _tone([220.0, 160.0], 0.2, "flat", 0.4),

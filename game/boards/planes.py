@@ -14,7 +14,7 @@ import random
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase, Store
+from game.boards.base import BoardBase, Diagram, Store
 from game.i18n import _, format_number, ngettext
 from game.rules import planes as rules
 from game.ui import theme
@@ -25,8 +25,13 @@ MIDDLE = {"up": (1, 0), "down": (-1, 0), "left": (0, 1), "right": (0, -1)}
 # Each plane being placed has its own ink, so interlocked planes can be told apart.
 PLACING_COLOURS = ((60, 90, 150), (40, 130, 120), (120, 80, 160), (150, 110, 50))
 MARK = {"miss": (120, 116, 108), "body": (214, 120, 40), "head": (196, 40, 40)}
-WATER = (226, 236, 240)
-WATER_DARK = (210, 224, 230)
+WATER = (232, 240, 242)
+WATER_DARK = (200, 218, 226)
+PLANE_INK = (70, 96, 140)
+GHOST_INK = (60, 140, 80)
+HEAT = (230, 60, 40)
+BANNER_SECONDS = 1.3
+LEGEND_H = 48  # room under the grids for the legend and the assist controls
 
 
 def cell_name(size: int, cell: int) -> str:
@@ -56,6 +61,9 @@ class Board(BoardBase):
         self.enemy_rect = pygame.Rect(0, 0, 300, 300)
         self.cell = 30
         self._laid_out_setup: bool | None = None
+        # The answer to the latest shot, shown over its grid for a moment: (answer, grid
+        # "enemy" or "own", seconds left).
+        self.banner: tuple[str, str, float] | None = None
 
     def _random_layout(self) -> list:
         index, _layouts = rules.layouts(self.size, self.count)
@@ -68,9 +76,15 @@ class Board(BoardBase):
         return self.view["phase"] if self.view else "setup"
 
     def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        old = self.view
         super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
                          animate=animate)
         self.ready = None
+        self.banner = None
+        if animate and old is not None and view.get("phase") != "setup":
+            for key, grid in (("shots", "enemy"), ("incoming", "own")):
+                if len(view.get(key, [])) > len(old.get(key, [])):
+                    self.banner = (view[key][-1][1], grid, BANNER_SECONDS)
         self._ask_heat()
 
     def setting_up(self) -> bool:
@@ -127,7 +141,7 @@ class Board(BoardBase):
             self.own_rect = pygame.Rect(rect.centerx - grid // 2, rect.y + 56, grid, grid)
             self.enemy_rect = pygame.Rect(0, 0, 0, 0)
             return
-        side = min((rect.width - 60) // 2, rect.height - 80)
+        side = min((rect.width - 70) // 2, rect.height - 66 - LEGEND_H)
         self.cell = max(14, side // self.size)
         grid = self.cell * self.size
         gap = max(30, (rect.width - 2 * grid) // 3)
@@ -270,6 +284,10 @@ class Board(BoardBase):
         return None
 
     def update(self, dt: float) -> None:
+        if self.banner is not None:
+            answer, grid, left = self.banner
+            left -= dt * max(self.animation_speed, 0.5)
+            self.banner = (answer, grid, left) if left > 0 else None
         done = self.worker.poll()
         if done is not None and done.error is None:
             self.heat = done.value
@@ -278,10 +296,15 @@ class Board(BoardBase):
         if not isinstance(move, (int, list)) or (isinstance(move, list) and
                                                  move and isinstance(move[0], list)):
             return "move"
-        shots = (new_view.get("shots", []) + new_view.get("incoming", []))
+        grew = [key for key in ("shots", "incoming") if old_view is not None
+                and len(new_view.get(key, [])) > len(old_view.get(key, []))]
+        shots = new_view[grew[0]] if grew else new_view.get("shots", []) + new_view.get(
+            "incoming", [])
         cell = move if isinstance(move, int) else move[0]
         answers = [a for c, a in shots if c == cell]
-        return "miss" if not answers or answers[-1] == "miss" else "hit"
+        if not answers or answers[-1] == "miss":
+            return "miss"
+        return "head" if answers[-1] == "head" else "hit"
 
     def status(self) -> list[str]:
         if self.view is None:
@@ -326,11 +349,36 @@ class Board(BoardBase):
             self._draw_grid(surface, self.enemy_rect, _("{side}'s planes").format(side=_(names[1])),
                             v["layouts"][1],
                             v["shots"])
+            self._draw_legend(surface)
             return
         self._draw_grid(surface, self.own_rect, _("Your planes"), v.get("layout"), v["incoming"])
         enemy = v.get("opponent_layout") if v["phase"] == "over" else None
         self._draw_grid(surface, self.enemy_rect, _("Enemy grid: call a cell"), enemy, v["shots"],
                         heat=True, target=self.my_turn)
+        self._draw_legend(surface)
+
+    def diagrams(self) -> list[Diagram]:
+        """A plane's shape; the three answers a shot can get."""
+        plane = [0, 2, "up"]
+        shots = [[2, "head"], [7, "body"], [18, "miss"], [4, "miss"]]
+        return [Diagram(_("A plane: its head (the round nose), wings five cells wide, the body "
+                          "and a tail three wide: ten cells."),
+                        lambda s, r: self._draw_mini(s, r, [], plane), "Setting up"),
+                Diagram(_("Shots on it: C1 the head (★), C2 a hit on the body, D4 and E1 "
+                          "misses (crossed out)."),
+                        lambda s, r: self._draw_mini(s, r, shots, plane), "Playing")]
+
+    def _draw_mini(self, surface, rect: pygame.Rect, shots: list, plane: list) -> None:
+        """A 5 x 5 corner of a grid with one plane and some shots, drawn as the boards are."""
+        board = Board(self.options, self.seat_names, self.prefs)
+        board.size = 5
+        board.cell = (min(rect.width, rect.height) - 26) // 5
+        grid = pygame.Rect(0, 0, board.cell * 5, board.cell * 5)
+        grid.center = (rect.centerx + 10, rect.centery + 10)
+        board._draw_water(surface, grid)
+        board._draw_plane(surface, grid, plane, PLANE_INK, 210)
+        for cell, answer in shots:
+            board._draw_mark(surface, board.cell_rect(grid, cell), answer)
 
     def move_text(self, move, before: dict, after: dict) -> str:
         """A shot and its answer ("D5 head"); a layout only as "planes placed"."""
@@ -358,17 +406,35 @@ class Board(BoardBase):
                        size, theme.INK_SOFT, anchor="midright")
 
     def _draw_plane(self, surface, grid, plane, colour, alpha: int = 255) -> None:
-        r, c, d = plane
-        layer = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        for i, (rr, cc) in enumerate(rules.plane_cells(r, c, d)):
-            if 0 <= rr < self.size and 0 <= cc < self.size:
-                rect = self.cell_rect(grid, rr * self.size + cc).inflate(-2, -2)
-                fill = (*colour, alpha)
-                pygame.draw.rect(layer, fill, rect, border_radius=4)
-                if i == 0:
-                    pygame.draw.circle(layer, (255, 255, 255, alpha), rect.center,
-                                       self.cell // 4)
-        surface.blit(layer, (0, 0))
+        """A plane in pencil: a wash over its cells, their outline, and the aircraft drawn on
+        them (fuselage, wings, tailplane, a round nose at the head)."""
+        k = self.cell
+        cells = rules.plane_cells(*plane)
+        layer = pygame.Surface(grid.size, pygame.SRCALPHA)
+        own = set(cells)
+        for rr, cc in cells:
+            layer.fill((*colour, alpha // 4), pygame.Rect(cc * k, rr * k, k, k))
+        edge = max(1, k // 16)
+        for rr, cc in cells:
+            x, y = cc * k, rr * k
+            sides = (((-1, 0), (x, y), (x + k, y)), ((1, 0), (x, y + k), (x + k, y + k)),
+                     ((0, -1), (x, y), (x, y + k)), ((0, 1), (x + k, y), (x + k, y + k)))
+            for (dr, dc), a, b in sides:
+                if (rr + dr, cc + dc) not in own:
+                    pygame.draw.line(layer, (*colour, alpha * 2 // 3), a, b, edge)
+
+        def centre(i: int) -> tuple[int, int]:
+            return cells[i][1] * k + k // 2, cells[i][0] * k + k // 2
+
+        ink = (*colour, alpha)
+        for a, b, width in ((0, 8, 0.34), (1, 5, 0.26), (7, 9, 0.22)):  # body, wings, tail
+            w = max(3, int(k * width))
+            pygame.draw.line(layer, ink, centre(a), centre(b), w)
+            for end in (a, b):
+                pygame.draw.circle(layer, ink, centre(end), w // 2)
+        pygame.draw.circle(layer, ink, centre(0), max(4, int(k * 0.3)))
+        pygame.draw.circle(layer, (255, 255, 255, alpha), centre(0), max(2, k // 9))
+        surface.blit(layer, grid.topleft)
 
     def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False):
         theme.text(surface, title, (grid.centerx, grid.y - 26), 20, bold=True,
@@ -377,18 +443,19 @@ class Board(BoardBase):
         if heat and self.heat is not None and self.heat_mode:
             probs = self.heat["head" if self.heat_mode == 1 else "plane"]
             top = max(float(probs.max()), 1e-9)
+            layer = pygame.Surface(grid.size, pygame.SRCALPHA)
             for cell in range(self.size ** 2):
                 if probs[cell] > 0:
-                    shade = int(200 * probs[cell] / top)
-                    layer = pygame.Surface((self.cell, self.cell), pygame.SRCALPHA)
-                    layer.fill((230, 60, 40, shade))
-                    surface.blit(layer, self.cell_rect(grid, cell))
+                    r, c = divmod(cell, self.size)
+                    layer.fill((*HEAT, int(200 * probs[cell] / top)),
+                               pygame.Rect(c * self.cell, r * self.cell, self.cell, self.cell))
+            surface.blit(layer, grid.topleft)
         if isinstance(layout, list):
             for plane in layout:
-                self._draw_plane(surface, grid, plane, (70, 96, 140), 200)
+                self._draw_plane(surface, grid, plane, PLANE_INK, 210)
         if heat:
             for ghost in self.ghosts:
-                self._draw_plane(surface, grid, ghost, (90, 160, 90), 90)
+                self._draw_plane(surface, grid, ghost, GHOST_INK, 120)
         for cell, answer in shots:
             self._draw_mark(surface, self.cell_rect(grid, cell), answer)
         if shots:
@@ -398,18 +465,86 @@ class Board(BoardBase):
                 if cell in self.legal:
                     pygame.draw.rect(surface, theme.INK, self.cell_rect(grid, cell).inflate(-4, -4),
                                      width=2)
+        if self.banner is not None and self.banner[1] == ("enemy" if heat else "own"):
+            self._draw_banner(surface, grid)
 
     def _draw_mark(self, surface, rect: pygame.Rect, answer: str) -> None:
+        """A miss crossed out in pencil, a hit an ink blot, a head a red ring with a star."""
         c = rect.center
-        k = max(3, rect.width // 4)
+        k = max(3, rect.width * 3 // 10)
         if answer == "miss":
-            pygame.draw.circle(surface, MARK["miss"], c, max(3, rect.width // 7))
+            k = max(3, rect.width // 5)
+            w = max(2, rect.width // 16)
+            pygame.draw.line(surface, MARK["miss"], (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), w)
+            pygame.draw.line(surface, MARK["miss"], (c[0] - k, c[1] + k + 1),
+                             (c[0] + k, c[1] - k + 1), w)
         elif answer == "body":
-            pygame.draw.line(surface, MARK["body"], (c[0] - k, c[1] - k), (c[0] + k, c[1] + k), 4)
-            pygame.draw.line(surface, MARK["body"], (c[0] - k, c[1] + k), (c[0] + k, c[1] - k), 4)
+            pygame.draw.circle(surface, MARK["body"], c, k)
+            pygame.draw.circle(surface, theme.INK, c, k, max(1, rect.width // 20))
         else:
-            pygame.draw.rect(surface, MARK["head"], rect.inflate(-4, -4), border_radius=4)
-            theme.text(surface, "★", c, rect.height - 6, (255, 255, 255), anchor="center")
+            pygame.draw.circle(surface, MARK["head"], c, k + 3)
+            pygame.draw.circle(surface, theme.INK, c, k + 3, max(1, rect.width // 20))
+            theme.text(surface, "★", c, max(10, rect.height * 3 // 5), (255, 255, 255),
+                       anchor="center")
+
+    def _draw_banner(self, surface, grid: pygame.Rect) -> None:
+        answer, _grid, left = self.banner
+        words = {"miss": _("Miss"), "body": _("Hit!"), "head": _("Head!")}[answer]
+        colour = {"miss": theme.INK_SOFT, "body": MARK["body"], "head": MARK["head"]}[answer]
+        size = max(28, grid.height // 7)
+        img = theme.render(words, size, colour, bold=True)
+        box = img.get_rect(center=grid.center).inflate(size, size // 2)
+        card = pygame.Surface(box.size, pygame.SRCALPHA)
+        fade = min(1.0, left / 0.3)
+        pygame.draw.rect(card, (*theme.PAPER, int(235 * fade)), card.get_rect(), border_radius=10)
+        pygame.draw.rect(card, (*colour, int(255 * fade)), card.get_rect(), 3, border_radius=10)
+        img.set_alpha(int(255 * fade))
+        card.blit(img, img.get_rect(center=card.get_rect().center))
+        surface.blit(card, box)
+
+    def _draw_legend(self, surface) -> None:
+        """What the marks mean, the heat map's scale and the ghost planes' controls."""
+        grid = self.enemy_rect
+        size = max(13, min(17, self.cell // 3))
+        y = self.own_rect.bottom + 10
+        x = self.own_rect.x
+        box = max(14, size + 2)
+        for answer, words in (("miss", _("miss")), ("body", _("hit")), ("head", _("head"))):
+            self._draw_mark(surface, pygame.Rect(x, y, box, box), answer)
+            x = theme.text(surface, words, (x + box + 4, y + box // 2), size, theme.INK,
+                           anchor="midleft").right + 16
+        if x + box * 2 + 8 + theme.font(size).size(_("plane"))[0] < grid.x - 8:
+            self._draw_plane_icon(surface, pygame.Rect(x, y, box * 2, box), PLANE_INK)
+            theme.text(surface, _("plane"), (x + box * 2 + 8, y + box // 2), size,
+                       anchor="midleft")
+        if self.viewer is None or self.phase != "play":
+            return
+        ex = grid.x
+        if self.heat_mode and self.heat is not None:
+            ex = theme.text(surface, _("unlikely"), (ex, y + box // 2), size, theme.INK_SOFT,
+                            anchor="midleft").right + 6
+            for i in range(8):
+                pygame.draw.rect(surface, tuple(int(p + (h - p) * (i + 1) / 8 * 0.8)
+                                                for p, h in zip(WATER, HEAT)),
+                                 (ex + i * 8, y + 2, 8, box - 4))
+            ex = theme.text(surface, _("likely"), (ex + 70, y + box // 2), size, theme.INK_SOFT,
+                            anchor="midleft").right + 16
+        hint = (_("Ghost planes: right-drag to move, wheel to turn, Delete to remove")
+                if self.ghosts else _("Ghost planes mark your guesses: add one in the panel"))
+        lines = theme.wrap(hint, grid.width, size)
+        top = y + box + 6 if ex > grid.x else y
+        for i, line in enumerate(lines[:2]):
+            theme.text(surface, line, (grid.x, top + i * (size + 3)), size, theme.INK_SOFT)
+
+    def _draw_plane_icon(self, surface, rect: pygame.Rect, colour) -> None:
+        """A small plane pointing right, for the legend."""
+        cy, h = rect.centery, rect.height
+        pygame.draw.line(surface, colour, (rect.x, cy), (rect.right, cy), max(2, h // 5))
+        pygame.draw.line(surface, colour, (rect.right - h, rect.y), (rect.right - h, rect.bottom),
+                         max(2, h // 6))
+        pygame.draw.line(surface, colour, (rect.x + 2, cy - h // 3), (rect.x + 2, cy + h // 3),
+                         max(2, h // 7))
+        pygame.draw.circle(surface, colour, (rect.right, cy), max(2, h // 4))
 
     def _draw_setup(self, surface: pygame.Surface) -> None:
         grid = self.own_rect
