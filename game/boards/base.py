@@ -159,7 +159,10 @@ class BoardBase:
             board.layout(rect)
             if prepare is not None:
                 prepare(board)
+            clip = surface.get_clip()
+            surface.set_clip(rect.clip(clip))  # a board's margin never spills out of the frame
             board.draw(surface)
+            surface.set_clip(clip)
             board.close()
 
         return draw
