@@ -706,14 +706,14 @@ class PlayScene(Scene):
             kind = {"human": "", "ai": _("AI {level}").format(level=level),
                     "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
             name, size = self.panel_name(seat), 20
-            room = side.right - 46 - (104 if self.clock is not None else 14) - side.x
+            room = side.right - 46 - (98 if self.clock is not None else 14) - side.x
             while size > 13 and theme.font(size, True).size(name)[0] > room:
                 size -= 1  # a long name never runs into the clock
             theme.text(surface, name, (side.x + 46, y), size, bold=True)
             theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             if self.clock is not None:
-                self._draw_clock(surface, seat, pygame.Rect(side.right - 92, y + 2, 80, 36))
+                self._draw_clock(surface, seat, pygame.Rect(side.right - 90, y - 2, 78, 25))
             y += 54
         y += 6
         for part in self.status_lines:
@@ -733,7 +733,7 @@ class PlayScene(Scene):
             pygame.draw.rect(surface, theme.BAD if low else theme.GRID, box, width=2,
                              border_radius=8)
             colour = theme.BAD if low else theme.INK
-        theme.text(surface, format_time(left), box.center, 22, colour, bold=True,
+        theme.text(surface, format_time(left), box.center, 19, colour, bold=True,
                    anchor="center")
 
     def _draw_move_list(self, surface: pygame.Surface) -> None:
