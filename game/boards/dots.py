@@ -25,6 +25,19 @@ def dashed(surface: pygame.Surface, colour, a: tuple[int, int], b: tuple[int, in
         pygame.draw.line(surface, colour, p0, p1, width)
 
 
+STROKE_SECONDS = 0.3  # a line drawn with the pen; lines that arrive together take turns
+
+
+def hatch(surface: pygame.Surface, box: pygame.Rect, colour, step: int = 7) -> None:
+    """Pencil shading: thin diagonal strokes across a box."""
+    clip = surface.get_clip()
+    surface.set_clip(box.clip(clip))
+    faint = tuple(int(c + (255 - c) * 0.55) for c in colour)
+    for i in range(-box.height, box.width, step):
+        pygame.draw.line(surface, faint, (box.x + i, box.bottom), (box.x + i + box.height, box.y))
+    surface.set_clip(clip)
+
+
 def dot_name(row: int, col: int) -> str:
     """A dot as the board labels it: columns a, b, c from the left, rows 1, 2, 3 from the top."""
     return f"{chr(ord('a') + col)}{row + 1}"
@@ -44,17 +57,40 @@ class Board(BoardBase):
         self.show_hint = False
         self.hint: str = ""
         self.hint_worker = Worker()
-        self.fresh: dict[int, float] = {}  # line -> seconds since it was drawn
         self.drawers: dict[int, int] = {}  # line -> the seat that drew it
+        # Lines are shown one by one with the pen: the first `shown` of the view's lines are on
+        # the paper, the next is being drawn (`stroke` of the way), the rest wait their turn.
+        self.order: list[int] = []
+        self.shown = 0
+        self.stroke = 0.0
+        self.paper: rules.State | None = None  # the position with the shown lines only
 
     # --- the view
     def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        had_view = self.state is not None
         super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
                          animate=animate)
         self.state = rules.state_from_view(view)
         self.drawers = self._line_drawers()
-        self.fresh = {last_move: 0.0} if animate and isinstance(last_move, int) else {}
+        order = list(self.state.drawn)
+        continues = (had_view and order[:len(self.order)] == self.order
+                     and len(self.order) < len(order))
+        if not (animate and continues and self.animation_speed > 0):
+            self.shown, self.stroke = len(order), 0.0  # a jump (undo, load): all at once
+        self.order = order
+        self._paper()
         self._ask_hint()
+
+    def _paper(self) -> None:
+        state = rules.new_game({"rows": self.rows, "cols": self.cols,
+                                "first_reply_rule": self.state.first_reply_rule})
+        for line in self.order[:self.shown]:
+            state = rules.apply(state, line)
+        self.paper = state
+
+    def busy(self) -> bool:
+        """Lines still being drawn: a bot's next line (the rest of a chain) waits for them."""
+        return self.shown < len(self.order)
 
     def _ask_hint(self) -> None:
         self.hint = ""
@@ -139,10 +175,14 @@ class Board(BoardBase):
         return self.cursor
 
     def update(self, dt: float) -> None:
-        for line in list(self.fresh):
-            self.fresh[line] += dt * max(self.animation_speed, 0.01)
-            if self.fresh[line] > 0.4:
-                del self.fresh[line]
+        if self.shown < len(self.order):
+            if self.animation_speed <= 0:
+                self.shown, self.stroke = len(self.order), 0.0
+            else:
+                self.stroke += dt * self.animation_speed / STROKE_SECONDS
+            if self.stroke >= 1.0:
+                self.shown, self.stroke = self.shown + 1, 0.0
+            self._paper()
         done = self.hint_worker.poll()
         if done is not None:
             self.hint = self._hint_text(done.value) if done.error is None else ""
@@ -225,8 +265,9 @@ class Board(BoardBase):
         return f"{dot_name(r1, c1)}-{dot_name(r2, c2)}"
 
     def draw(self, surface: pygame.Surface) -> None:
-        if self.state is None:
+        if self.state is None or self.paper is None:
             return
+        paper = self.paper
         sp = self.spacing
         size = max(12, min(18, sp // 4))
         for c in range(self.cols + 1):
@@ -235,30 +276,37 @@ class Board(BoardBase):
         for r in range(self.rows + 1):
             theme.text(surface, str(r + 1), (self.dot(r, 0)[0] - 16, self.dot(r, 0)[1]), size,
                        theme.INK_SOFT, anchor="midright")
-        for b, owner in enumerate(self.state.owners):
+        for b, owner in enumerate(paper.owners):
             if owner >= 0:
                 r, c = divmod(b, self.cols)
                 x, y = self.dot(r, c)
                 box = pygame.Rect(x, y, sp, sp).inflate(-6, -6)
                 pygame.draw.rect(surface, theme.SEAT_LIGHT[owner], box, border_radius=6)
+                hatch(surface, box, theme.SEAT_COLORS[owner])
                 theme.text(surface, self.seat_names[owner][0].upper(), box.center,
                            max(14, sp // 2), theme.SEAT_COLORS[owner], bold=True,
                            anchor="center")
         width = max(4, sp // 12)
-        last = self.last_move if isinstance(self.last_move, int) else None
+        last = self.order[self.shown - 1] if self.shown else None
+        drawing = self.order[self.shown] if self.shown < len(self.order) else None
         owner_of = self.drawers
         for line in range(self.lines):
             a, b = self.line_points(line)
-            if self.state.mask >> line & 1:
+            if line == drawing:  # the pen on its way from one dot to the other
+                t = min(1.0, self.stroke)
+                end = (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t))
+                pygame.draw.line(surface, theme.SEAT_COLORS[owner_of.get(line, 0)], a, end,
+                                 width + 1)
+            elif paper.mask >> line & 1:
                 colour = theme.SEAT_COLORS[owner_of.get(line, 0)]
-                w = width + (3 if line == last else 0)
-                if line in self.fresh:
-                    w += 3
+                w = width + (2 if line == last else 0)
                 pygame.draw.line(surface, colour, a, b, w)
                 if line == last:
                     mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
                     pygame.draw.circle(surface, theme.HILITE, mid, width + 2)
                     pygame.draw.circle(surface, theme.INK, mid, width + 2, 1)
+            elif self.state.mask >> line & 1:
+                continue  # drawn, waiting its turn to be shown
             elif self.my_turn and line in self.legal and line == self.hover:
                 pygame.draw.line(surface, theme.HILITE, a, b, width + 2)
             elif self.my_turn and line in self.legal and line == self.cursor:
