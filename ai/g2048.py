@@ -270,7 +270,8 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
         values, _ = tables.search(board, 0, cut)  # before the watcher starts: never stopped
         order = sorted(dirs, key=lambda d: -values[d])
         reached = 1
-        watch = _WATCHER.watch(budget, tables.ctl, kernel.STOP)
+        # stopped a little early: the answer still has to reach the caller on a busy machine
+        watch = _WATCHER.watch(budget, 0.002 + 0.05 * budget.seconds, tables.ctl, kernel.STOP)
         try:
             last = 0.0
             for depth in range(1, max_depth):
@@ -313,14 +314,15 @@ class _Watcher:
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._watched: dict[int, tuple[Budget, Any, int]] = {}
+        self._watched: dict[int, tuple[Budget, float, Any, int]] = {}
         self._thread: threading.Thread | None = None
         self._asleep = False
 
-    def watch(self, budget: Budget, ctl: Any, stop: int) -> int:
+    def watch(self, budget: Budget, margin: float, ctl: Any, stop: int) -> int:
+        """Sets ctl[stop] once budget has margin seconds left, or is cancelled."""
         with self._cond:
             key = id(ctl)
-            self._watched[key] = (budget, ctl, stop)
+            self._watched[key] = (budget, margin, ctl, stop)
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, daemon=True,
                                                 name="g2048-deadline")
@@ -338,8 +340,8 @@ class _Watcher:
         with self._cond:
             while True:
                 wait = self.POLL
-                for key, (budget, ctl, stop) in list(self._watched.items()):
-                    left = budget.remaining()
+                for key, (budget, margin, ctl, stop) in list(self._watched.items()):
+                    left = budget.remaining() - margin
                     if left <= 0:
                         ctl[stop] = 1
                         del self._watched[key]
