@@ -3,7 +3,10 @@ nodes per second in a fixed time from a few positions, and perft speed. Nodes pe
 given per wall-clock second and per second of this thread's CPU time (the figure a loaded
 machine does not shrink; tiktaxx's own nps is also per CPU second).
 
-    python bench/ataxx_speed.py [--seconds 1.0]
+    python bench/ataxx_speed.py [--seconds 1.0] [--nodes 1000000]
+
+--nodes also prints the depth the compiled search finishes within that many nodes, with its
+pruning switches as the bot plays them and all off: a figure the machine's load cannot move.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ POSITIONS = {
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--nodes", type=int, default=0)
     args = p.parse_args()
     t = time.perf_counter()
     kernel = ataxx.warm_up()
@@ -47,6 +51,16 @@ def main() -> None:
             print(f"  {label:12s} depth {a['depth']:2d}  nodes {a['nodes']:9d}  "
                   f"{a['nodes'] / dt:10.0f} nodes/s  {a['nodes'] / dcpu:10.0f} per CPU s  "
                   f"best {a['move']}")
+    if kernel is not None and args.nodes:
+        off = {"lmr": 0, "null_move": False, "futility": False, "partial": False}
+        for name, kw in (("as played", {}), ("pruning off", off)):
+            depths = []
+            for fen in POSITIONS.values():
+                search = ataxx.CompiledSearch(kernel, Budget(600), node_limit=args.nodes,
+                                              tables=kernel.Tables(), **kw)
+                depths.append(search.best_move(rules.from_fen(fen))[2])
+            print(f"depth within {args.nodes} nodes, {name}: " + ", ".join(
+                f"{label} {d}" for label, d in zip(POSITIONS, depths)))
     pos = rules.from_fen(rules.START_FEN)
     t = time.perf_counter()
     n = rules.perft(pos, 4)
