@@ -122,7 +122,8 @@ class RulesScene(Scene):
             surface.blit(image, at.topleft)
             y = at.y + image.get_height() + 6
             for line in captions:
-                theme.text(surface, line, (at.x, y), CAPTION_SIZE, theme.INK_SOFT)
+                if box.y - CAPTION_H < y < box.bottom:
+                    theme.text(surface, line, (at.x, y), CAPTION_SIZE, theme.INK_SOFT)
                 y += CAPTION_H
         surface.set_clip(clip)
         if self.max_scroll:
