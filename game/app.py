@@ -202,7 +202,7 @@ class App:
 
     def draw(self) -> None:
         surface = self.screen
-        surface.fill(theme.PAPER)
+        theme.paper(surface)
         opaque_from = self._opaque_from()
         for i in range(opaque_from, len(self.stack)):
             if i > opaque_from:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pygame
@@ -22,9 +22,28 @@ SEAT_COLORS = ((196, 60, 60), (52, 96, 180))  # seat 0 red ink, seat 1 blue ink
 SEAT_LIGHT = ((236, 178, 170), (170, 192, 232))
 HILITE = (255, 214, 90)
 SHADOW = (0, 0, 0, 60)
+PAPER_LINE = (233, 226, 208)  # the faint squares of the page
+SQUARE = 24
 
 FONT_DIR = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2])) / "assets" / "fonts"
 FONT_FILES = {False: "PaperArcadeKai-Regular.ttf", True: "PaperArcadeKai-Bold.ttf"}
+
+
+@lru_cache(maxsize=4)
+def _sheet(size: tuple[int, int]) -> pygame.Surface:
+    w, h = size
+    sheet = pygame.Surface(size)
+    sheet.fill(PAPER)
+    for x in range(SQUARE, w, SQUARE):
+        pygame.draw.line(sheet, PAPER_LINE, (x, 0), (x, h))
+    for y in range(SQUARE, h, SQUARE):
+        pygame.draw.line(sheet, PAPER_LINE, (0, y), (w, y))
+    return sheet
+
+
+def paper(surface: pygame.Surface) -> None:
+    """Fill the window with the page: squared paper, faint enough never to fight the ink."""
+    surface.blit(_sheet(surface.get_size()), (0, 0))
 
 
 def _ensure_font() -> None:
