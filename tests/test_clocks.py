@@ -115,15 +115,21 @@ def test_a_flag_fall_in_hot_seat_loses_on_time_and_the_card_says_so(h):
     play, fake = _clocked(h, Match("ataxx", None, 5, list(TWO)))
     h.frame()
     assert play.clock.running == 0
+    fake.t += 10
+    assert play.try_move(play.match.legal_moves()[0], by_human=True)
+    h.frame()
+    assert play.clock.running == 1
     fake.t += 299
     h.frame()
-    assert not play.match.over and play.clock.left(0) == pytest.approx(1)
+    assert not play.match.over and play.clock.left(1) == pytest.approx(1)
     fake.t += 1.5
     h.frame()
     out = play.match.outcome()
-    assert out.termination is Termination.TIME and out.winner == 1
+    assert out.termination is Termination.TIME and out.winner == 0
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
     assert h.top.reason == "out of time"
+    h.click_button("Look at the board")  # a fallen flag is not taken back
+    assert not [b for b in h.find_buttons() if b.label.startswith("Undo") and b.enabled]
 
 
 def test_a_bots_thinking_time_counts(h):

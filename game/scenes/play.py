@@ -187,10 +187,13 @@ class PlayScene(Scene):
     def _build_buttons(self) -> None:
         buttons = []
         if self.humans and not self.demo:
+            lost_on_time = (self.match.ending is not None
+                            and self.match.ending.termination is Termination.TIME)
             buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
                                   enabled=bool(self.match.moves) and not self.match.over
                                   or (self.session is None and bool(self.match.moves)
-                                      and self.match.resigned is not None)))
+                                      and self.match.resigned is not None
+                                      and not lost_on_time)))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None:
