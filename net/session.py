@@ -491,7 +491,8 @@ class Session:
     def new_game(self, seed: int) -> None:
         """A rematch: a fresh match with the same seats and options."""
         m = self.match
-        self.match = Match(m.game_id, m.options, seed, m.seats)
+        self.match = Match(m.game_id, m.options, seed, m.seats) if self.is_host else \
+            _secrets_for(m.game_id).guest_match(m.game_id, m.options, seed, m.seats, self.seat)
         self.peer_commit, self.peer_log, self.revealed, self.verdict = None, [], False, ""
         self.salt, self.waiting, self.sent_move = secrets.token_bytes(16), False, None
         self.offers, self.ended_at, self.own_sent = {}, None, {}
@@ -539,7 +540,7 @@ class Session:
         for i, s in enumerate(seats):
             s.kind = "human" if i == self.seat else "remote"
         seed = welcome["seed"] if type(welcome["seed"]) is int else 0
-        self.match = Match(game, options, seed, seats)
+        self.match = _secrets_for(game).guest_match(game, options, seed, seats, self.seat)
         if type(self.hidden) is not _secrets_for(game):
             self.hidden = _secrets_for(game)(self)
         self.hidden.replaying()

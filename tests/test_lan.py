@@ -215,9 +215,15 @@ def test_a_game_without_a_secrets_module_plays_open_over_the_link(race):
         h.close(), g.close(), host.stop()
 
 
-def test_options_the_lan_does_not_offer_are_refused_and_reset_by_the_lobby():
+def test_options_the_lan_does_not_offer_are_refused_and_reset_by_the_lobby(monkeypatch):
     from game import settings
     from game.scenes.lobby import hosted_options
+    from net.secrets import banqi
+
+    class HeldOff(banqi.SharedDeal):  # fog is offered now: a game that holds an option off
+        FIXED_OPTIONS = {"fog": (False, "fog of war is not offered over the LAN here")}
+
+    monkeypatch.setattr(banqi, "SECRETS", HeldOff)
     with pytest.raises(RulesError, match="fog of war"):
         lan.check_lan_options("banqi", {"fog": True})
     assert lan.fixed_lan_options("banqi") == {"fog": False}

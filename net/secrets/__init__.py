@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 import msgpack
 
-from game.match import Match
+from game.match import Match, Seat
 
 
 class Violation(Exception):
@@ -84,6 +84,18 @@ class Secrets:
 
     def __init__(self, side: Side):
         self.side = side
+
+    @classmethod
+    def guest_match(cls, game: str, options: dict, seed: int, seats: list[Seat],
+                    seat: int) -> Match:
+        """Guest: the match it keeps (a game that hides the host's moves keeps views)."""
+        return Match(game, options, seed, seats)
+
+    @classmethod
+    def local_continuation(cls, match: Match) -> str:
+        """A saved LAN game goes on at one computer: prepare `match` for it, or say why it
+        cannot go on honestly ("" when it can)."""
+        return ""
 
     def ready(self) -> bool:
         """Whether this side may move yet (False while, e.g., a deal is being shuffled)."""

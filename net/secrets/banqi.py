@@ -20,8 +20,17 @@ inverse d; E(x) = x^e mod p, and the two sides' encryptions commute.
    every part the other sent (part^e == D[s]). A key that does not come, or does not check,
    makes the game the liar's loss.
 
-Both matches hold a dummy deal from their own seed; each flip discloses the real piece into it.
-Fog of war is not offered over the LAN yet: the guest would need views, not moves.
+Both matches hold a dummy deal from their own seed; each flip discloses the real piece into it
+as a recorded reseed, so the match's own record (a save, a replay) plays back to the pieces both
+sides opened, and a saved game can go on at one computer once its face-down pieces are dealt
+anew (`local_continuation`).
+
+Fog of war: the host referees with the whole game; the guest keeps a `FogMatch`, the views the
+host sends it (each echo carries `view`, the rules' own view for the guest's seat, and a host
+move out of the guest's sight crosses as "~"). The guest checks each view against what it knows
+(its own pieces, the face-down squares, its own move's result, a flip's piece) and, at the end,
+the whole move list the host then shows (in the echo of the last ply, or in its `reveal`):
+replayed with the pieces both sides opened, it must lead to every view the guest was sent.
 """
 
 from __future__ import annotations
@@ -29,10 +38,12 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from game.rules import RulesError
+from game.match import Match, Seat
+from game.rules import Outcome, RulesError
 from net.secrets import Secrets, Side, Verdict, Violation
 
 # RFC 3526, 2048-bit MODP group (group 14): a safe prime.
@@ -116,10 +127,129 @@ def _flip(move: Any) -> bool:
     return isinstance(move, str) and len(move) == 2
 
 
+UNSEEN = "~"  # a host move the fog hides from the guest
+RESEED_TRIES = 1 << 16  # each try lands the piece with a chance of at least 1/32
+
+
+def disclose(m: Match, square: str, piece: str) -> None:
+    """Put `piece` under the face-down `square` as a reseed of the match's hidden chance, so
+    its record plays back to it; RulesError if no such piece is left face down."""
+    rules, sq, state = m.rules, m.rules.parse_square(square), m.state
+    if state.board[sq] != "?":
+        raise RulesError(f"{square} is not face down")
+    if piece not in state.under:
+        raise RulesError(f"no {piece!r} is left face down")
+    for seed in range(RESEED_TRIES):
+        dealt = rules.reseed(state, seed)
+        if dealt.under[sq] == piece:
+            m.reseeds.append((len(m.moves), seed))
+            m.states[-1] = dealt
+            return
+    m.states[-1] = rules.disclose(state, square, piece)  # (31/32)**65536: never in practice
+
+
+def state_from_view(rules: Any, view: dict) -> Any:
+    """A state holding exactly what a fogged view shows (a dummy deal under the face-down
+    squares, "~" where the fog lies)."""
+    board = rules.parse_board(view["board"])
+    pool = [p for p, n in sorted(view["hidden"].items()) for _ in range(n)]
+    under = [""] * 32
+    for sq in range(32):
+        if board[sq] == "?":
+            under[sq] = pool.pop()
+    turn = view["to_move"]
+    return rules.State(board, tuple(under), tuple(view["colors"]), turn, view["quiet_plies"],
+                       ((board, turn),), view["variant"], view["fog"], view["last"])
+
+
+_VIEW_KEYS = {"board": str, "to_move": int, "colors": list, "hidden": dict,
+              "quiet_plies": int, "variant": str, "fog": bool, "captured": list, "last": str}
+
+
+class FogMatch(Match):
+    """A fog-of-war game as the guest knows it: each ply's view from the host, never the
+    state. Once the host shows the whole game at the end, it is a plain match (`whole`)."""
+
+    def __init__(self, game_id: str, options: dict | None, seed: int | None,
+                 seats: list[Seat] | None, seat: int):
+        super().__init__(game_id, options, seed, seats)
+        self.seat = seat
+        self.views: list[dict] = [self.rules.view(self.states[0], seat)]
+        self.coming: dict | None = None  # the view the ply being played leads to
+        self.then: Match | None = None  # the whole game, checked, shown with the last ply
+        self.whole = False  # the host showed the whole game: every state is real
+
+    # --- what the guest knows
+    def view(self, seat: int | None) -> dict:
+        return super().view(seat) if self.whole else dict(self.views[-1])
+
+    def to_move(self) -> int | None:
+        if self.whole:
+            return super().to_move()
+        return None if self.over else self.views[-1]["to_move"]
+
+    def legal_moves(self) -> list:
+        if self.whole:
+            return super().legal_moves()
+        if self.over or self.to_move() != self.seat:
+            return []
+        return self.rules.legal_moves_from_view(self.views[-1], self.options)
+
+    def outcome(self) -> Outcome | None:
+        if self.whole or self.ending is not None:
+            return super().outcome()
+        return None  # a rules end comes with the whole game
+
+    def score(self) -> tuple[int, ...]:
+        if self.whole:
+            return super().score()
+        v = self.views[-1]
+        gone = Counter(self.rules.colour_of(p) for p in v["captured"])
+        return tuple(16 if c is None else 16 - gone[c] for c in v["colors"])
+
+    # --- plies as the host shows them
+    def play(self, move: Any) -> Any:
+        if self.whole:
+            return super().play(move)
+        view, self.coming = self.coming, None
+        if view is None:
+            raise RulesError("a ply under the fog comes with its view")
+        self.moves.append(move)
+        self.states.append(state_from_view(self.rules, view))
+        self.views.append(view)
+        if self.then is not None:
+            whole, self.then = self.then, None
+            self.adopt(whole)
+        return self.states[-1]
+
+    def undo(self, count: int = 1) -> int:
+        if self.whole:
+            return super().undo(count)
+        count = min(count, len(self.moves))
+        if count <= 0:
+            return 0
+        self.ending = None
+        del self.moves[-count:], self.states[-count:], self.views[-count:]
+        self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
+        return count
+
+    def undo_for(self, seat: int) -> int:
+        if self.whole:
+            return super().undo_for(seat)
+        for back in range(1, len(self.moves) + 1):
+            if self.views[-1 - back]["to_move"] == seat:
+                return self.undo(back)
+        return 0
+
+    def adopt(self, whole: Match) -> None:
+        """The whole game, checked: from now on this is a plain match."""
+        self.moves, self.states, self.reseeds = whole.moves, whole.states, whole.reseeds
+        self.whole = True
+
+
 class SharedDeal(Secrets):
     """Both sides shuffle and encrypt the deal; each flip is opened by both keys."""
 
-    FIXED_OPTIONS = {"fog": (False, "fog of war is not offered over the LAN yet")}
     OWN_SEEDS = True
     FIELDS = {"deal": {"cards": list}, "flip": {"ply": int, "square": str},
               "part": {"ply": int, "square": str, "part": bytes}}
@@ -143,6 +273,23 @@ class SharedDeal(Secrets):
             self.table = {x: t for t, x in enumerate(cards)}
             random.SystemRandom().shuffle(cards)
             self.first = cards
+
+    @classmethod
+    def guest_match(cls, game: str, options: dict, seed: int, seats: list[Seat],
+                    seat: int) -> Match:
+        if options.get("fog"):
+            return FogMatch(game, options, seed, seats, seat)
+        return Match(game, options, seed, seats)
+
+    @classmethod
+    def local_continuation(cls, match: Match) -> str:
+        """The face-down pieces are dealt anew: the file's dummy deal is no one's secret, but
+        a deal written in the file before the game goes on would be."""
+        if not match.over:
+            seed = random.SystemRandom().randrange(2**31)
+            match.reseeds.append((len(match.moves), seed))
+            match.states[-1] = match.rules.reseed(match.state, seed)
+        return ""
 
     # --- the deal
     def ready(self) -> bool:
@@ -195,7 +342,7 @@ class SharedDeal(Secrets):
         if piece is not None and piece != shown:
             raise Violation(f"the two sides opened different pieces at {square}")
         try:
-            m.states[-1] = m.rules.disclose(m.state, square, shown)
+            disclose(m, square, shown)
         except RulesError as exc:
             raise Violation(str(exc)) from None
         self.parts[sq] = part
@@ -228,7 +375,7 @@ class SharedDeal(Secrets):
         """The host flips: give this side's part of that one square, once per ply."""
         side, m, square = self.side, self.side.match, message["square"]
         if side.is_host or m.to_move() != side.peer_seat or message["ply"] != len(m.moves) \
-                or square not in m.legal_moves():
+                or m.state.board[m.rules.parse_square(square)] != "?":
             raise RulesError("a flip out of turn")
         if self.answered.setdefault(len(m.moves), square) != square:  # the same: a resume
             raise RulesError("one flip is opened per turn")
@@ -252,19 +399,99 @@ class SharedDeal(Secrets):
         return False
 
     def echo(self, before: Any, mover: int, wire: Any) -> tuple[Any, dict]:
+        side, m = self.side, self.side.match
+        extra: dict[str, Any] = {}
         if _flip(wire):
-            m = self.side.match
-            return wire, {"piece": m.state.board[m.rules.parse_square(wire)],
-                          "part": self._my_part(wire)}
-        return wire, {}
+            extra = {"piece": m.state.board[m.rules.parse_square(wire)],
+                     "part": self._my_part(wire)}
+        if m.options.get("fog"):  # the guest sees its seat's view, and no more
+            extra["view"] = view = m.rules.view(m.state, side.peer_seat)
+            if mover == side.seat and not _flip(wire) and not view["last"]:
+                wire = UNSEEN
+            if m.rules.outcome(m.state) is not None:  # the rules' end shows the whole game
+                extra["moves"] = list(m.moves)
+        return wire, extra
 
     def receive_as_guest(self, move: Any, message: dict) -> Any:
         side, m = self.side, self.side.match
+        if isinstance(m, FogMatch):
+            self._take_view(m, move, message)
         if _flip(move):
             if m.to_move() == side.peer_seat and self.answered.get(len(m.moves)) != move:
                 raise Violation(f"the host flipped {move} without this side's part")
             self._open(move, _part(message.get("part")), message.get("piece"))
+        if isinstance(m, FogMatch) and m.coming is not None:
+            if _flip(move):
+                self._check_flip_view(m, move, m.coming)
+            if "moves" in message:
+                m.then = self._whole(m, message["moves"], [*m.views, m.coming])
         return move
+
+    # --- fog of war: the guest checks every view it is sent against what it knows
+    @staticmethod
+    def _check_flip_view(m: FogMatch, square: str, view: dict) -> None:
+        """The view after a flip shows the piece both sides opened, gone from the pool."""
+        sq = m.rules.parse_square(square)
+        shown = m.state.under[sq]  # disclosed by the flip's opening
+        pool = Counter(m.views[-1]["hidden"])
+        pool[shown] -= 1
+        if m.rules.parse_board(view["board"])[sq] not in (shown, "~") or \
+                any(view["hidden"].get(k, 0) != n for k, n in pool.items()):
+            raise Violation(f"a view that does not show the piece flipped at {square}")
+
+    def _take_view(self, m: FogMatch, move: Any, message: dict) -> None:
+        """Check the view the host sends with a ply; it is what the next ply leads to."""
+        rules, before = m.rules, m.views[-1]
+        view = _checked_view(rules, message.get("view"), m.options)
+        if move != UNSEEN:
+            rules.move_from_wire(move)  # a host move it shows must be a move
+        mover = before["to_move"]
+        if view["to_move"] != 1 - mover:
+            raise Violation("a view in which the turn did not pass")
+        old, new = rules.parse_board(before["board"]), rules.parse_board(view["board"])
+        flipped = {rules.parse_square(move)} if _flip(move) else set()
+        down = {sq for sq in range(32) if old[sq] == "?"} - flipped
+        if {sq for sq in range(32) if new[sq] == "?"} != down:
+            raise Violation("a view whose face-down pieces changed without a flip")
+        colour = before["colors"][m.seat]
+        if mover == m.seat and isinstance(move, str) and len(move) == 4:
+            a, b = rules.parse_square(move[:2]), rules.parse_square(move[2:])
+            if new[b] != old[a] or new[a] not in ".~":
+                raise Violation(f"a view in which this side's move {move} did not happen")
+        elif mover != m.seat and colour is not None:
+            mine = {sq for sq in range(32) if rules.colour_of(old[sq]) == colour}
+            kept = {sq for sq in range(32) if rules.colour_of(new[sq]) == colour}
+            lost = mine - kept
+            if kept - mine or len(lost) > 1 or any(new[sq] == "." for sq in lost):
+                raise Violation("a view in which this side's pieces moved on the host's turn")
+        if None not in before["colors"] and view["colors"] != before["colors"]:
+            raise Violation("a view in which the colours changed")
+        if move == UNSEEN and (mover == m.seat or view["last"]):
+            raise Violation("a move hidden by the fog that this side could see")
+        m.coming = view
+
+    def _whole(self, m: FogMatch, moves: Any, views: list) -> Match:
+        """The whole game the host shows at the end, replayed with the pieces both sides
+        opened; Violation unless it leads to every view this side was sent."""
+        if not isinstance(moves, list) or len(moves) != len(views) - 1:
+            raise Violation("the whole game shown at the end is not the game played")
+        whole = Match(m.game_id, m.options, m.seed, m.seats)
+        pieces = {p: self.pieces[card] for p, card in self.opened.values()}
+        for ply, move in enumerate(moves):
+            mine = m.moves[ply] if ply < len(m.moves) else None
+            try:
+                if _flip(move):
+                    disclose(whole, move, pieces[ply])
+                whole.play(move)
+            except (RulesError, KeyError):
+                raise Violation(f"the game shown at the end does not play at ply {ply + 1}") \
+                    from None
+            if mine not in (None, UNSEEN) and mine != move or \
+                    m.rules.view(whole.states[ply + 1], m.seat) != views[ply + 1]:
+                raise Violation(f"the game shown at the end is not what this side saw at ply "
+                                f"{ply + 1}")
+        return whole
+
 
     def replaying(self) -> None:
         self.opened = {}
@@ -280,14 +507,22 @@ class SharedDeal(Secrets):
 
     # --- the end: keys out, everything checked
     def secret(self) -> dict | None:
+        m = self.side.match
+        if self.side.is_host and m.options.get("fog"):  # the game is over: it may be seen
+            return {"key": _encode(self.key), "moves": list(m.moves)}
         return {"key": _encode(self.key)}
 
     def secret_expected(self) -> bool:
         return self.first is not None and self.deck is not None
 
     def check_reveal(self, salt: bytes, message: dict) -> Verdict:
-        name = self.side.peer_name
+        name, m = self.side.peer_name, self.side.match
         problem = self._problem(message.get("key"))
+        if not problem and isinstance(m, FogMatch) and not m.whole:
+            try:
+                m.adopt(self._whole(m, message.get("moves"), m.views))
+            except Violation as exc:
+                problem = f"did not show the game it refereed ({exc})"
         if problem:
             return Verdict(f"Warning: {name} {problem}; unverified, the game is lost for it",
                            ok=False)
@@ -310,6 +545,38 @@ class SharedDeal(Secrets):
             if pow(part, key, P) != self.deck[sq]:
                 return f"opened a flip (square {sq}) with a part that is not its key's"
         return ""
+
+
+def _checked_view(rules: Any, raw: Any, options: dict) -> dict:
+    """A view from the host, of the declared keys and types only; Violation otherwise."""
+    if not isinstance(raw, dict):
+        raise Violation("a ply under the fog without its view")
+    view = {}
+    for key, kind in _VIEW_KEYS.items():
+        value = raw.get(key)
+        if not isinstance(value, kind) or (kind is int and type(value) is bool):
+            raise Violation(f"a view whose {key!r} is missing or of the wrong type")
+        view[key] = value
+    if "history" in raw:  # a view without the fog (the game is over)
+        history = raw["history"]
+        if not isinstance(history, list) or len(history) > 4 * 180 or \
+                not all(isinstance(h, str) and len(h) < 64 for h in history):
+            raise Violation("a view whose history is not one")
+        view["history"] = history
+    try:
+        board = rules.parse_board(view["board"])
+    except RulesError as exc:
+        raise Violation(str(exc)) from None
+    colours = view["colors"]
+    hidden = view["hidden"]
+    if view["to_move"] not in (0, 1) or len(colours) != 2 \
+            or any(c not in (None, "red", "black") for c in colours) \
+            or set(hidden) != set(rules.KINDS + rules.KINDS.lower()) \
+            or any(type(n) is not int or n < 0 for n in hidden.values()) \
+            or sum(hidden.values()) != board.count("?") \
+            or view["variant"] != options["variant"] or view["fog"] is not True:
+        raise Violation("a view that is not one of this game")
+    return view
 
 
 SECRETS = SharedDeal
