@@ -60,6 +60,8 @@ def main() -> None:
                    help="how late past its time the engine may answer (default: the arcade's)")
     p.add_argument("--level", default="hard")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--first-pair", type=int, default=0,
+                   help="skip the first pairs of openings (to add games to an earlier run)")
     args = p.parse_args()
     engine_ms = args.engine_time_ms or args.time_ms
     if args.grace_ms is not None:
@@ -67,7 +69,8 @@ def main() -> None:
     ataxx.warm_up()  # build the cache once here; the bot process then only loads it
     w = d = l = 0
     pairs = (args.games + 1) // 2
-    for k, (options, opening) in enumerate(openings(rules.ID, {}, pairs, args.seed)):
+    plan = openings(rules.ID, {}, args.first_pair + pairs, args.seed)
+    for k, (options, opening) in enumerate(plan[args.first_pair:], args.first_pair):
         for ours in (0, 1):
             t = time.monotonic()
             score, line = play(args.engine, args.time_ms, engine_ms, args.level, options,
