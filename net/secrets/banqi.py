@@ -462,7 +462,7 @@ class SharedDeal(Secrets):
             mine = {sq for sq in range(32) if rules.colour_of(old[sq]) == colour}
             kept = {sq for sq in range(32) if rules.colour_of(new[sq]) == colour}
             lost = mine - kept
-            if kept - mine or len(lost) > 1 or any(new[sq] == "." for sq in lost):
+            if kept - mine - flipped or len(lost) > 1 or any(new[sq] == "." for sq in lost):
                 raise Violation("a view in which this side's pieces moved on the host's turn")
         if None not in before["colors"] and view["colors"] != before["colors"]:
             raise Violation("a view in which the colours changed")

@@ -1,0 +1,225 @@
+"""Fog-of-war Banqi over the LAN: the guest is sent its seat's view and no more, checks each
+view, and at the end checks the whole game the host refereed. Loopback, bounded."""
+
+import random
+import threading
+
+from game.match import Match
+from game.rules import Termination
+from net.secrets import banqi
+from net.session import join
+from tests.test_lan import local_move, pair, play_through, pump_until
+
+FOG = {"fog": True}
+
+
+def _squares(move):
+    return [move[:2]] + ([move[2:]] if len(move) == 4 else [])
+
+
+def check_frames_hide_the_fog(h, sent):
+    """Every frame the host sent the guest carries nothing the guest's view does not show:
+    each ply's view is the rules' own view for the guest's seat, a host move out of sight
+    crosses as "~", and the whole game is shown only once it is over."""
+    rules, guest = h.match.rules, 1 - h.seat
+    plies = [m for m in sent if m.get("type") == "move"]
+    assert plies, "no plies were sent"
+    for m in sent:
+        if m.get("type") == "reveal":
+            assert h.match.over
+        if m.get("type") == "welcome":
+            assert not m["moves"] or all("view" in p for p in m["moves"])
+    for m in plies:
+        ply, state = m["ply"], h.match.states[m["ply"] + 1]
+        seen = rules.visible(state, guest) if rules.outcome(state) is None else set(range(32))
+        assert m["view"] == rules.view(state, guest)
+        assert ("moves" in m) == (rules.outcome(state) is not None)
+        move = m["move"]
+        mover = rules.to_move(h.match.states[ply])
+        if move == banqi.UNSEEN:
+            assert mover == h.seat and not m["view"]["last"]
+        elif mover == h.seat and len(move) == 4:
+            assert all(rules.parse_square(sq) in seen for sq in _squares(move)), (ply, move)
+        if "piece" in m:  # a flip: its square was face down, which every seat sees
+            assert len(move) == 2 and h.match.states[ply].board[rules.parse_square(move)] == "?"
+        board = rules.parse_board(m["view"]["board"])
+        for sq in range(32):
+            if sq not in seen:
+                assert board[sq] == "~"
+    return plies
+
+
+def test_a_fog_game_plays_through_and_the_guest_sees_only_its_view():
+    host, h, g = pair("banqi", FOG, seed=11)
+    try:
+        assert isinstance(g.match, banqi.FogMatch) and not g.match.whole
+        play_through(h, g, random.Random(4), max_plies=3000)
+        assert h.match.over and g.match.over and g.match.whole
+        assert g.match.moves == h.match.moves
+        assert h.match.result_line() == g.match.result_line()
+        pump_until([h, g], lambda: g.verdict and h.verdict)
+        assert g.verdict.ok and h.verdict.ok, (g.verdict, h.verdict)
+        plies = check_frames_hide_the_fog(h, h.link.sent)
+        assert any(p["move"] == banqi.UNSEEN for p in plies)  # the fog did hide something
+        # the guest's record is the whole game, and plays back (a replay, a save)
+        again = Match.from_record(g.match.to_record())
+        assert again.state.board == h.match.state.board
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_the_fog_guest_knows_only_its_view_mid_game():
+    host, h, g = pair("banqi", FOG, seed=12)
+    try:
+        play_through(h, g, random.Random(6), max_plies=40)
+        assert not h.match.over
+        real = h.match.rules.view(h.match.state, g.seat)
+        assert g.match.view(g.seat) == real and g.match.view(None) == real
+        assert "~" in real["board"]
+        assert g.match.score() == h.match.score()
+        assert set(g.match.moves) - set(h.match.moves) <= {banqi.UNSEEN}
+        if g.match.to_move() == g.seat:
+            assert sorted(g.match.legal_moves()) == sorted(h.match.legal_moves())
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def settle(h, g):
+    pump_until([h, g], lambda: not h.waiting and not g.waiting
+               and len(h.match.moves) == len(g.match.moves))
+
+
+def _tamper(h, change):
+    """The host's echoes pass through `change(message)` before they are sent."""
+    send = h.send
+
+    def lying(message):
+        if message.get("type") == "move":
+            message = change(dict(message))
+        send(message)
+    h.send = lying
+
+
+def test_a_fog_host_moving_the_guests_piece_in_its_view_is_cut_off():
+    host, h, g = pair("banqi", FOG, seed=13)
+    try:
+        rng = random.Random(2)
+        for _ in range(30):  # until the guest has a piece face up
+            play_through(h, g, rng, max_plies=1)
+            settle(h, g)
+            colour = g.match.views[-1]["colors"][g.seat]
+            board = h.match.rules.parse_board(g.match.views[-1]["board"])
+            if colour and any(h.match.rules.colour_of(p) == colour for p in board) \
+                    and h.match.to_move() == h.seat:
+                break
+        colour = g.match.views[-1]["colors"][g.seat]
+        before = h.match.rules.parse_board(g.match.views[-1]["board"])
+        mine = next(i for i, p in enumerate(before) if h.match.rules.colour_of(p) == colour)
+
+        def vanish(message):  # the guest's piece gone from an empty square
+            view = dict(message["view"])
+            squares = list(h.match.rules.parse_board(view["board"]))
+            squares[mine] = "."
+            view["board"] = h.match.rules.board_text(squares)
+            message["view"] = view
+            return message
+
+        _tamper(h, vanish)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: g.violation)
+        assert "pieces" in g.violation
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_fog_host_showing_a_move_the_fog_hid_or_no_view_is_cut_off():
+    host, h, g = pair("banqi", FOG, seed=14)
+    try:
+        settle(h, g)
+        _tamper(h, lambda m: {k: v for k, v in m.items() if k != "view"})
+        h.submit(local_move(h, random.Random(1)))
+        pump_until([h, g], lambda: g.violation)
+        assert "view" in g.violation and not g.match.moves
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_fog_host_that_shows_another_game_at_the_end_loses_unverified():
+    host, h, g = pair("banqi", FOG, seed=15)
+    try:
+        rng = random.Random(9)
+        play_through(h, g, rng, max_plies=30)
+        secret = h.hidden.secret
+
+        def other_game():
+            fields = secret()
+            fields["moves"] = fields["moves"][:-1]  # not the game played
+            return fields
+        h.hidden.secret = other_game
+        h.resign()
+        pump_until([h, g], lambda: g.verdict)
+        assert not g.verdict.ok and "did not show the game" in g.verdict
+        out = g.match.outcome()
+        assert out.termination is Termination.FAILURE and out.winner == g.seat
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_an_honest_fog_game_ended_by_resignation_shows_the_whole_game_after():
+    host, h, g = pair("banqi", FOG, seed=16)
+    try:
+        play_through(h, g, random.Random(10), max_plies=25)
+        g.resign()
+        pump_until([h, g], lambda: g.verdict and h.verdict)
+        assert g.verdict.ok and g.match.whole and g.match.moves == h.match.moves
+        assert g.match.outcome().termination is Termination.RESIGNATION
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_fog_guest_resumes_from_the_views_and_takes_back():
+    host, h, g = pair("banqi", FOG, seed=17)
+    try:
+        rng = random.Random(12)
+        play_through(h, g, rng, max_plies=12)
+        settle(h, g)
+        views = list(g.match.views)
+        g.link.close("cable pulled")
+        pump_until([], lambda: h.events() is not None and not h.connected)
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=join(
+            ("127.0.0.1", host.port), "banqi", host.options, "Guest", g.token)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        h.resume(host.next_arrival()[0])
+        t.join(5)
+        g.resume(*got["r"])
+        assert isinstance(g.match, banqi.FogMatch) and g.match.views == views
+        asker = g if g.match.to_move() == h.seat else h
+        other = h if asker is g else g
+        asker.request_takeback()
+        asks = []
+        pump_until([h, g], lambda: asks.extend(x for x in other.events()
+                                               if x["type"] == "ask") or asks)
+        asks[0]["on_yes"]()
+        pump_until([h, g], lambda: len(g.match.moves) == len(h.match.moves) < len(views) - 1)
+        assert g.match.views[-1] == h.match.rules.view(h.match.state, g.seat)
+        play_through(h, g, rng, max_plies=3000)
+        pump_until([h, g], lambda: g.verdict)
+        assert g.verdict.ok and g.match.whole
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+def test_a_lan_banqi_record_plays_back_to_the_pieces_both_sides_opened():
+    """The flips are disclosed as reseeds: the record alone rebuilds the game (a save, a
+    replay); before, the dummy deal showed other pieces, or the record did not play at all."""
+    host, h, g = pair("banqi", seed=18)
+    try:
+        play_through(h, g, random.Random(3), max_plies=60)
+        for side in (h, g):
+            again = Match.from_record(side.match.to_record())
+            assert again.state.board == h.match.state.board
+            assert [s.board for s in again.states] == [s.board for s in side.match.states]
+    finally:
+        h.close(), g.close(), host.stop()
