@@ -140,6 +140,8 @@ class Board(BoardBase):
 
     def move_text(self, move, before: dict, after: dict) -> str:
         """A flip ("b3 馬"), a step ("b3-b4") or a capture ("b3-b4 x 馬")."""
+        if len(move) not in (2, 4):  # "~": a LAN guest's move list, a move the fog hid
+            return move
         if len(move) == 2:
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
             return f"{move} {self.glyph(piece)[0]}"
