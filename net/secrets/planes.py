@@ -34,6 +34,15 @@ class PlaneLayouts(Secrets):
         self.pending_shot: int | None = None  # host: a shot at the guest, not answered yet
         self.answered: dict[int, int] = {}  # guest: ply -> the cell of the one shot answered
 
+    @classmethod
+    def local_continuation(cls, match: Match) -> str:
+        """A layout kept "hidden" in this file was never here: no one at this computer could
+        answer a shot at it honestly, so the game cannot go on."""
+        if not match.over and "hidden" in match.state.layouts:
+            return ("The other side's planes were never in this file: only its own computer "
+                    "knew them, so no one here could answer a shot at them honestly.")
+        return ""
+
     def own_echo(self, sent: Any, echo: Any) -> bool:
         if type(sent) is int and isinstance(echo, list) and len(echo) == 2:
             return echo[0] == sent  # a shot at the host comes back with its answer
