@@ -478,6 +478,11 @@ class Session:
         """What this side reveals at the end (the fields of its `reveal`), if anything."""
         return self.hidden.secret()
 
+    def settled(self) -> bool:
+        """The record is final: no reveal from the peer is still awaited (or the link is gone).
+        A replay written before then could miss what the reveal brings (a fog game's moves)."""
+        return not self.connected or bool(self.verdict) or not self.secret_expected()
+
     def secret_expected(self) -> bool:
         """Whether the peer has a secret to reveal at the end."""
         return self.hidden.secret_expected()

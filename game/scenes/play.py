@@ -55,6 +55,7 @@ class PlayScene(Scene):
         # key), and only then is the computer handed over.
         self.reveal_until: float | None = None
         self.ended_at: float | None = None
+        self.replay_due = False  # the game ended; its replay waits until the record is final
         self.result_shown = False
         self.paused = False
         self.watch_speed = watch_speed
@@ -524,11 +525,14 @@ class PlayScene(Scene):
         self.app.push("prompt", message=_("Say to the other player"), on_done=self.session.chat)
 
     def _finish(self, dt: float) -> None:
+        if self.replay_due and (self.session is None or self.session.settled()):
+            self.replay_due = False
+            self._write_replay()
         if self.ended_at is None:
             self.ended_at = time.monotonic()
             self._cancel_all()
             self.refresh(animate=False)
-            self._write_replay()
+            self.replay_due = True
             self._record_stats()
             if self.humans and not self.demo:
                 saves.remove(self.save_name)
