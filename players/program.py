@@ -22,8 +22,10 @@ import json
 import os
 import queue
 import shlex
+import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections import deque
@@ -56,6 +58,21 @@ class _Fail(Exception):
         self.termination = termination
 
 
+def _dying_with_us(argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+    """The command line that starts argv through players.launch, so that the program is killed
+    when the arcade dies (Linux). The kernel sends that signal when the spawning thread ends,
+    so only a program started from the main thread, which lives as long as the arcade, gets it."""
+    if not sys.platform.startswith("linux") \
+            or threading.current_thread() is not threading.main_thread():
+        return argv, env
+    if shutil.which(argv[0]) is None:
+        raise FileNotFoundError(2, "No such file or directory", argv[0])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    launcher = [sys.executable, "-m", "players.launch", str(os.getpid())]
+    return launcher + argv, {**env, "PYTHONPATH": path}
+
+
 class _Process:
     """A subprocess with four daemon threads: stdout lines into a bounded queue, writes from a
     queue (a program that stops reading never blocks the caller), a short stderr tail, and a
@@ -70,6 +87,7 @@ class _Process:
         self.token = f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
         env = {**os.environ, TOKEN_VAR: self.token}
         extra: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
+        argv, env = _dying_with_us(argv, env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env, **extra)
         self.pipes = _pipe_ids(self.proc) if os.path.isdir("/proc/self/fd") else {}

@@ -102,3 +102,38 @@ def _cmdline(pid: str) -> bytes:
             return f.read()
     except OSError:
         return b""
+
+
+ARCADE = """
+import sys, time
+sys.path.insert(0, {root!r})
+from game.match import Match
+from players.program import AgentController
+ctrl = AgentController({command!r}, 60000)
+from game import registry
+registry.register("race", "tests.fakes.race", "tests.fakes.race", "tests.fakes.race")
+match = Match("race", None, 1)
+ctrl.request(match, 0)
+while ctrl.proc is None or not ctrl.ready:
+    ctrl.poll()
+    time.sleep(0.01)
+print(ctrl.proc.proc.pid, flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG is Linux's")
+def test_an_outside_program_ends_when_the_arcade_is_killed():
+    import subprocess
+    root = str(Path(__file__).resolve().parent.parent)
+    code = ARCADE.format(root=root, command=agent("sleeper.py"))
+    arcade = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
+                              cwd=root)
+    try:
+        pid = int(arcade.stdout.readline())
+        assert alive(pid)
+        arcade.kill()  # kill -9: no finalizer, no atexit, no close()
+        arcade.wait()
+        assert gone_soon(pid, 5.0)
+    finally:
+        arcade.kill()
