@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase, Diagram, Store
+from game.boards.base import Diagram, SquareBoard, Store
 from game.i18n import _
 from game.rules import ataxx as rules
 from game.ui import theme
@@ -18,7 +18,7 @@ PASS_DELAY = 0.9  # seconds the "no moves: pass" notice shows before the pass is
 INKS = ("red", "blue")  # the ink each side's stones are drawn in
 
 
-class Board(BoardBase):
+class Board(SquareBoard):
     def side_name(self, seat: int) -> str:
         """x and o are drawn in red and blue ink: the panel says which is which."""
         return f"{self.seat_names[seat]} · {_(INKS[seat])}"
@@ -104,28 +104,13 @@ class Board(BoardBase):
             return None
         if not self.my_turn or self.pos is None:
             return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            sq = self.square_at(event.pos)
-            if sq is None:
-                self.selected = None
-                return None
-            self.cursor = sq
-            return self.press(sq)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 3:
             self.selected = None
-        if event.type == pygame.KEYDOWN:
-            steps = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: 7, pygame.K_DOWN: -7}
-            if event.key in steps:
-                r, f = divmod(self.cursor, 7)
-                d = steps[event.key]
-                if d in (-1, 1):
-                    f = max(0, min(6, f + d))
-                else:
-                    r = max(0, min(6, r + d // 7))
-                self.cursor = r * 7 + f
-            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
-                return self.press(self.cursor)
-        return None
+        return self.pick(event)
+
+    def step_cursor(self, dx: int, dy: int) -> int:
+        r, f = divmod(self.cursor, 7)
+        return max(0, min(6, r - dy)) * 7 + max(0, min(6, f + dx))
 
     def pending_move(self):
         """A forced pass is played for the player once its notice has shown."""

@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from game.boards.base import BoardBase, Diagram, Setting, Store
+from game.boards.base import Diagram, Setting, SquareBoard, Store
 from game.i18n import N_, _
 from game.rules import banqi as rules
 from game.ui import theme
@@ -20,7 +20,7 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
 
-class Board(BoardBase):
+class Board(SquareBoard):
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
                         (("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters"))),)
 
@@ -100,26 +100,11 @@ class Board(BoardBase):
     def handle_event(self, event: pygame.event.Event):
         if not self.my_turn:
             return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            sq = self.square_at(event.pos)
-            if sq is None:
-                self.selected = None
-                return None
-            self.cursor = sq
-            return self.press(sq)
-        if event.type == pygame.KEYDOWN:
-            steps = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: 8, pygame.K_DOWN: -8}
-            if event.key in steps:
-                r, f = divmod(self.cursor, 8)
-                d = steps[event.key]
-                if abs(d) == 1:
-                    f = max(0, min(7, f + d))
-                else:
-                    r = max(0, min(3, r + d // 8))
-                self.cursor = r * 8 + f
-            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
-                return self.press(self.cursor)
-        return None
+        return self.pick(event)
+
+    def step_cursor(self, dx: int, dy: int) -> int:
+        r, f = divmod(self.cursor, 8)
+        return max(0, min(3, r - dy)) * 8 + max(0, min(7, f + dx))
 
     def update(self, dt: float) -> None:
         self.clock += dt

@@ -166,3 +166,44 @@ class BoardBase:
             board.close()
 
         return draw
+
+
+ARROWS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1),
+          pygame.K_DOWN: (0, 1)}
+ENTER_KEYS = (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER)
+
+
+class SquareBoard(BoardBase):
+    """A board of squares the player picks with the mouse, or with the arrow keys and Enter:
+    each pick goes to press(square), which selects, moves or deselects."""
+
+    cursor = 0
+    selected: int | None = None
+
+    def square_at(self, pos: tuple[int, int]) -> int | None:
+        """The square under a screen position, None off the board."""
+        raise NotImplementedError
+
+    def press(self, sq: int) -> Any | None:
+        """A click or Enter on a square; returns a move when the player made one."""
+        raise NotImplementedError
+
+    def step_cursor(self, dx: int, dy: int) -> int:
+        """The square one step from the cursor on the screen (dy -1 is up), kept on the board."""
+        raise NotImplementedError
+
+    def pick(self, event: pygame.event.Event) -> Any | None:
+        """A click on a square, or the arrows and Enter: the move the player made, if any."""
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            sq = self.square_at(event.pos)
+            if sq is None:
+                self.selected = None
+                return None
+            self.cursor = sq
+            return self.press(sq)
+        if event.type == pygame.KEYDOWN:
+            if event.key in ARROWS:
+                self.cursor = self.step_cursor(*ARROWS[event.key])
+            elif event.key in ENTER_KEYS:
+                return self.press(self.cursor)
+        return None

@@ -9,7 +9,7 @@ from typing import Any
 
 import pygame
 
-from game.boards.base import BoardBase, Diagram, Setting, Store
+from game.boards.base import Diagram, Setting, SquareBoard, Store
 from game.i18n import _, ngettext
 from game.rules import jungle as rules
 from game.ui import theme
@@ -22,7 +22,7 @@ DISC = (248, 240, 220)
 MOVE_SECONDS = 0.18
 
 
-class Board(BoardBase):
+class Board(SquareBoard):
     SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle animals",
                         (("auto", "Auto"), ("chinese", "Characters"), ("letters", "Letters"))),)
 
@@ -107,29 +107,19 @@ class Board(BoardBase):
     def handle_event(self, event: pygame.event.Event) -> str | None:
         if not self.my_turn:
             return None
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            sq = self.square_at(event.pos)
-            if sq is None:
-                self.selected = None
-                return None
-            self.cursor = sq
-            return self.press(sq)
-        if event.type == pygame.KEYDOWN:
-            steps = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1),
-                     pygame.K_DOWN: (0, 1)}
-            if event.key in steps:
-                dx, dy = steps[event.key]
-                x, y = self._cell_xy(self.cursor)
-                x = max(0, min(rules.FILES - 1, x + dx))
-                y = max(0, min(rules.RANKS - 1, y + dy))
-                rect = pygame.Rect(self.origin[0] + x * self.cell, self.origin[1] + y * self.cell,
-                                   self.cell, self.cell)
-                self.cursor = self.square_at(rect.center)
-            elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
-                return self.press(self.cursor)
-            elif event.key == pygame.K_ESCAPE and self.selected is not None:
-                self.selected = None
-        return None
+        if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE \
+                and self.selected is not None:
+            self.selected = None
+            return None
+        return self.pick(event)
+
+    def step_cursor(self, dx: int, dy: int) -> int:
+        x, y = self._cell_xy(self.cursor)
+        x = max(0, min(rules.FILES - 1, x + dx))
+        y = max(0, min(rules.RANKS - 1, y + dy))
+        rect = pygame.Rect(self.origin[0] + x * self.cell, self.origin[1] + y * self.cell,
+                           self.cell, self.cell)
+        return self.square_at(rect.center)
 
     def update(self, dt: float) -> None:
         if self.slide is not None:
