@@ -1,0 +1,257 @@
+"""The Banqi search compiled with numba: the board as 32 int8 codes, move generation, make and
+unmake in place, the evaluation and the alpha-beta search of ai.banqi.Searcher.negamax, the
+same tree in the same order, so the same values. Imported only through ai.compiled (which
+points numba's cache at the user's cache folder first); ai/banqi.py drives it and falls back
+to its pure-Python search without numba.
+
+A square holds EMPTY, HIDDEN (face down), or a face-up piece: its rank (soldier 1 ... general
+7, game.rules.banqi.RANK_OF) for red, the rank + 8 for black. Colours are 0 red, 1 black.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from game.rules.banqi import KINDS, NEIGHBOURS, RANK_OF, RAYS
+
+EMPTY, HIDDEN = 0, 16
+SOLDIER, CANNON, GENERAL = RANK_OF["P"], RANK_OF["C"], RANK_OF["K"]
+MAX_MOVES = 96  # more than any position has: 16 pieces x 4 steps + 2 cannons x 4 jumps
+LOST = -1000.0
+
+# ctl, the search's control block shared with the Python side
+STOP, ABORTED, NODES = range(3)
+CTL_SIZE = 4
+
+NEIGH = np.full((32, 4), -1, dtype=np.int64)
+RAY = np.full((32, 4, 8), -1, dtype=np.int64)
+for _sq in range(32):
+    NEIGH[_sq, :len(NEIGHBOURS[_sq])] = NEIGHBOURS[_sq]
+    for _d, _ray in enumerate(RAYS[_sq]):
+        RAY[_sq, _d, :len(_ray)] = _ray
+
+
+def encode(board: list[str] | tuple[str, ...]) -> np.ndarray:
+    """A board of letters (as game.rules.banqi.parse_board gives, no clouds) as int8 codes."""
+    out = np.zeros(32, dtype=np.int8)
+    for sq, p in enumerate(board):
+        if p == "?":
+            out[sq] = HIDDEN
+        elif p.isalpha():
+            out[sq] = RANK_OF[p.upper()] + (0 if p.isupper() else 8)
+    return out
+
+
+def values_of(values: dict[str, int]) -> np.ndarray:
+    """A {kind letter: value} table indexed by rank."""
+    out = np.zeros(8, dtype=np.float64)
+    for kind in KINDS:
+        out[RANK_OF[kind]] = values[kind]
+    return out
+
+
+@njit(cache=True, inline="always")
+def colour_of(p):
+    """0 red, 1 black, -1 for an empty or face-down square."""
+    if 1 <= p <= 7:
+        return 0
+    if 9 <= p <= 15:
+        return 1
+    return -1
+
+
+@njit(cache=True, inline="always")
+def can_take(a, v, china):
+    """Whether rank a may capture rank v by stepping onto it."""
+    if not china and a == CANNON:
+        return False
+    if a == SOLDIER and v == GENERAL:
+        return True
+    if a == GENERAL and v == SOLDIER:
+        return china
+    return a >= v
+
+
+@njit(cache=True)
+def gen_moves(board, colour, china, froms, tos):
+    """The piece moves (no flips) of colour, in game.rules.banqi.moves_on's order; how many."""
+    n = 0
+    for sq in range(32):
+        p = board[sq]
+        if colour_of(p) != colour:
+            continue
+        a = p & 7
+        for k in range(4):
+            t = NEIGH[sq, k]
+            if t < 0:
+                break
+            q = board[t]
+            if q == EMPTY:
+                froms[n] = sq
+                tos[n] = t
+                n += 1
+            elif q != HIDDEN and colour_of(q) != colour and can_take(a, q & 7, china):
+                froms[n] = sq
+                tos[n] = t
+                n += 1
+        if not china and a == CANNON:
+            for d in range(4):
+                screen = False
+                for k in range(8):
+                    t = RAY[sq, d, k]
+                    if t < 0:
+                        break
+                    q = board[t]
+                    if q == EMPTY:
+                        continue
+                    if not screen:
+                        screen = True
+                        continue
+                    if q != HIDDEN and colour_of(q) != colour:
+                        froms[n] = sq
+                        tos[n] = t
+                        n += 1
+                    break
+    return n
+
+
+@njit(cache=True)
+def count_moves(board, colour, china):
+    """len(moves_on(board, colour)): the flips and the piece moves."""
+    froms = np.empty(MAX_MOVES, dtype=np.int64)
+    tos = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(board, colour, china, froms, tos)
+    for sq in range(32):
+        if board[sq] == HIDDEN:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def distance_to_prey(board, colour, china):
+    """Sum over enemy face-up pieces of the distance from the nearest own piece that can
+    take it (or any own cannon)."""
+    total = 0
+    for sq in range(32):
+        p = board[sq]
+        c = colour_of(p)
+        if c < 0 or c == colour:
+            continue
+        near = 1 << 30
+        for m in range(32):
+            q = board[m]
+            if colour_of(q) != colour:
+                continue
+            if can_take(q & 7, p & 7, china) or (q & 7) == CANNON:
+                d = abs(sq // 8 - m // 8) + abs(sq % 8 - m % 8)
+                if d < near:
+                    near = d
+        if near < (1 << 30):
+            total += near
+    return total
+
+
+@njit(cache=True)
+def evaluate(board, colour, china, vals):
+    """ai.banqi.Searcher.evaluate: from the side of colour, which is to move."""
+    score = 0.0
+    for sq in range(32):
+        p = board[sq]
+        c = colour_of(p)
+        if c == colour:
+            score += vals[p & 7]
+        elif c >= 0:
+            score -= vals[p & 7]
+    froms = np.empty(MAX_MOVES, dtype=np.int64)
+    tos = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(board, colour, china, froms, tos)
+    best_capture = 0.0
+    for i in range(n):
+        q = board[tos[i]]
+        if q != EMPTY and vals[q & 7] > best_capture:
+            best_capture = vals[q & 7]
+    score += 0.8 * best_capture
+    if score > 0:
+        score -= 0.3 * distance_to_prey(board, colour, china)
+        score -= 0.2 * count_moves(board, 1 - colour, china)
+    return score
+
+
+@njit("float64(int8[::1], int64, int64, float64, float64, boolean, float64[::1], int64[::1])",
+      cache=True, nogil=True)
+def negamax(board, colour, depth, alpha, beta, china, vals, ctl):
+    """ai.banqi.Searcher.negamax on board (made and unmade in place, left as it was). Stopped
+    by ctl[STOP], it sets ctl[ABORTED] and its value means nothing."""
+    if ctl[STOP] != 0:
+        ctl[ABORTED] = 1
+        return 0.0
+    ctl[NODES] += 1
+    hidden = False
+    for sq in range(32):
+        if board[sq] == HIDDEN:
+            hidden = True
+            break
+    froms = np.empty(MAX_MOVES, dtype=np.int64)
+    tos = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(board, colour, china, froms, tos)
+    if not hidden and n == 0:
+        return LOST  # no pieces, or none that can move: lost
+    stand = evaluate(board, colour, china, vals)
+    if depth <= 0:
+        return stand
+    best = stand if hidden else LOST  # flipping instead is always possible
+    if best > alpha:
+        alpha = best
+    # captures of the most valuable first, the rest in generation order (a stable sort)
+    keys = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        q = board[tos[i]]
+        keys[i] = vals[q & 7] if q != EMPTY else 0.0
+    for i in range(1, n):
+        k, f, t = keys[i], froms[i], tos[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            keys[j + 1], froms[j + 1], tos[j + 1] = keys[j], froms[j], tos[j]
+            j -= 1
+        keys[j + 1], froms[j + 1], tos[j + 1] = k, f, t
+    for i in range(n):
+        a, b = froms[i], tos[i]
+        victim = board[b]
+        board[b] = board[a]
+        board[a] = EMPTY
+        score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl)
+        board[a] = board[b]
+        board[b] = victim
+        if ctl[ABORTED] != 0:
+            return 0.0
+        if score > best:
+            best = score
+        if score > alpha:
+            alpha = score
+        if alpha >= beta:
+            break
+    return best
+
+
+def new_ctl() -> np.ndarray:
+    return np.zeros(CTL_SIZE, dtype=np.int64)
+
+
+def moves(board: list[str], colour: int, china: bool) -> list[tuple[int, int]]:
+    """The piece moves as (from, to) squares (tests)."""
+    froms = np.empty(MAX_MOVES, dtype=np.int64)
+    tos = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(encode(board), colour, china, froms, tos)
+    return [(int(froms[i]), int(tos[i])) for i in range(n)]
+
+
+def warm() -> None:
+    """Compiles (or loads from the cache) every function on a small position."""
+    board = encode(["?"] * 28 + ["K", "c", "P", "k"])
+    vals = np.arange(8, dtype=np.float64)
+    for china in (False, True):
+        moves(list("?" * 28 + "KcPk"), 0, china)
+        count_moves(board, 1, china)
+        evaluate(board, 0, china, vals)
+        negamax(board, 0, 2, -1e9, 1e9, china, vals, new_ctl())

@@ -1,0 +1,133 @@
+"""The compiled Banqi search against the pure one: the same piece moves as the rules, the same
+evaluation and the same alpha-beta values on positions from random games and on random boards;
+stoppable; the bot uses it once ready and plays without it."""
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai import banqi as bot
+from ai.base import Budget
+from game.rules import banqi as rules
+
+COLOURS = ("red", "black")
+# random boards: any piece anywhere, face-down and empty squares, kings and cannons likely
+board_st = st.lists(st.sampled_from(list("KAERNCPkaerncp?..CcKk")), min_size=32, max_size=32)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = bot.KERNEL.load()
+    if k is None:
+        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
+    return k
+
+
+def game_positions(count: int, variant: str, seed: int) -> list[tuple[list[str], str]]:
+    """(board, colour to move) from random games of the rules, every few plies."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = rules.new_game({"variant": variant}, rng.randrange(1 << 30))
+        for ply in range(rng.randrange(20, 140)):
+            if rules.outcome(s) is not None:
+                break
+            legal = rules.legal_moves(s)
+            captures = [m for m in legal if len(m) == 4 and s.board[rules.parse_square(m[2:])]
+                        not in ".?"]
+            s = rules.apply(s, rng.choice(captures) if captures and rng.random() < 0.5
+                            else rng.choice(legal))
+            colour = s.colors[s.turn]
+            if colour is not None and ply % 7 == 0:
+                out.append((list(s.board), colour))
+    return out
+
+
+def pure_moves(board: list[str], colour: str, variant: str) -> list[tuple[int, int]]:
+    return [(rules.parse_square(m[:2]), rules.parse_square(m[2:]))
+            for m in rules.moves_on(board, colour, variant) if len(m) == 4]
+
+
+def compiled_value(kernel, board, colour, variant, depth):
+    vals = kernel.values_of(bot.VALUES[variant])
+    coded = kernel.encode(board)
+    before = coded.copy()
+    ctl = kernel.new_ctl()
+    value = kernel.negamax(coded, COLOURS.index(colour), depth, -1e9, 1e9,
+                           variant == "china", vals, ctl)
+    assert (coded == before).all()  # made and unmade in place
+    assert not ctl[kernel.ABORTED]
+    return value
+
+
+@settings(max_examples=300, deadline=None)
+@given(board=board_st, colour=st.sampled_from(COLOURS),
+       variant=st.sampled_from(("taiwan", "china")))
+def test_random_boards_same_moves_and_evaluation(kernel, board, colour, variant):
+    china = variant == "china"
+    assert kernel.moves(board, COLOURS.index(colour), china) == pure_moves(board, colour,
+                                                                            variant)
+    searcher = bot.Searcher(variant, Budget(60))
+    assert kernel.evaluate(kernel.encode(board), COLOURS.index(colour), china,
+                           kernel.values_of(bot.VALUES[variant])) == searcher.evaluate(board,
+                                                                                       colour)
+
+
+@pytest.mark.parametrize("variant", ["taiwan", "china"])
+def test_game_positions_same_values_as_the_pure_search(kernel, variant):
+    for i, (board, colour) in enumerate(game_positions(24, variant, 7)):
+        depth = 3 if i % 4 == 0 else 2
+        searcher = bot.Searcher(variant, Budget(60))
+        expected = searcher.negamax(board, colour, depth, -1e9, 1e9)
+        assert compiled_value(kernel, board, colour, variant, depth) == expected, (board, depth)
+
+
+@settings(max_examples=60, deadline=None)
+@given(board=board_st, colour=st.sampled_from(COLOURS),
+       variant=st.sampled_from(("taiwan", "china")))
+def test_random_boards_same_values_as_the_pure_search(kernel, board, colour, variant):
+    expected = bot.Searcher(variant, Budget(60)).negamax(board, colour, 2, -1e9, 1e9)
+    assert compiled_value(kernel, board, colour, variant, 2) == expected
+
+
+def test_the_stop_flag_aborts_and_leaves_the_board(kernel):
+    board, colour = game_positions(1, "taiwan", 3)[0]
+    coded = kernel.encode(board)
+    before = coded.copy()
+    ctl = kernel.new_ctl()
+    ctl[kernel.STOP] = 1
+    kernel.negamax(coded, COLOURS.index(colour), 6, -1e9, 1e9, False,
+                   kernel.values_of(bot.VALUES["taiwan"]), ctl)
+    assert ctl[kernel.ABORTED] and (coded == before).all()
+
+
+def test_the_bot_searches_compiled(kernel, monkeypatch):
+    seen = {}
+    real = bot.Searcher
+
+    class Spy(real):
+        def __init__(self, *args):
+            super().__init__(*args)
+            seen["searcher"] = self
+
+    s = rules.new_game(None, 11)
+    for move in ("a1", "h4", "d2", "e3", "b2", "g3"):
+        s = rules.apply(s, move)
+    view = rules.view(s, s.turn)
+    legal = rules.legal_moves(s)
+    monkeypatch.setattr(bot, "Searcher", Spy)
+    move = bot.choose(view, legal, Budget(0.3), "hard", random.Random(1))
+    assert move in legal and seen["searcher"].kernel is kernel and seen["searcher"].nodes > 0
+
+
+def test_without_numba_the_pure_search_plays(monkeypatch):
+    monkeypatch.setenv("PAPER_ARCADE_NO_NUMBA", "1")
+    assert bot.KERNEL.get() is None
+    s = rules.new_game(None, 2)
+    for move in ("a1", "h4", "d2"):
+        s = rules.apply(s, move)
+    legal = rules.legal_moves(s)
+    assert bot.choose(rules.view(s, s.turn), legal, Budget(0.1), "hard",
+                      random.Random(1)) in legal
