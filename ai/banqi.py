@@ -31,6 +31,7 @@ VALUES = {
     "china": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 5, "P": 3},
 }
 KERNEL = Kernel("ai.banqi_kernel")
+MAX_DEPTH = 6  # the deepening stops here (Easy: at 1)
 
 
 class Searcher:
@@ -193,7 +194,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     kernel = KERNEL.get()
     searcher = Searcher(view["variant"], budget, kernel)
     best = greedy_move(view, legal, rng)
-    max_depth = 1 if level == "easy" else 6
+    max_depth = 1 if level == "easy" else MAX_DEPTH
     seen = Counter(view.get("history", []))
     done = threading.Event()
     if kernel is not None:
