@@ -3,6 +3,7 @@ the depth finished in the time, on the same mid-game positions (random games of 
 from the side to move's view, determinized as the bot does).
 
     python bench/banqi_nodes.py [--positions 20] [--seconds 1.0] [--variant taiwan]
+    python bench/banqi_nodes.py --profile      (where the pure search's time goes, cProfile)
 """
 
 from __future__ import annotations
@@ -75,9 +76,17 @@ def main() -> None:
     p.add_argument("--positions", type=int, default=20)
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--variant", default="taiwan")
+    p.add_argument("--profile", action="store_true")
     args = p.parse_args()
-    kernel = bot.KERNEL.load()
     views = positions(args.positions, args.variant)
+    if args.profile:
+        import cProfile
+        import pstats
+        profile = cProfile.Profile()
+        profile.runcall(lambda: [run(v, args.seconds, None) for v in views])
+        pstats.Stats(profile).sort_stats("tottime").print_stats(12)
+        return
+    kernel = bot.KERNEL.load()
     print(f"{len(views)} positions, {args.seconds:g} s each, {args.variant}; "
           f"load {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     for name, k in (("pure", None), ("compiled", kernel)):
