@@ -6,10 +6,9 @@ when every line gives something away, give the least."""
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
-from ai.dots_solver import Memo, Table
+from ai.dots_solver import CompiledMemo, Memo, Table, memo_for
 from game.rules import dots as rules
 from game.rules.dots import Geometry, completed, geometry
 
@@ -31,9 +30,8 @@ def table_for(rows: int, cols: int) -> Table | None:
     return _TABLES[(rows, cols)]
 
 
-@cache
-def _memo(rows: int, cols: int) -> Memo:
-    return Memo(geometry(rows, cols))
+def _memo(rows: int, cols: int) -> Memo | CompiledMemo:
+    return memo_for(rows, cols)
 
 
 # --- what a line does

@@ -1,5 +1,6 @@
 """Exact Dots and Boxes values: a retrograde table over every line set (numpy), and a memoised
-search for positions small enough to search.
+search for positions small enough to search, compiled (ai/dots_kernel.py, through ai.compiled)
+when numba is there; the pure Memo is its reference.
 
 A value is the best margin of the boxes still free that the side to move can secure (boxes it
 takes minus boxes the opponent takes, from here to the end), with both sides playing perfectly.
@@ -14,15 +15,19 @@ import os
 import subprocess
 import sys
 import threading
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ai.base import Budget
+from ai.base import Budget, Deadline
+from ai.compiled import Kernel
 from game.rules.dots import Geometry, completed, geometry
 from game.storage import atomic_write, cache_dir
 
 TABLE_VERSION = 1
+KERNEL = Kernel("ai.dots_kernel")
 
 
 def popcounts(n_bits: int) -> np.ndarray:
@@ -111,6 +116,65 @@ class Memo:
                 best = v
         self.cache[mask] = best
         return best
+
+
+class CompiledMemo:
+    """Memo's values from the compiled search; its memo is kept for the board size."""
+
+    def __init__(self, geo: Geometry, kernel: Any):
+        self.geo = geo
+        self.kernel = kernel
+        self.tables = kernel.Tables(geo)
+        self.lock = threading.Lock()  # one search at a time in the shared tables
+
+    @property
+    def calls(self) -> int:
+        return int(self.tables.ctl[self.kernel.CALLS])
+
+    def value(self, mask: int, budget: Budget | None = None) -> int:
+        """As Memo.value; Deadline once the budget is spent."""
+        k, ctl = self.kernel, self.tables.ctl
+        with self.lock:
+            if budget is not None and budget.expired():
+                raise Deadline
+            ctl[k.STOP] = ctl[k.ABORTED] = 0
+            done = threading.Event()
+            if budget is not None:
+                threading.Thread(target=_watch, args=(budget, ctl, k.STOP, done), daemon=True,
+                                 name="dots-deadline").start()
+            try:
+                got = self.tables.value(mask)
+            finally:
+                done.set()
+            if ctl[k.ABORTED]:
+                raise Deadline
+            return got
+
+
+def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
+    """Raises the kernel's stop flag once the budget expires, until the search is done."""
+    while not done.wait(0.004):
+        if budget.expired():
+            ctl[stop] = 1
+            return
+
+
+@cache
+def _pure_memo(rows: int, cols: int) -> Memo:
+    return Memo(geometry(rows, cols))
+
+
+@cache
+def _compiled_memo(rows: int, cols: int, kernel: Any) -> CompiledMemo:
+    return CompiledMemo(geometry(rows, cols), kernel)
+
+
+def memo_for(rows: int, cols: int) -> Memo | CompiledMemo:
+    """The shared exact search for this board: compiled once the kernel is ready."""
+    kernel = KERNEL.get()
+    if kernel is not None and geometry(rows, cols).lines <= 63:
+        return _compiled_memo(rows, cols, kernel)
+    return _pure_memo(rows, cols)
 
 
 class Table:
