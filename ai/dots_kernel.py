@@ -13,9 +13,11 @@ from game.rules.dots import Geometry
 
 U = np.uint64
 U0, U1 = U(0), U(1)
-TT_BITS = 21
+TT_BITS = 22
+WAYS = 4  # a mask is stored in one of 4 neighbouring slots: few collisions evict a value
 HASH = U(0x9E3779B97F4A7C15)
 SHIFT = U(64 - TT_BITS)
+SLOT_MASK = (1 << TT_BITS) - 1
 NONE = -128  # the value slot of an empty entry
 
 # ctl, the search's control block shared with the Python side
@@ -30,9 +32,13 @@ def value(mask, full, line_boxes, box_sides, keys, vals, ctl):
     ctl[STOP], it sets ctl[ABORTED] and its value means nothing (nothing wrong is stored)."""
     if mask == full:
         return 0
-    slot = (mask * HASH) >> SHIFT
-    if keys[slot] == mask and vals[slot] != NONE:
-        return vals[slot]
+    home = np.int64((mask * HASH) >> SHIFT)
+    for w in range(WAYS):
+        slot = (home + w) & SLOT_MASK
+        if vals[slot] == NONE:
+            break
+        if keys[slot] == mask:
+            return vals[slot]
     if ctl[STOP] != 0:
         ctl[ABORTED] = 1
         return 0
@@ -54,6 +60,11 @@ def value(mask, full, line_boxes, box_sides, keys, vals, ctl):
         v = c + after if c else -after
         if v > best:
             best = v
+    slot = (home + WAYS - 1) & SLOT_MASK  # all taken: the last way is replaced
+    for w in range(WAYS):
+        if vals[(home + w) & SLOT_MASK] == NONE:
+            slot = (home + w) & SLOT_MASK
+            break
     keys[slot] = mask
     vals[slot] = best
     return best
