@@ -425,11 +425,11 @@ class Session:
             self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",
                                  ok=False))
 
-    def _settle(self, verdict: str) -> None:
+    def _settle(self, verdict: Verdict) -> None:
         """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""
         self.verdict = verdict
         self._note("message", text=verdict)
-        if not getattr(verdict, "ok", True):
+        if not verdict.ok:
             self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
             self._note("refresh")
 
