@@ -346,8 +346,16 @@ def test_a_banqi_host_opening_a_flip_falsely_is_cut_off():
         pump_until([h, g], lambda: not h.waiting)
         square = h.match.legal_moves()[0]
         ply = len(g.match.moves)
-        wrong = banqi._encode(pow(h.hidden.deck[(h.match.rules.parse_square(square) + 1) % 32],
-                                  h.hidden.inverse, banqi.P))
+        sq = h.match.rules.parse_square(square)
+        pieces = sorted(h.match.rules.new_game(h.match.options, 0).under)
+
+        def part_of(other: int) -> int:  # another square's card with the host's key taken off
+            return pow(h.hidden.deck[other], h.hidden.inverse, banqi.P)
+
+        # another square's card whose piece is not the "K" claimed (a K would open "rightly")
+        other = next(o for o in range(32)
+                     if o != sq and pieces[g.hidden.table[part_of(o)]] != "K")
+        wrong = banqi._encode(part_of(other))
         raw(h, [{"type": "flip", "ply": ply, "square": square}], g)
         raw(h, [{"type": "move", "ply": ply, "move": square, "piece": "K", "part": wrong}], g)
         assert g.violation and len(g.match.moves) == ply
