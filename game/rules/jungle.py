@@ -101,22 +101,14 @@ def _jumps(sq: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
         return ()
     out = []
     r, f = divmod(sq, FILES)
-    for df in (1, -1):  # across a river along the rank
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):  # across a river along the rank or file
         crossed = []
-        ff = f + df
-        while 0 <= ff < FILES and sq_of(ff, r) in WATER:
-            crossed.append(sq_of(ff, r))
-            ff += df
-        if crossed and 0 <= ff < FILES:
-            out.append((sq_of(ff, r), tuple(crossed)))
-    for dr in (1, -1):  # across a river along the file
-        crossed = []
-        rr = r + dr
-        while 0 <= rr < RANKS and sq_of(f, rr) in WATER:
-            crossed.append(sq_of(f, rr))
-            rr += dr
-        if crossed and 0 <= rr < RANKS:
-            out.append((sq_of(f, rr), tuple(crossed)))
+        ff, rr = f + df, r + dr
+        while 0 <= ff < FILES and 0 <= rr < RANKS and sq_of(ff, rr) in WATER:
+            crossed.append(sq_of(ff, rr))
+            ff, rr = ff + df, rr + dr
+        if crossed and 0 <= ff < FILES and 0 <= rr < RANKS:
+            out.append((sq_of(ff, rr), tuple(crossed)))
     return tuple(out)
 
 
