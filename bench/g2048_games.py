@@ -84,8 +84,8 @@ def summary(games: list[dict]) -> str:
             f" max {max(times) / 10:.1f} ms  moves {times.total()}")
 
 
-def load_results(path: str | None, ms: float, level: str) -> list[dict]:
-    """The games already in a results file that were played at these settings."""
+def load_results(path: str | None, key: dict) -> list[dict]:
+    """The games already in a results file that were played at these settings (key)."""
     if not path or not os.path.exists(path):
         return []
     games = []
@@ -95,7 +95,7 @@ def load_results(path: str | None, ms: float, level: str) -> list[dict]:
                 game = json.loads(line)
             except ValueError:
                 continue  # a line cut short when an earlier run was stopped
-            if isinstance(game, dict) and game.get("ms") == ms and game.get("level") == level:
+            if isinstance(game, dict) and all(game.get(k) == v for k, v in key.items()):
                 games.append(game)
     return games
 
@@ -116,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--results", help="a JSON-lines file to add finished games to")
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
-    done = [g for g in load_results(args.results, args.ms, args.level) if g["seed"] in seeds]
+    settings = {"ms": args.ms, "level": args.level}
+    done = [g for g in load_results(args.results, settings) if g["seed"] in seeds]
     played = {g["seed"] for g in done}
     jobs = [(seed, args.ms, args.level) for seed in seeds if seed not in played]
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {args.ms:g} ms a move, "

@@ -39,6 +39,8 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from g2048_games import load_results  # noqa: E402  (bench/ is the script's folder)
+
 from ai import g2048 as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from game.rules import g2048 as rules  # noqa: E402
@@ -149,22 +151,6 @@ def summary(name: str, games: list[dict]) -> str:
             f"  a move median {percentile(times, 0.5):.1f} ms p99 {percentile(times, 0.99):.1f}"
             f" ms  processor median {statistics.median(g['cpu_median'] for g in games) * 1000:.1f}"
             f" ms  illegal {sum(g['illegal'] for g in games)}")
-
-
-def load_results(path: str | None, key: dict) -> list[dict]:
-    """The games in a results file played at these settings."""
-    if not path or not os.path.exists(path):
-        return []
-    games = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            try:
-                game = json.loads(line)
-            except ValueError:
-                continue  # a line cut short when an earlier run was stopped
-            if isinstance(game, dict) and all(game.get(k) == v for k, v in key.items()):
-                games.append(game)
-    return games
 
 
 def main(argv: list[str] | None = None) -> None:
