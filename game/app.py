@@ -178,6 +178,7 @@ class App:
                 self.toggle_fullscreen()
                 continue
             if event.type == pygame.WINDOWSIZECHANGED:
+                self._hold_min_size((event.x, event.y))
                 self.layout()
             if self.top:
                 self.top.handle_event(event)
@@ -260,12 +261,21 @@ class App:
 
     def _enforce_min_size(self) -> None:
         """The window cannot be made smaller than MIN_SIZE."""
-        # pygame-ce warns that mixing the Window API with the display module is deprecated; the
-        # display module has no other way to set a window's minimum size.
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            window = pygame.Window.from_display_module()
-        window.minimum_size = MIN_SIZE
+        _window().minimum_size = MIN_SIZE
+
+    def _hold_min_size(self, size: tuple[int, int]) -> None:
+        """A window made smaller than MIN_SIZE all the same (without a window manager, X honours
+        no minimum) grows back to it."""
+        if at_least_min(size) != tuple(size):
+            _window().size = at_least_min(size)
+
+
+def _window() -> pygame.Window:
+    # pygame-ce warns that mixing the Window API with the display module is deprecated; the
+    # display module has no other way to set a window's minimum size.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return pygame.Window.from_display_module()
 
 
 def at_least_min(size: tuple[int, int]) -> tuple[int, int]:

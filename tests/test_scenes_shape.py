@@ -167,6 +167,18 @@ def test_the_window_is_never_smaller_than_the_minimum():
         pygame.display.quit()
 
 
+def test_a_window_shrunk_below_the_minimum_from_outside_grows_back(h, monkeypatch):
+    class Window:  # what the X server did without a window manager: 600x400
+        size = (600, 400)
+        minimum_size = MIN_SIZE
+
+    fake = Window()
+    from game import app as app_module
+    monkeypatch.setattr(app_module, "_window", lambda: fake, raising=False)
+    h.app.step([pygame.event.Event(pygame.WINDOWSIZECHANGED, x=600, y=400)], 0.016)
+    assert tuple(fake.size) == MIN_SIZE
+
+
 def test_the_title_shows_each_games_own_tagline(h):
     shown = [text for text, _ in h.top.taglines]
     assert shown == [registry.get(g).rules.TAGLINE for g in registry.available()]
