@@ -36,6 +36,7 @@ LMR = 0  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zatax
 NULL_MOVE = False
 FUTILITY = True  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
+LEARNED = False  # the learned pattern evaluation (ai/ataxx_patterns.py)
 
 
 class Search:
@@ -192,7 +193,7 @@ class CompiledSearch:
     def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
                  node_limit: int = 0, lmr: int = LMR, null_move: bool = NULL_MOVE,
                  weights: dict[int, int] | None = None, tables: Any = None,
-                 partial: bool = PARTIAL, futility: bool = FUTILITY):
+                 partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -201,6 +202,7 @@ class CompiledSearch:
         self.null_move = null_move
         self.partial = partial
         self.futility = futility
+        self.learned = learned
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
@@ -222,7 +224,7 @@ class CompiledSearch:
 
     def _deepen(self, k: Any, tables: Any, pos: Position, moves: list,
                 on_depth: Callable | None) -> tuple[tuple[int, int], int, int]:
-        tables.new_search()
+        tables.new_search(self.learned)
         ctl = tables.ctl
         ctl[k.NODE_LIMIT] = self.node_limit
         ctl[k.LMR] = int(self.lmr)

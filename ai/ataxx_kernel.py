@@ -16,6 +16,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from ai import ataxx_patterns as patterns
 from game.rules.ataxx import ALL as _ALL
 from game.rules.ataxx import DRAW_HALFMOVES
 from game.rules.ataxx import FAR as _FAR
@@ -47,7 +48,7 @@ SH = U(64 - TT_BITS)
 # ctl, the search's control block, shared with the Python side: flags, counters and the
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
- W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY) = range(14)
+ W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS) = range(16)
 CTL_SIZE = 16
 NULL_R = 2  # depth a null move saves
 # LMR=2's reductions by depth and move index, log-shaped as in Zataxx (0.8 + 0.4 ln d ln i)
@@ -63,7 +64,14 @@ EDGE = U(_RIMS)  # a stone on the rim has fewer neighbours to be taken from
 CORNER = U(1 | (1 << 6) | (1 << 42) | (1 << 48))
 # The weights the search plays with (index: W_* slot); rim and corner stay 0 and tempo 20:
 # bench/ataxx_selfplay.py found no gain in edge=10,corner=20 (-23 ± 60) or tempo=100 (-12 ± 61).
-WEIGHTS = {W_FRONT: 4, W_MOB: 3, W_TEMPO: 20, W_EDGE: 0, W_CORNER: 0}
+WEIGHTS = {W_MATERIAL: 100, W_FRONT: 4, W_MOB: 3, W_TEMPO: 20, W_EDGE: 0, W_CORNER: 0}
+# The learned evaluation (ai/ataxx_patterns.py): its windows, and its own weights for the
+# hand-made terms, used when ctl[PATTERNS] is set.
+WIN_SHIFT, WIN_CLASS, WIN_TURN = patterns.SHIFT, patterns.CLASS, patterns.TURN
+TERNARY = patterns.TERNARY
+SPAN, PAT_SCALE = patterns.EMPTY_SPAN, patterns.SCALE
+U14 = U(14)
+LEARNED_SLOTS = {"material": W_MATERIAL, "front": W_FRONT, "mobility": W_MOB, "tempo": W_TEMPO}
 
 
 @intrinsic
@@ -159,9 +167,30 @@ def perft(own, opp, gaps, half, depth, out, row):
 
 
 @njit(cache=True)
-def evaluate(own, opp, gaps, ctl):
+def learned(own, opp, empties, tables):
+    """The pattern part: each window's opening and end values, blended by the empties."""
+    early = 0
+    late = 0
+    for w in range(25):
+        sh = WIN_SHIFT[w]
+        mo = ((own >> sh) & U7) | (((own >> (sh + U7)) & U7) << U(3)) \
+            | (((own >> (sh + U14)) & U7) << U(6))
+        mp = ((opp >> sh) & U7) | (((opp >> (sh + U7)) & U7) << U(3)) \
+            | (((opp >> (sh + U14)) & U7) << U(6))
+        t = WIN_TURN[w]
+        idx = TERNARY[t, mo] + 2 * TERNARY[t, mp]
+        c = WIN_CLASS[w]
+        early += tables[0, c, idx]
+        late += tables[1, c, idx]
+    a = min(empties, SPAN)
+    return (early * a + late * (SPAN - a)) // (SPAN * PAT_SCALE)
+
+
+@njit(cache=True)
+def evaluate(own, opp, gaps, ctl, tables):
     """From the side to move: material, stones exposed to capture, room to clone, stones on
-    the rim and in the corners, and the move in hand; weights from ctl."""
+    the rim and in the corners, the move in hand and, with ctl[PATTERNS], the learned
+    patterns; weights from ctl."""
     empty = ALL & ~(own | opp | gaps)
     near_empty = spread(empty)
     material = popcount(own) - popcount(opp)
@@ -169,8 +198,11 @@ def evaluate(own, opp, gaps, ctl):
     mobility = popcount(spread(own) & empty) - popcount(spread(opp) & empty)
     rim = popcount(own & EDGE) - popcount(opp & EDGE)
     corner = popcount(own & CORNER) - popcount(opp & CORNER)
-    return (100 * material + ctl[W_FRONT] * front + ctl[W_MOB] * mobility + ctl[W_TEMPO]
-            + ctl[W_EDGE] * rim + ctl[W_CORNER] * corner)
+    score = (ctl[W_MATERIAL] * material + ctl[W_FRONT] * front + ctl[W_MOB] * mobility
+             + ctl[W_TEMPO] + ctl[W_EDGE] * rim + ctl[W_CORNER] * corner)
+    if ctl[PATTERNS] != 0:
+        score += learned(own, opp, popcount(empty), tables)
+    return score
 
 
 @njit(cache=True)
@@ -232,9 +264,9 @@ def pick(moves, keys, row, i, n):
 # function from its cache.
 @njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, uint64[::1], "
       "uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], "
-      "int64[::1], int64[::1])", cache=True)
+      "int64[::1], int64[::1], int32[:, :, ::1])", cache=True)
 def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
-            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl):
+            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat):
     ctl[NODES] += 1
     if (ctl[NODES] & 1023) == 0:
         if ctl[STOP] != 0 or (ctl[NODE_LIMIT] > 0 and ctl[NODES] >= ctl[NODE_LIMIT]):
@@ -251,7 +283,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     if empty == U0:
         return final(own, opp, ply)
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return evaluate(own, opp, gaps, ctl)
+        return evaluate(own, opp, gaps, ctl, pat)
 
     idx = slot(own, opp)
     tt_move = NO_MOVE
@@ -278,7 +310,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     futile = ctl[FUTILITY] != 0 and ply > 0 and depth <= FP_DEPTH and abs(alpha) < MATE_ZONE \
         and abs(beta) < MATE_ZONE
     if futile:
-        static = evaluate(own, opp, gaps, ctl)
+        static = evaluate(own, opp, gaps, ctl, pat)
         if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
             return static
 
@@ -288,11 +320,11 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     nulls[ply + 1] = 0
     if ctl[NULL_MOVE] != 0 and ply > 0 and depth > NULL_R and beta - alpha == 1 \
             and nulls[ply] == 0 and abs(beta) < MATE_ZONE and popcount(own) > 4 \
-            and evaluate(own, opp, gaps, ctl) >= beta:
+            and evaluate(own, opp, gaps, ctl, pat) >= beta:
         nulls[ply + 1] = 1
         score = -negamax(opp, own, gaps, half + 1, depth - 1 - NULL_R, -beta, -beta + 1,
                          ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                         nulls, ctl)
+                         nulls, ctl, pat)
         nulls[ply + 1] = 0
         if ctl[ABORTED] != 0:
             return 0
@@ -304,7 +336,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         if not can_move(opp, empty):
             return final(own, opp, ply)
         return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1,
-                        tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
+                        tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat)
 
     order(own, opp, moves, keys, ply, n, tt_move, killers, history)
     original_alpha = alpha
@@ -318,7 +350,8 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         child_half = 0 if m < 64 else half + 1
         if i == 0:
             score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
-                             tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
+                             tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls,
+                             ctl, pat)
         else:
             r = 0
             if lmr == 1 and depth >= 3 and i >= 4 and m != killers[ply, 0] \
@@ -329,14 +362,15 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 r = max(0, min(r, depth - 2))
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                             nulls, ctl)
+                             nulls, ctl, pat)
             if r > 0 and score > alpha:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -alpha - 1, -alpha,
                                  ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers,
-                                 history, nulls, ctl)
+                                 history, nulls, ctl, pat)
             if alpha < score < beta:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
-                                 tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
+                                 tt_own, tt_opp, tt_data, moves, keys, killers, history,
+                                 nulls, ctl, pat)
         if ctl[ABORTED] != 0:
             return 0
         if score > best:
@@ -369,11 +403,11 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
 
 @njit(cache=True, nogil=True)
 def root(own, opp, gaps, half, depth, alpha, beta,
-         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl):
+         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat):
     """One iteration at the root; the best move goes to ctl[BEST]. The caller checks
     ctl[ABORTED] before trusting the result. Runs without the GIL."""
     return negamax(own, opp, gaps, half, depth, alpha, beta, 0,
-                   tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl)
+                   tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat)
 
 
 @njit(cache=True, nogil=True)
@@ -398,11 +432,16 @@ def moves_root(own, opp, gaps):
     return out[0, :n].copy()
 
 
-class Tables:
-    """One search's working arrays and a transposition table it keeps between moves."""
+LEARNED = patterns.load()  # (tables, weights) of ai/data/ataxx_patterns.npz
 
-    def __init__(self, tt_bits: int = TT_BITS):
+
+class Tables:
+    """One search's working arrays, a transposition table it keeps between moves, and the
+    learned evaluation it plays with (a bench may give another: patterns.load(path))."""
+
+    def __init__(self, tt_bits: int = TT_BITS, evaluation: tuple | None = None):
         assert tt_bits == TT_BITS
+        self.pat, self.learned_weights = evaluation or LEARNED
         size = 1 << tt_bits
         self.tt_own = np.zeros(size, dtype=np.uint64)
         self.tt_opp = np.zeros(size, dtype=np.uint64)
@@ -421,19 +460,24 @@ class Tables:
         self.history[:] = 0
         self.new_search()
 
-    def new_search(self) -> None:
+    def new_search(self, learned: bool = False) -> None:
+        """Resets all but the tables; the evaluation's weights are the learned ones if asked."""
         self.killers[:] = NO_MOVE
         self.history //= 8
         self.nulls[:] = 0
         self.ctl[:] = 0
         for slot_, weight in WEIGHTS.items():
             self.ctl[slot_] = weight
+        if learned:
+            self.ctl[PATTERNS] = 1
+            for name, weight in self.learned_weights.items():
+                self.ctl[LEARNED_SLOTS[name]] = weight
 
     def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,
                beta: int) -> int:
         return int(root(U(own), U(opp), U(gaps), half, depth, alpha, beta, self.tt_own,
                         self.tt_opp, self.tt_data, self.moves, self.keys, self.killers,
-                        self.history, self.nulls, self.ctl))
+                        self.history, self.nulls, self.ctl, self.pat))
 
     def best(self, own: int, opp: int) -> int:
         return int(root_move(U(own), U(opp), self.tt_own, self.tt_opp, self.tt_data))

@@ -5,9 +5,10 @@ evaluation change (issue 22).
     python bench/ataxx_selfplay.py --a "null=1" --b "" --nodes 200000 --pairs 40
     python bench/ataxx_selfplay.py --a "lmr=1" --b "lmr=0" --time-ms 100 --pairs 40
 
-A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial (0/1) and the
-evaluation's weights front, mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep
-the bot's own.
+A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial, learned (0/1: the
+learned pattern evaluation), patterns (a tables file of bench/ataxx_train.py, played as the
+learned evaluation) and the evaluation's weights front, mob, tempo, edge, corner
+(ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
 --time-ms the same time.
 Openings: every blocker layout in turn, then --plies random moves. Each side keeps its own
@@ -25,6 +26,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import ataxx, elo  # noqa: E402
+from ai import ataxx_patterns as patterns
 from ai.base import Budget  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
@@ -44,6 +46,11 @@ def setting(text: str, kernel) -> dict:
             kw["null_move"] = bool(int(value))
         elif key == "partial":
             kw["partial"] = bool(int(value))
+        elif key == "learned":
+            kw["learned"] = bool(int(value))
+        elif key == "patterns":
+            kw["learned"] = True
+            kw["evaluation"] = patterns.load(value)
         elif key in KEYS:
             kw["weights"][getattr(kernel, "W_" + key.upper())] = int(value)
         else:
@@ -65,13 +72,14 @@ def openings(pairs: int, plies: int, seed: int) -> list[rules.Position]:
 
 def play(kernel, start: rules.Position, sides: list[dict], nodes: int, time_ms: int) -> int | None:
     """One game from start, sides[0] playing x; the winner's index (None: a draw)."""
-    tables = [kernel.Tables(), kernel.Tables()]
+    tables = [kernel.Tables(evaluation=s.pop("evaluation", None)) for s in
+              (dict(sides[0]), dict(sides[1]))]
     pos = start
     while rules.outcome(pos) is None:
         side = pos.turn
         budget = Budget(time_ms / 1000 if time_ms else 3600)
-        search = ataxx.CompiledSearch(kernel, budget, node_limit=nodes, tables=tables[side],
-                                      **sides[side])
+        kw = {k: v for k, v in sides[side].items() if k != "evaluation"}
+        search = ataxx.CompiledSearch(kernel, budget, node_limit=nodes, tables=tables[side], **kw)
         move, _, _ = search.best_move(pos)
         pos = rules.make(pos, *move)
     return rules.outcome(pos).winner

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import ataxx as bot
+from ai import ataxx_patterns as patterns
 from ai.base import Budget
 from ai.compiled import Kernel
 from game.rules import ataxx as rules
@@ -196,11 +197,69 @@ def test_weights_come_from_the_control_block(kernel):
     """A rim stone is worth W_EDGE more: the same position scores differently by the weight."""
     pos = rules.from_fen("x6/7/7/3o3/7/7/7 x 0 10")
     ctl = np.zeros(kernel.CTL_SIZE, dtype=np.int64)
+    tables = np.zeros((patterns.PHASES, patterns.CLASSES, patterns.CELLS), dtype=np.int32)
     plain = int(kernel.evaluate(np.uint64(pos.own()), np.uint64(pos.enemy()),
-                                np.uint64(pos.gaps), ctl))
+                                np.uint64(pos.gaps), ctl, tables))
     ctl[kernel.W_EDGE] = 50
     assert int(kernel.evaluate(np.uint64(pos.own()), np.uint64(pos.enemy()),
-                               np.uint64(pos.gaps), ctl)) == plain + 50
+                               np.uint64(pos.gaps), ctl, tables)) == plain + 50
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells=_SQUARES, seed=st.integers(0, 2**32 - 1))
+def test_learned_patterns_read_the_board_as_training_does(kernel, cells, seed):
+    """The kernel's pattern sum equals the training script's reading of the same board
+    (ai/ataxx_patterns.indices) with random tables: the same windows, classes and turns."""
+    x = sum(1 << sq for sq, c in enumerate(cells) if c == "x")
+    o = sum(1 << sq for sq, c in enumerate(cells) if c == "o")
+    rng = np.random.default_rng(seed)
+    tables = rng.integers(-5000, 5000, (patterns.PHASES, patterns.CLASSES, patterns.CELLS),
+                          dtype=np.int32)
+    own, opp = np.array([x], dtype=np.uint64), np.array([o], dtype=np.uint64)
+    idx = patterns.indices(own, opp)[0]
+    empties = 49 - len([c for c in cells if c != "."])
+    a = min(empties, patterns.EMPTY_SPAN)
+    flat = tables.reshape(patterns.PHASES, -1)
+    expected = (int(flat[0, idx].sum()) * a + int(flat[1, idx].sum()) * (patterns.EMPTY_SPAN - a)) \
+        // (patterns.EMPTY_SPAN * patterns.SCALE)
+    assert int(kernel.learned(np.uint64(x), np.uint64(o), empties, tables)) == expected
+
+
+def test_patterns_see_turned_boards_alike():
+    """A board and its mirror images read as the same patterns of the same classes, so one
+    value serves all eight."""
+    rng = random.Random(3)
+    for _ in range(50):
+        cells = [rng.choice("xo.") for _ in range(49)]
+        mirror = [cells[(sq // 7) * 7 + 6 - sq % 7] for sq in range(49)]
+        turned = [cells[(sq % 7) * 7 + sq // 7] for sq in range(49)]
+        boards = []
+        for c in (cells, mirror, turned):
+            x = sum(1 << sq for sq, v in enumerate(c) if v == "x")
+            o = sum(1 << sq for sq, v in enumerate(c) if v == "o")
+            boards.append(sorted(patterns.indices(np.array([x], dtype=np.uint64),
+                                                  np.array([o], dtype=np.uint64),
+                                                  canonical=True)[0]))
+        assert boards[0] == boards[1] == boards[2]
+
+
+def test_expanded_tables_value_turned_boards_alike(kernel):
+    """Tables learned on canonical patterns, expanded for the kernel, give a board, its mirror
+    and its transpose the same value."""
+    rng = np.random.default_rng(5)
+    tables = patterns.expand(rng.integers(-5000, 5000, (patterns.PHASES, patterns.CLASSES,
+                                                        patterns.CELLS), dtype=np.int32))
+    pick = random.Random(5)
+    for _ in range(50):
+        cells = [pick.choice("xo..") for _ in range(49)]
+        values = set()
+        for sq_of in (lambda sq: sq, lambda sq: (sq // 7) * 7 + 6 - sq % 7,
+                      lambda sq: (sq % 7) * 7 + sq // 7):
+            c = [cells[sq_of(sq)] for sq in range(49)]
+            x = sum(1 << sq for sq, v in enumerate(c) if v == "x")
+            o = sum(1 << sq for sq, v in enumerate(c) if v == "o")
+            values.add(int(kernel.learned(np.uint64(x), np.uint64(o), c.count("."), tables)))
+        assert len(values) == 1
 
 
 def test_a_setting_does_not_outlive_its_search(kernel):
