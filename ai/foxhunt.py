@@ -109,6 +109,16 @@ def _count(classes: list, need: tuple[int, ...], left: int,
     room_after = [sum(sizes[i:]) for i in range(len(sizes) + 1)]
     binom = [[comb(n, k) for k in range(n + 1)] for n in range(max(sizes, default=0) + 1)]
     memo: dict[tuple[int, int, int], float] = {}
+    # States entered, in both passes: the budget is read at the first and every 1024th after.
+    # (Read when the memo's size was a multiple of 1024, it was missed whenever returns added
+    # states without entering one: tens of thousands of states could go by unread.)
+    steps = 0
+
+    def step() -> None:
+        nonlocal steps
+        if budget is not None and not steps & 1023:
+            budget.check()
+        steps += 1
 
     def counts(i: int, rem: int, k: int) -> range:
         """How many foxes class i may take in this state."""
@@ -132,8 +142,7 @@ def _count(classes: list, need: tuple[int, ...], left: int,
             return got
         if len(memo) > MAX_STATES:
             raise _TooBig
-        if budget is not None and not len(memo) & 1023:
-            budget.check()
+        step()
         row, mask = binom[sizes[i]], masks[i]
         total = 0.0
         for n in counts(i, rem, k):
@@ -151,6 +160,7 @@ def _count(classes: list, need: tuple[int, ...], left: int,
         nxt: dict[tuple[int, int], float] = {}
         row, mask = binom[sizes[i]], masks[i]
         for (rem, k), reach in layer.items():
+            step()
             for n in counts(i, rem, k):
                 after = (rem - n * mask, k - n)
                 rest = ways(i + 1, *after)

@@ -3,6 +3,7 @@ checked against a brute force over every placement on small fields."""
 
 import itertools
 import random
+import sys
 
 import pytest
 
@@ -99,3 +100,58 @@ def test_the_hunter_probes_a_sure_fox_and_finds_every_fox():
             assert post.probs[move] >= bot.SURE
         m.play(move)
     assert m.outcome().score[0] < 64
+
+
+class StepBudget(Budget):
+    """A budget counted in the exact count's work, not in seconds: it runs out once `steps`
+    (calls of the count's programme, counted by counting_steps) reach runs_out_at."""
+
+    def __init__(self, runs_out_at: float):
+        super().__init__(3600.0)
+        self.runs_out_at = runs_out_at
+        self.steps = 0
+        self.readings: list[int] = []  # the step at which each reading of the budget came
+
+    def expired(self) -> bool:
+        self.readings.append(self.steps)
+        return self.steps >= self.runs_out_at
+
+
+def counting_steps(budget: StepBudget, run):
+    """run(), with every call of the count's programme (ai.foxhunt's `ways`) added to steps."""
+    def profile(frame, event, arg):
+        if event == "call" and frame.f_code.co_name == "ways" \
+                and frame.f_globals["__name__"] == bot.__name__:
+            budget.steps += 1
+
+    before = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        return run()
+    finally:
+        sys.setprofile(before)
+
+
+# The work between two readings of the budget: 1024 new states of the programme, each calling
+# it once per fox count a class may take (at most 8 + 1 on 10x10).
+STEPS_PER_READING = 1024 * (8 + 2)
+
+
+def test_a_budget_running_out_mid_count_is_noticed_within_a_bounded_amount_of_work():
+    """However late in the exact count the budget runs out, the hunter answers soon after:
+    the count reads the budget every so many states, in its recursion and its forward pass."""
+    state = rules.new_game({"size": 10}, 1)
+    for cell in (0, 12, 13, 14, 15, 16, 23, 17, 42):  # a count of some 33,000 steps
+        state = rules.apply(state, cell)
+    view, legal = rules.view(state, 0), rules.legal_moves(state)
+    size, foxes, probes = rules.parse_view(view)
+    never = StepBudget(float("inf"))
+    counting_steps(never, lambda: bot.posterior(size, foxes, probes, never))
+    assert never.steps > 3 * STEPS_PER_READING
+    marks = never.readings + [never.steps]
+    stretches = [b - a for a, b in zip(marks, marks[1:])]
+    longest = stretches.index(max(stretches))
+    late = StepBudget(marks[longest] + 1)  # runs out just after the reading before it
+    move = counting_steps(late, lambda: bot.choose(view, legal, late, "hard", random.Random(0)))
+    assert move in legal
+    assert late.steps - late.runs_out_at <= STEPS_PER_READING
