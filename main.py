@@ -101,6 +101,8 @@ def run_window(args: argparse.Namespace) -> int:
                      name="clean-temporaries").start()
     from ai import compiled  # compiled searches loaded (or built once) before the first move
     threading.Thread(target=compiled.warm_up, daemon=True, name="warm-up").start()
+    from ai import worker
+    worker.start_bot_process()  # the searches' own process, which loads them as it starts
     try:
         app = App(fullscreen=bool(settings.get("fullscreen")))
     except NoDisplay as exc:

@@ -18,6 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from ai import compiled
 from ai.base import Budget, bot_module, check_level
 
 
@@ -115,6 +116,9 @@ def _init_bot_process(shared, parent_pid: int, death_signal: bool) -> None:
     global _SHARED
     _SHARED = shared
     die_with_parent(parent_pid, death_signal)
+    # The searches run here, so their compiled kernels load here, at once: the first move
+    # must not be played by the pure search while a kernel loads on demand.
+    threading.Thread(target=compiled.warm_up, daemon=True, name="warm-up").start()
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
@@ -171,6 +175,12 @@ def _bot_pool() -> ProcessPoolExecutor:
     return _POOL
 
 
+def start_bot_process() -> None:
+    """Starts the bot process now (at launch, from the main thread), so its searches are
+    loaded before the first move is asked for."""
+    _bot_pool()
+
+
 def shutdown_bot_process() -> None:
     """Stop any search in progress and end the bot process (it is started again on demand)."""
     global _POOL
@@ -180,11 +190,17 @@ def shutdown_bot_process() -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+ANSWER_RESERVE_S = 0.025  # the answer's way back to the loop and the frame that takes it
+
+
 def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,
-                       seconds: float, seed: int, generation: int) -> Any:
+                       seconds: float, seed: int, generation: int, asked_at: float) -> Any:
+    """Runs in the bot process. The budget counts from asked_at (the monotonic clock is the
+    machine's, so it holds across processes) and keeps a reserve for the way back."""
     check_level(level)
     rng = random.Random(seed)
-    budget = Budget(seconds, _Generation(_SHARED, generation))
+    left = seconds - (time.monotonic() - asked_at) - min(ANSWER_RESERVE_S, seconds / 10)
+    budget = Budget(left, _Generation(_SHARED, generation))
     module = importlib.import_module(ai_module)
     if kind == "setup":
         return module.choose_setup(view, budget, level, rng)
@@ -214,7 +230,8 @@ class AIWorker:
         module = bot_module(game_id).__name__
         self._ticket += 1
         self._future = pool.submit(_decide_in_process, kind, module, view, legal, level,
-                                   seconds, rng.randrange(2**62), _SHARED.value)
+                                   seconds, rng.randrange(2**62), _SHARED.value,
+                                   time.monotonic())
         return self._ticket
 
     def request_move(self, game_id: str, view: dict, legal: list, level: str,

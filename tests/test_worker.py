@@ -97,3 +97,35 @@ def test_the_bot_process_ends_when_the_arcade_is_killed(where):
         for p in pids:
             if _alive(p):
                 os.kill(p, signal.SIGKILL)
+
+
+def _ataxx_kernel_ready() -> bool:
+    """Run in the bot process: whether its compiled Ataxx search loads without being asked."""
+    from ai import ataxx
+    return ataxx.KERNEL.wait(60) is not None
+
+
+@pytest.mark.timeout(120)
+def test_the_bot_process_loads_the_compiled_searches_when_it_starts():
+    """The first move is searched compiled: the bot process warms its kernels as it starts,
+    not on the first request (which would play that move with the pure search)."""
+    from ai import compiled, worker
+    if not compiled.enabled():
+        pytest.skip("numba is turned off")
+    worker.shutdown_bot_process()
+    worker.start_bot_process()
+    assert worker._bot_pool().submit(_ataxx_kernel_ready).result(90)
+
+
+@pytest.mark.timeout(60)
+def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
+    """The bot process gets the budget less the time the request took to reach it and a
+    reserve for the answer's way back to the loop, so the loop has the move within budget."""
+    from ai import worker
+    pool = worker._bot_pool()
+    pool.submit(os.getpid).result(30)  # started
+    asked = time.monotonic() - 0.2  # a request that waited 0.2 s to be taken
+    left = pool.submit(worker._decide_in_process, "move", "tests.fakes.budget_probe", {}, [1],
+                       "hard", 1.0, 1, worker._SHARED.value, asked).result(30)
+    assert left <= 1.0 - 0.2 - worker.ANSWER_RESERVE_S
+    assert left > 0.5
