@@ -36,7 +36,9 @@ LMR = 0  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zatax
 NULL_MOVE = False
 FUTILITY = True  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
-LEARNED = False  # the learned pattern evaluation (ai/ataxx_patterns.py)
+# The learned pattern evaluation (ai/ataxx_patterns.py) against the hand-set one: +370 ± 121 Elo
+# at 25k nodes a move (40 pairs), +241 ± 129 at 100 ms a move (20 pairs), pattern cost included.
+LEARNED = True
 
 
 class Search:

@@ -284,3 +284,13 @@ def test_a_cut_short_iteration_gives_a_move_not_a_depth(kernel):
         found[partial] = search.best_move(pos)
         assert found[partial][0] in rules.moves_of(pos)
     assert found[True][2] == found[False][2]
+
+
+def test_the_shipped_evaluation_is_learned(kernel):
+    """ai/data holds trained tables of the kernel's shape and a weight for each hand-made term
+    it names; Hard plays with them."""
+    tables, weights = patterns.load()
+    assert tables.shape == (patterns.PHASES, patterns.CLASSES, patterns.CELLS)
+    assert np.count_nonzero(tables) > 10_000
+    assert set(weights) == set(kernel.LEARNED_SLOTS)
+    assert bot.LEARNED
