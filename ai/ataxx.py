@@ -31,8 +31,10 @@ KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
 # Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps
 # (README): futility did (+117 ± 81 Elo at 25k nodes a move); null move (+12 ± 56), both LMRs
-# (-58 ± 86; log-shaped -4 ± 74, and worse on top of futility) and partial (+10 ± 80) did not.
-LMR = 0  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's)
+# (-58 ± 86; log-shaped -4 ± 74, and worse on top of futility) and partial (+10 ± 80) did not
+# with the hand-set evaluation. With the learned one, log-shaped LMR does (+84 ± 76 at 25k
+# nodes, +145 ± 98 at 100 ms) and null move still does not (-89 ± 75 at 25k nodes).
+LMR = 2  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's)
 NULL_MOVE = False
 FUTILITY = True  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
