@@ -1,6 +1,6 @@
 """The Ataxx bot: iterative-deepening negamax alpha-beta (principal variation search) with a
-transposition table, ordered moves and an evaluation of material, safety and mobility.
-It reads only the FEN of its view.
+transposition table, ordered moves and an evaluation of material, safety and mobility (plus,
+compiled, the learned 3x3 patterns of ai/ataxx_patterns.py). It reads only the FEN of its view.
 
 The search runs compiled (ai/ataxx_kernel.py, through ai.compiled) when numba is there and
 warmed up; until then, or without numba, the pure-Python search below plays the move.
