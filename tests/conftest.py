@@ -38,6 +38,18 @@ def race():
     registry.unregister("race")
 
 
+@pytest.fixture
+def h():
+    """A 1000x700 window on the title screen (a test file may define its own)."""
+    from game.scenes.title import TitleScene
+    from tests.harness import Harness
+    harness = Harness((1000, 700))
+    harness.app.push(TitleScene(harness.app))
+    harness.frame()
+    yield harness
+    harness.close()
+
+
 def pytest_sessionfinish(session, exitstatus):
     """No bot process outlives the run (an orphan would hold the run's output open)."""
     from ai.worker import shutdown_bot_process

@@ -16,9 +16,7 @@ from game.scenes.play import PlayScene
 from game.scenes.result import ResultScene
 from game.scenes.setup import SetupScene
 from game.scenes.start import start_match
-from game.scenes.title import TitleScene
 from players.base import Controller, HumanController
-from tests.harness import Harness
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 FIVE = control("5")
@@ -39,15 +37,6 @@ class Silent(Controller):
     @property
     def thinking(self) -> bool:
         return True
-
-
-@pytest.fixture
-def h():
-    harness = Harness((1000, 700))
-    harness.app.push(TitleScene(harness.app))
-    harness.frame()
-    yield harness
-    harness.close()
 
 
 def _clocked(h, match: Match, time_control: str = "5", controllers=None) -> tuple[PlayScene,

@@ -5,7 +5,6 @@ import random
 import time
 
 import pygame
-import pytest
 
 from ai.base import Budget
 from game.match import Match, Seat
@@ -13,19 +12,8 @@ from game.scenes import play as play_scene
 from game.scenes.dialog import ConfirmScene, HandoverScene
 from game.scenes.play import PlayScene
 from game.scenes.start import start_match
-from game.scenes.title import TitleScene
-from tests.harness import Harness
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
-
-
-@pytest.fixture
-def h():
-    harness = Harness((1000, 700))
-    harness.app.push(TitleScene(harness.app))
-    harness.frame()
-    yield harness
-    harness.close()
 
 
 def _take_the_computer(h) -> PlayScene:

@@ -15,18 +15,8 @@ from game.scenes.result import ResultScene
 from game.scenes.start import start_match
 from game.scenes.stats import StatsScene
 from game.scenes.title import TitleScene
-from tests.harness import Harness
 
 VS_BOT = [Seat("human", "Ann"), Seat("ai", "Bot", "hard")]
-
-
-@pytest.fixture
-def h():
-    harness = Harness((1000, 700))
-    harness.app.push(TitleScene(harness.app))
-    harness.frame()
-    yield harness
-    harness.close()
 
 
 def _reread() -> stats.Table:
