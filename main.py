@@ -101,13 +101,13 @@ def run_window(args: argparse.Namespace) -> int:
                      name="clean-temporaries").start()
     from ai import compiled  # compiled searches loaded (or built once) before the first move
     threading.Thread(target=compiled.warm_up, daemon=True, name="warm-up").start()
-    from ai import worker
-    worker.start_bot_process()  # the searches' own process, which loads them as it starts
     try:
         app = App(fullscreen=bool(settings.get("fullscreen")))
     except NoDisplay as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 3
+    from ai import worker
+    worker.start_bot_process()  # the searches' own process, which loads them as it starts
     app.push(TitleScene(app))
     if args.demo:
         if args.demo not in registry.available():
