@@ -72,14 +72,14 @@ def openings(pairs: int, plies: int, seed: int) -> list[rules.Position]:
 
 def play(kernel, start: rules.Position, sides: list[dict], nodes: int, time_ms: int) -> int | None:
     """One game from start, sides[0] playing x; the winner's index (None: a draw)."""
-    tables = [kernel.Tables(evaluation=s.pop("evaluation", None)) for s in
-              (dict(sides[0]), dict(sides[1]))]
+    kws = [dict(s) for s in sides]
+    tables = [kernel.Tables(evaluation=kw.pop("evaluation", None)) for kw in kws]
     pos = start
     while rules.outcome(pos) is None:
         side = pos.turn
         budget = Budget(time_ms / 1000 if time_ms else 3600)
-        kw = {k: v for k, v in sides[side].items() if k != "evaluation"}
-        search = ataxx.CompiledSearch(kernel, budget, node_limit=nodes, tables=tables[side], **kw)
+        search = ataxx.CompiledSearch(kernel, budget, node_limit=nodes, tables=tables[side],
+                                      **kws[side])
         move, _, _ = search.best_move(pos)
         pos = rules.make(pos, *move)
     return rules.outcome(pos).winner
