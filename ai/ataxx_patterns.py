@@ -24,6 +24,7 @@ CELLS = 3 ** 9
 PHASES = 2
 EMPTY_SPAN = 45  # empties at which the opening table counts alone (the start has 45)
 SCALE = 16  # stored values are evaluation points x SCALE
+TERMS = ("material", "front", "mobility", "tempo")  # the hand-made terms, learned weights
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "ataxx_patterns.npz")
 
 _CANONICAL = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
@@ -132,4 +133,6 @@ def load(path: str = DATA) -> tuple[np.ndarray, dict[str, int]]:
         weights = {str(k): int(v) for k, v in zip(data["weight_names"], data["weights"])}
     if tables.shape != (PHASES, CLASSES, CELLS):
         raise ValueError(f"{path}: tables of shape {tables.shape}")
+    if not set(weights) <= set(TERMS):
+        raise ValueError(f"{path}: weights for unknown terms {sorted(set(weights) - set(TERMS))}")
     return tables, weights

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from ai import ataxx_patterns as pat  # noqa: E402
 from game.rules.ataxx import ALL, FILE_A, FILE_G  # noqa: E402
 
-DENSE = ("material", "front", "mobility", "tempo")
+DENSE = pat.TERMS
 U1, U7 = np.uint64(1), np.uint64(7)
 NOT_A, NOT_G, FULL = np.uint64(ALL & ~FILE_A), np.uint64(ALL & ~FILE_G), np.uint64(ALL)
 

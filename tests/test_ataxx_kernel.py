@@ -294,3 +294,14 @@ def test_the_shipped_evaluation_is_learned(kernel):
     assert np.count_nonzero(tables) > 10_000
     assert set(weights) == set(kernel.LEARNED_SLOTS)
     assert bot.LEARNED
+
+
+def test_a_tables_file_with_unknown_terms_is_refused(tmp_path):
+    """A weight the kernel has no slot for is refused when the file is read, not at the
+    first search (the kernel then fails to load and the pure search plays)."""
+    path = tmp_path / "bad.npz"
+    np.savez(path, tables=np.zeros((patterns.PHASES, patterns.CLASSES, patterns.CELLS),
+                                   dtype=np.int32),
+             weight_names=np.array(["material", "bogus"]), weights=np.array([100, 5]))
+    with pytest.raises(ValueError, match="bogus"):
+        patterns.load(str(path))
