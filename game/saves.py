@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from dataclasses import dataclass
@@ -31,10 +32,25 @@ def save_body(match: Match, extra: dict | None = None) -> dict:
             "moves": len(match.moves), "extra": dict(extra or {})}
 
 
+_WRITE_LOCK = threading.Lock()
+_ORDER = itertools.count(1)
+_WRITTEN: dict[Path, int] = {}  # per file, the order number of the body on disk
+
+
+def _write(path: Path, body: dict, order: int) -> None:
+    """Writes body unless a body taken later is already on disk: a background save whose
+    thread ran late must not put an older game back."""
+    with _WRITE_LOCK:
+        if _WRITTEN.get(path, 0) > order:
+            return
+        storage.write_file(path, KIND, FORMAT, body)
+        _WRITTEN[path] = order
+
+
 def save(match: Match, name: str = AUTOSAVE, extra: dict | None = None) -> Path:
     """Write the match now (atomically); returns the path."""
     path = path_for(name)
-    storage.write_file(path, KIND, FORMAT, save_body(match, extra))
+    _write(path, save_body(match, extra), next(_ORDER))
     return path
 
 
@@ -43,10 +59,11 @@ def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = N
     """Save off the loop thread; a message (or an error message) is appended to done.
     An autosave (the autosave slot, or quiet) reports only errors."""
     body = save_body(match, extra)  # taken now, on the loop thread, so later moves do not race
+    order = next(_ORDER)
 
     def write() -> None:
         try:
-            storage.write_file(path_for(name), KIND, FORMAT, body)
+            _write(path_for(name), body, order)
             msg = f"Saved as {name}" if name != AUTOSAVE and not quiet else ""
         except OSError as exc:
             msg = f"Could not save: {exc.strerror or exc}"
@@ -91,10 +108,14 @@ def has_autosave() -> bool:
 
 
 def remove(name: str = AUTOSAVE) -> None:
-    try:
-        path_for(name).unlink()
-    except OSError:
-        pass
+    """Delete a save; a background save taken before this does not bring it back."""
+    path = path_for(name)
+    with _WRITE_LOCK:
+        _WRITTEN[path] = next(_ORDER)
+        try:
+            path.unlink()
+        except OSError:
+            pass
 
 
 @dataclass

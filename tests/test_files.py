@@ -103,6 +103,31 @@ def test_background_save_reports(race):
     assert [e.name for e in saves.list_saves()] == ["named one"]
 
 
+def test_a_late_background_save_never_overwrites_a_newer_save(race, monkeypatch):
+    """An autosave taken before the last move but written after the quit's save (its thread
+    ran late) must not put the older game back on disk."""
+    import threading
+    m = Match(race, {"pile": 9}, 4)
+    m.play(1)
+    real, release = storage.write_file, threading.Event()
+
+    def slow_in_background(*args, **kwargs):
+        if threading.current_thread().name == "save":
+            release.wait(5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(storage, "write_file", slow_in_background)
+    older = saves.save_in_background(m, "game")
+    m.play(2)
+    newer = threading.Thread(target=saves.save, args=(m, "game"))
+    newer.start()
+    newer.join(0.5)  # the newer save, done or waiting for the older write
+    release.set()
+    older.join(5)
+    newer.join(5)
+    assert len(saves.load(saves.path_for("game")).moves) == 2
+
+
 @pytest.mark.parametrize("variant", list(damaged_variants(b"x" * 40, "save")))
 def test_damaged_saves_give_a_clear_error(race, variant):
     good = storage.pack_file("save", 1, saves.save_body(finished(race)))
