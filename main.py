@@ -89,12 +89,12 @@ def headless_lan(args: argparse.Namespace) -> int:
 
 def run_window(args: argparse.Namespace) -> int:
     from ai.base import LEVELS
+    from client.app import App, NoDisplay
+    from client.scenes.play import PlayScene
+    from client.scenes.replays import ReplayPlayerScene
+    from client.scenes.title import TitleScene, start_match
     from game import registry, replay, settings, storage
-    from game.app import App, NoDisplay
     from game.match import Match, Seat
-    from game.scenes.play import PlayScene
-    from game.scenes.replays import ReplayPlayerScene
-    from game.scenes.title import TitleScene, start_match
 
     # what interrupted saves left behind, cleaned off the loop thread
     threading.Thread(target=storage.remove_stale_temporaries, daemon=True,

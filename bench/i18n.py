@@ -58,8 +58,8 @@ def data_strings() -> list[tuple[str, str]]:
         found += [(f"{where}:RULES_TEXT", p) for p in paragraphs(rules.RULES_TEXT)]
         for s in info.board_module().Board.SETTINGS:
             if s.choices:
-                found.append((f"game/boards/{game_id}.py:SETTINGS", s.label))
-                found += [(f"game/boards/{game_id}.py:SETTINGS", label)
+                found.append((f"client/boards/{game_id}.py:SETTINGS", s.label))
+                found += [(f"client/boards/{game_id}.py:SETTINGS", label)
                           for _, label in s.choices]
     return [(w, s) for w, s in found if s and any(ch.isalpha() for ch in s)]
 

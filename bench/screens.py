@@ -27,10 +27,10 @@ import pygame  # noqa: E402
 
 from ai.base import Budget  # noqa: E402
 from ai.worker import shutdown_bot_process  # noqa: E402
+from client.app import App  # noqa: E402
+from client.scenes.start import start_match  # noqa: E402
 from game import i18n, registry, replay, stats  # noqa: E402
-from game.app import App  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
-from game.scenes.start import start_match  # noqa: E402
 
 
 def played(game_id: str, plies: int, seed: int, seats: list[Seat]) -> Match:
@@ -107,7 +107,7 @@ def screens(game_ids: list[str]) -> list[tuple[str, Callable[[App], None]]]:
 
 
 def _scene_names() -> set[str]:
-    from game.scenes.table import SCENES
+    from client.scenes.table import SCENES
     return set(SCENES)
 
 

@@ -29,8 +29,8 @@ class GameInfo:
         return self.rules.PLAYERS
 
     def board_module(self) -> ModuleType:
-        """The pygame drawing and input module (game/boards/<id>.py)."""
-        return importlib.import_module(self.board_path or f"game.boards.{self.id}")
+        """The pygame drawing and input module (client/boards/<id>.py)."""
+        return importlib.import_module(self.board_path or f"client.boards.{self.id}")
 
     def ai_module(self) -> ModuleType:
         """The bot module (ai/<id>.py)."""

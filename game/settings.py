@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import copy
 import threading
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
 
-from game import registry, storage
-
-if TYPE_CHECKING:
-    from game.boards.base import Setting
+from game import storage
 
 FORMAT = 1
 FILE_NAME = "settings.msgpack"
@@ -33,46 +32,78 @@ _defaults: dict[str, Any] | None = None
 _problem: str | None = None  # a one-line message about a damaged settings file, shown once
 
 
+_declared: dict[str, Setting] = {}
+_file_body: dict[str, Any] = {}  # the file as read, so a game declared later finds its values
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A player preference a game's board reads from its prefs, kept in the settings file.
+
+    With choices it is a row on the settings page; without, a value the board keeps (a best
+    score) through its store.
+    """
+
+    key: str
+    default: Any
+    label: str = ""
+    choices: tuple[tuple[Any, str], ...] = ()
+
+
 def path():
     return storage.config_dir() / FILE_NAME
 
 
-def game_settings() -> list[Setting]:
-    """Every game's own settings, as its board declares them, in menu order."""
-    found: list[Setting] = []
-    for game_id in registry.available():
-        found += registry.get(game_id).board_module().Board.SETTINGS
-    return found
+def declare(found: Iterable[Setting]) -> None:
+    """Make a game's own settings known (its board does, as it is defined)."""
+    global _defaults
+    with _lock:
+        for s in found:
+            _declared[s.key] = s
+            _defaults = None
+            if _values is not None and s.key not in _values:
+                _values[s.key] = _valid(_file_body.get(s.key), copy.deepcopy(s.default))
+
+
+def declared() -> list[Setting]:
+    """Every game's own settings declared so far, in the order they were."""
+    return list(_declared.values())
 
 
 def defaults() -> dict[str, Any]:
-    """Every setting's default: the arcade's own and each game's."""
+    """Every setting's default: the arcade's own and each declared game's."""
     global _defaults
     if _defaults is None:
-        _defaults = copy.deepcopy(DEFAULTS) | {s.key: s.default for s in game_settings()}
+        _defaults = copy.deepcopy(DEFAULTS) | {s.key: s.default for s in _declared.values()}
     return _defaults
 
 
+def _valid(value: Any, default: Any) -> Any:
+    """The value read from the file if it has the default's type, else the default."""
+    if value is None:
+        return default
+    if type(value) is type(default):
+        return value
+    if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return default
+
+
 def _load() -> dict[str, Any]:
-    global _values, _problem
+    global _values, _problem, _file_body
     if _values is None:
         known = defaults()
-        values = copy.deepcopy(known)
+        body: dict[str, Any] = {}
         p = path()
         if p.exists():
             try:
-                body = storage.read_file(p, "settings", FORMAT)
+                read = storage.read_file(p, "settings", FORMAT)
+                body = read if isinstance(read, dict) else {}
             except storage.FileError as exc:
                 moved = storage.set_aside(p)
                 _problem = f"Settings reset: {exc}" + (f" (kept as {moved.name})" if moved else "")
-            else:
-                for key, value in body.items():
-                    if key in known and type(value) is type(known[key]):
-                        values[key] = value
-                    elif key in known and isinstance(known[key], float) \
-                            and isinstance(value, int):
-                        values[key] = float(value)
-        _values = values
+        _file_body = body
+        _values = {key: _valid(body.get(key), copy.deepcopy(d)) for key, d in known.items()}
     return _values
 
 
@@ -121,4 +152,4 @@ def take_problem() -> str | None:
 def reset_for_tests() -> None:
     global _values, _problem, _defaults
     with _lock:
-        _values, _problem, _defaults = None, None, None
+        _values, _problem, _defaults, _file_body = None, None, None, {}

@@ -103,15 +103,6 @@ def remove_shortcut(home: Path | None = None) -> list[Path]:
     return removed
 
 
-def window_icon() -> None:
-    """Give the window the arcade's icon (taskbar, alt-tab); a missing file costs nothing."""
-    import pygame
-    try:
-        pygame.display.set_icon(pygame.image.load(str(ICONS / f"{NAME}-128.png")))
-    except (pygame.error, OSError):
-        pass
-
-
 def supported(platform: str | None = None) -> bool:
     """Desktop entries are a freedesktop thing: not Windows or macOS (they get the app folder)."""
     platform = sys.platform if platform is None else platform

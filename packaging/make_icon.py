@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 import pygame  # noqa: E402
 
-from game.ui.theme import ACCENT, INK, PAPER, PAPER_DARK, SEAT_COLORS  # noqa: E402
+from client.ui.theme import ACCENT, INK, PAPER, PAPER_DARK, SEAT_COLORS  # noqa: E402
 
 NAME = "paper-arcade"
 SIZES = (48, 128, 256, 512)

@@ -41,7 +41,7 @@ def race():
 @pytest.fixture
 def h():
     """A 1000x700 window on the title screen (a test file may define its own)."""
-    from game.scenes.title import TitleScene
+    from client.scenes.title import TitleScene
     from tests.harness import Harness
     harness = Harness((1000, 700))
     harness.app.push(TitleScene(harness.app))

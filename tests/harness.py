@@ -6,8 +6,8 @@ import time
 
 import pygame
 
-from game.app import App
-from game.ui.widgets import ButtonGroup
+from client.app import App
+from client.ui.widgets import ButtonGroup
 
 
 class Harness:

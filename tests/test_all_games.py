@@ -5,11 +5,11 @@ import random
 import pytest
 
 from ai.base import Budget, decide, decide_setup
+from client.scenes.play import PlayScene
+from client.scenes.title import start_match
 from game import registry, replay
 from game.match import Match, Seat
 from game.rules import RulesError
-from game.scenes.play import PlayScene
-from game.scenes.title import start_match
 from tests.harness import Harness
 
 GAMES = registry.available()

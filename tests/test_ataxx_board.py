@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from game.boards.ataxx import Board
+from client.boards.ataxx import Board
 from game.rules import ataxx as rules
 
 

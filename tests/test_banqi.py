@@ -7,7 +7,7 @@ import pytest
 
 from ai import banqi as bot
 from ai.base import Budget
-from game.boards.banqi import Board
+from client.boards.banqi import Board
 from game.match import Match
 from game.rules import RulesError
 from game.rules import banqi as rules

@@ -7,15 +7,15 @@ import math
 import pygame
 import pytest
 
+from client.scenes.dialog import ConfirmScene, HandoverScene
+from client.scenes.play import PlayScene
+from client.scenes.result import ResultScene
+from client.scenes.setup import SetupScene
+from client.scenes.start import start_match
 from game import saves, settings, storage
 from game.clock import CONTROLS, GameClock, control, format_time
 from game.match import Match, Seat
 from game.rules import Termination
-from game.scenes.dialog import ConfirmScene, HandoverScene
-from game.scenes.play import PlayScene
-from game.scenes.result import ResultScene
-from game.scenes.setup import SetupScene
-from game.scenes.start import start_match
 from players.base import Controller, HumanController
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]

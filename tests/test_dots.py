@@ -9,7 +9,7 @@ import pytest
 from ai import dots as bot
 from ai.base import Budget
 from ai.dots_solver import Memo, solve
-from game.boards.dots import Board
+from client.boards.dots import Board
 from game.rules import RulesError
 from game.rules import dots as rules
 

@@ -4,9 +4,9 @@ import time
 
 import pygame
 
-from game.boards.dots import Board
+from client.boards.dots import Board
+from client.ui import theme
 from game.rules import dots as rules
-from game.ui import theme
 
 
 def make(rows: int, cols: int) -> Board:

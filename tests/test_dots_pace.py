@@ -5,7 +5,7 @@ bot's next line waits; a view that jumps (undo, load) shows every line at once."
 import pygame
 import pytest
 
-from game.boards.dots import STROKE_SECONDS, Board
+from client.boards.dots import STROKE_SECONDS, Board
 from game.rules import dots as rules
 
 OPTIONS = {"rows": 3, "cols": 3, "first_reply_rule": False}

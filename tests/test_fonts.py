@@ -6,9 +6,9 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client.ui import theme
 from game import registry
 from game.match import Match, Seat
-from game.ui import theme
 from tests.harness import Harness
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,8 @@ import time
 import pygame
 import pytest
 
+from client.boards.g2048 import Board
 from game import settings
-from game.boards.g2048 import Board
 from game.rules import g2048 as rules
 
 START = rules.from_rows([[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]], seed=4)
@@ -163,9 +163,9 @@ def test_draws_at_many_sizes_and_mid_animation(board):
 
 
 def test_in_the_play_scene_keys_and_autoplay_make_moves(tmp_path):
+    from client.scenes.play import PlayScene
+    from client.scenes.title import start_match
     from game.match import Match, Seat
-    from game.scenes.play import PlayScene
-    from game.scenes.title import start_match
     from tests.harness import Harness
 
     settings.put("g2048_ai_ms", 20)

@@ -10,11 +10,11 @@ import pygame
 import pytest
 from babel.messages import pofile
 
+from client.scenes.start import start_match
+from client.ui import theme
 from game import i18n, registry, settings
 from game.match import Match, Seat
 from game.rules import Outcome, Termination
-from game.scenes.start import start_match
-from game.ui import theme
 from tests.harness import Harness
 from tests.test_scenes_layout import _fits, _played, _rows, _screens
 

@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from game.boards.jungle import Board
+from client.boards.jungle import Board
 from game.rules import jungle as rules
 
 

@@ -216,8 +216,8 @@ def test_a_game_without_a_secrets_module_plays_open_over_the_link(race):
 
 
 def test_options_the_lan_does_not_offer_are_refused_and_reset_by_the_lobby(monkeypatch):
+    from client.scenes.lobby import hosted_options
     from game import settings
-    from game.scenes.lobby import hosted_options
     from net.secrets import banqi
 
     class HeldOff(banqi.SharedDeal):  # fog is offered now: a game that holds an option off
@@ -489,9 +489,9 @@ def test_headless_host_and_join_print_the_same_line():
 
 
 def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
-    from game.scenes.dialog import ConfirmScene
-    from game.scenes.lobby import LobbyScene
-    from game.scenes.play import PlayScene
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.lobby import LobbyScene
+    from client.scenes.play import PlayScene
     from tests.harness import Harness
 
     h = Harness()

@@ -3,8 +3,8 @@ the other side's seat becomes a bot or someone here; otherwise the screen says w
 
 import random
 
+from client.scenes.start import start_match
 from game import saves
-from game.scenes.start import start_match
 from net.secrets import banqi, planes
 from players.bot import AIController
 from tests.harness import Harness

@@ -241,8 +241,8 @@ def test_the_frozen_app_runs_python_dash_m(tmp_path, monkeypatch):
 def test_the_window_gets_the_icon_and_a_missing_one_is_no_error(tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr(pygame.display, "set_icon", shown.append)
-    shortcut.window_icon()
+    from client.app import window_icon
+    window_icon(shortcut.ICONS / f"{shortcut.NAME}-128.png")
     assert [s.get_size() for s in shown] == [(128, 128)]
-    monkeypatch.setattr(shortcut, "ICONS", tmp_path)
-    shortcut.window_icon()
+    window_icon(tmp_path / "missing.png")
     assert len(shown) == 1

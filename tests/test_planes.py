@@ -10,7 +10,7 @@ import pytest
 
 from ai import planes as bot
 from ai.base import Budget
-from game.boards.planes import Board
+from client.boards.planes import Board
 from game.match import Match, Seat
 from game.rules import RulesError
 from game.rules import planes as rules
@@ -323,9 +323,9 @@ def test_play_board_shoots_the_enemy_grid(board):
 
 
 def test_hot_seat_hands_over_and_never_shows_the_other_layout():
-    from game.scenes.dialog import HandoverScene
-    from game.scenes.play import PlayScene
-    from game.scenes.title import start_match
+    from client.scenes.dialog import HandoverScene
+    from client.scenes.play import PlayScene
+    from client.scenes.title import start_match
     from tests.harness import Harness
     h = Harness()
     try:

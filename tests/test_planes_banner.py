@@ -4,8 +4,8 @@ own sound (a head sounds unlike a hit); a view that jumps (undo, load) shows non
 import pygame
 import pytest
 
-from game import sound
-from game.boards.planes import Board
+from client import sound
+from client.boards.planes import Board
 from game.rules import planes as rules
 
 OPTIONS = {"size": 10, "planes": 3, "equal_turns": False}

@@ -4,7 +4,7 @@ only the plane that overlaps is marked."""  # moving off the board stays allowed
 import pygame
 import pytest
 
-from game.boards.planes import Board
+from client.boards.planes import Board
 from game.rules import planes as rules
 
 

@@ -4,9 +4,9 @@ lays each one out under the section it illustrates."""
 import pygame
 import pytest
 
+from client.scenes.rules_page import LINE_H, RulesScene
 from game import registry
 from game.i18n import paragraphs
-from game.scenes.rules_page import LINE_H, RulesScene
 
 
 class NoApp:

@@ -3,15 +3,15 @@
 import pygame
 import pytest
 
+from client.scenes.dialog import ConfirmScene, HandoverScene
+from client.scenes.play import PlayScene
+from client.scenes.replays import ReplayPlayerScene
+from client.scenes.result import ResultScene
+from client.scenes.setup import SetupScene
+from client.scenes.start import start_match
+from client.scenes.title import TitleScene
 from game import saves
 from game.match import Match, Seat
-from game.scenes.dialog import ConfirmScene, HandoverScene
-from game.scenes.play import PlayScene
-from game.scenes.replays import ReplayPlayerScene
-from game.scenes.result import ResultScene
-from game.scenes.setup import SetupScene
-from game.scenes.start import start_match
-from game.scenes.title import TitleScene
 from tests.harness import Harness
 
 

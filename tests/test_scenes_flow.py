@@ -8,15 +8,15 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client.scenes.dialog import ConfirmScene
+from client.scenes.play import PlayScene
+from client.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
+from client.scenes.result import ResultScene
+from client.scenes.setup import SetupScene
+from client.scenes.start import start_match
+from client.scenes.title import TitleScene
 from game import saves
 from game.match import Match, Seat
-from game.scenes.dialog import ConfirmScene
-from game.scenes.play import PlayScene
-from game.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
-from game.scenes.result import ResultScene
-from game.scenes.setup import SetupScene
-from game.scenes.start import start_match
-from game.scenes.title import TitleScene
 from tests.harness import Harness
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,8 +212,8 @@ def test_the_play_panel_keeps_a_live_move_list_in_the_games_notation(h):
 def test_two_new_lan_players_are_not_both_called_player(h, monkeypatch):
     import socket as socket_module
 
+    from client.scenes import lobby
     from game import settings
-    from game.scenes import lobby
     from players.base import Controller, HumanController
     monkeypatch.setattr(socket_module, "gethostname", lambda: "kitchen.lan")
     assert lobby.lan_name() == "Player (kitchen)"

@@ -7,11 +7,11 @@ import time
 import pygame
 
 from ai.base import Budget
+from client.scenes import play as play_scene
+from client.scenes.dialog import ConfirmScene, HandoverScene
+from client.scenes.play import PlayScene
+from client.scenes.start import start_match
 from game.match import Match, Seat
-from game.scenes import play as play_scene
-from game.scenes.dialog import ConfirmScene, HandoverScene
-from game.scenes.play import PlayScene
-from game.scenes.start import start_match
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 
@@ -94,7 +94,7 @@ def test_banqi_seat_dots_show_the_colour_each_seat_plays(h):
     start_match(h.app, match)
     h.frame()
     play = h.top
-    from game.boards.banqi import BLACK, RED
+    from client.boards.banqi import BLACK, RED
     assert play.board.seat_colour(0) == play.board.seat_colour(1)  # no colour before a flip
     flip = next(m for m in match.legal_moves() if len(m) == 2)
     assert play.try_move(flip, by_human=True)

@@ -7,11 +7,11 @@ import pygame
 import pytest
 
 from ai.base import Budget
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import ChoiceRow
 from game import registry
 from game.match import Match, Seat
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import ChoiceRow
 from tests.harness import Harness
 
 SIZES = [(800, 560), (1920, 1080)]
@@ -100,7 +100,7 @@ def test_every_screen_fits_the_window_cleanly(size):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_banqi_captured_pieces_stay_inside_the_board_area(size):
-    from game.boards.banqi import Board
+    from client.boards.banqi import Board
     from game.rules import banqi as rules
     board = Board({}, rules.SEAT_NAMES)
     board.layout(pygame.Rect(12, 66, size[0] - 306, size[1] - 78))

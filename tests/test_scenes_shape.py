@@ -10,15 +10,16 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client.app import MIN_SIZE, App
+from client.boards.base import game_settings
+from client.scenes.base import Scene
+from client.scenes.lobby import LobbyScene
+from client.scenes.play import PlayScene
+from client.scenes.settings_page import SettingsScene
+from client.scenes.start import start_match
+from client.scenes.title import TitleScene
 from game import registry, settings, storage
-from game.app import MIN_SIZE, App
 from game.match import Match, Seat
-from game.scenes.base import Scene
-from game.scenes.lobby import LobbyScene
-from game.scenes.play import PlayScene
-from game.scenes.settings_page import SettingsScene
-from game.scenes.start import start_match
-from game.scenes.title import TitleScene
 from tests.harness import Harness
 
 SCENES_DIR = Path(__file__).resolve().parent.parent / "game" / "scenes"
@@ -51,7 +52,7 @@ class Recorder(Scene):
 
 
 def test_no_scene_module_imports_another_scene():
-    allowed = {"game.scenes.base", "game.scenes.start"}
+    allowed = {"client.scenes.base", "client.scenes.start"}
     for path in SCENES_DIR.glob("*.py"):
         if path.name in ("table.py", "__init__.py"):
             continue  # the table is the one place that imports every scene
@@ -62,7 +63,7 @@ def test_no_scene_module_imports_another_scene():
             elif isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             for name in names:
-                if name.startswith("game.scenes") and name not in allowed \
+                if name.startswith("client.scenes") and name not in allowed \
                         and name.rpartition(".")[0] not in allowed:
                     raise AssertionError(f"{path.name} imports {name}")
 
@@ -173,7 +174,7 @@ def test_a_window_shrunk_below_the_minimum_from_outside_grows_back(h, monkeypatc
         minimum_size = MIN_SIZE
 
     fake = Window()
-    from game import app as app_module
+    from client import app as app_module
     monkeypatch.setattr(app_module, "_window", lambda: fake, raising=False)
     h.app.step([pygame.event.Event(pygame.WINDOWSIZECHANGED, x=600, y=400)], 0.016)
     assert tuple(fake.size) == MIN_SIZE
@@ -192,10 +193,10 @@ def test_game_settings_come_from_the_boards_and_old_files_stay_readable():
     settings.reset_for_tests()
     assert settings.get("banqi_glyphs") == "letters" and settings.get("g2048_ai_ms") == 200
     assert settings.get("g2048_best") == 1234 and settings.get("volume") == 0.4
-    keys = {s.key for s in settings.game_settings()}
+    keys = {s.key for s in game_settings()}
     assert {"banqi_glyphs", "g2048_ai_ms", "g2048_best"} <= keys
     assert not keys & set(settings.DEFAULTS)  # the arcade's own list names no game's setting
-    for s in settings.game_settings():
+    for s in game_settings():
         assert any(s.key.startswith(g + "_") for g in registry.available()), s.key
 
 
@@ -204,7 +205,7 @@ def test_the_settings_page_shows_each_games_rows_and_saves_a_choice(h):
     h.frame()
     page = h.top
     labels = [r.label for r in page.rows]
-    for s in settings.game_settings():
+    for s in game_settings():
         assert (s.label in labels) == bool(s.choices), s.key
     row = page.rows[labels.index("Banqi pieces")]
     row.select([v for v, _ in row.choices].index("letters"))

@@ -3,7 +3,7 @@
 import numpy as np
 import pygame
 
-from game import sound
+from client import sound
 
 
 def test_effects_are_short_and_in_range():

@@ -1,4 +1,4 @@
-"""The shared square picking (game.boards.base.SquareBoard): arrows move a cursor that stays on
+"""The shared square picking (client.boards.base.SquareBoard): arrows move a cursor that stays on
 the board, Enter presses the square under it, a click presses the square clicked."""
 
 import pygame

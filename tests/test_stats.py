@@ -8,13 +8,13 @@ import msgpack
 import pygame
 import pytest
 
+from client.scenes.play import PlayScene
+from client.scenes.result import ResultScene
+from client.scenes.start import start_match
+from client.scenes.stats import StatsScene
+from client.scenes.title import TitleScene
 from game import settings, stats, storage
 from game.match import Match, Seat
-from game.scenes.play import PlayScene
-from game.scenes.result import ResultScene
-from game.scenes.start import start_match
-from game.scenes.stats import StatsScene
-from game.scenes.title import TitleScene
 
 VS_BOT = [Seat("human", "Ann"), Seat("ai", "Bot", "hard")]
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 import pygame
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_setup
-from game.boards.base import BoardBase
+from client.boards.base import BoardBase
 from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
 
 ID = "race"
@@ -108,7 +108,7 @@ class Board(BoardBase):
         return None
 
     def draw(self, surface):
-        from game.ui import theme
+        from client.ui import theme
         theme.text(surface, f"pile {self.view['pile']}", self.rect.center, 40, anchor="center")
 
     def status(self):

@@ -10,10 +10,10 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
-from game.boards.base import BoardBase, Diagram
+from client.boards.base import BoardBase, Diagram
+from client.ui import theme
 from game.i18n import _
 from game.rules import foxhunt as rules
-from game.ui import theme
 
 AUTOPLAY_PAUSE = 0.35  # seconds between autoplay's probes, so a person can follow them
 FOX_ORANGE = (214, 110, 40)

@@ -13,20 +13,20 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ai.base import LEVEL_TITLES
+from client.scenes.base import Scene
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, panel
 from game import replay, saves, settings, stats
 from game.clock import LOW_SECONDS, GameClock, control, format_time
 from game.i18n import _, outcome_reason, seat_title
 from game.match import Match
 from game.rules import RulesError, Termination
-from game.scenes.base import Scene
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, panel
 from players.base import Controller, Decision
 from players.driver import SeatDriver
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 PANEL_WIDTH = 270
 TOP_BAR = 58

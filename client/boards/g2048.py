@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 import pygame
 
 from ai.worker import AIWorker
-from game.boards.base import BoardBase, Diagram, Setting, Store
+from client.boards.base import BoardBase, Diagram, Setting, Store
+from client.ui import theme
 from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
-from game.ui import theme
 
 KEYS = {
     pygame.K_UP: "up", pygame.K_w: "up", pygame.K_DOWN: "down", pygame.K_s: "down",

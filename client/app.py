@@ -12,19 +12,26 @@ from typing import Any
 import pygame
 
 from ai.worker import shutdown_bot_process
-from game import APP_NAME, i18n, settings
+from client.scenes.base import Scene
+from client.scenes.table import SCENES
+from client.sound import Sound, quiet_stderr
+from client.ui import theme
+from game import APP_NAME, i18n, settings, shortcut
 from game.i18n import _
-from game.scenes.base import Scene
-from game.scenes.table import SCENES
-from game.shortcut import window_icon
-from game.sound import Sound, quiet_stderr
-from game.ui import theme
 
 MIN_SIZE = (800, 560)
 # SDL's stand-ins when no screen is reachable: a window on them is one nobody sees.
 NO_SCREEN_DRIVERS = ("offscreen", "dummy")
 NO_DISPLAY = ("no display to open a window on: run it inside a desktop session, or without a "
               "window: --headless with --demo GAME, --replay FILE, --host or --join")
+
+
+def window_icon(path) -> None:
+    """Give the window the arcade's icon (taskbar, alt-tab); a missing file costs nothing."""
+    try:
+        pygame.display.set_icon(pygame.image.load(str(path)))
+    except (pygame.error, OSError):
+        pass
 
 
 class NoDisplay(RuntimeError):
@@ -60,7 +67,7 @@ class App:
         with quiet_stderr():  # ALSA's lines on a machine without a sound card
             pygame.init()
         pygame.display.set_caption(APP_NAME)
-        window_icon()
+        window_icon(shortcut.ICONS / f"{shortcut.NAME}-128.png")
         flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
         self.screen = pygame.display.set_mode(at_least_min(size), flags)
         self._enforce_min_size()

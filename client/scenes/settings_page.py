@@ -7,14 +7,15 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
+from client.boards.base import game_settings
+from client.scenes.base import Scene
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import i18n, settings
 from game.i18n import _
-from game.scenes.base import Scene
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 class SettingsScene(Scene):
@@ -38,7 +39,7 @@ class SettingsScene(Scene):
             row(_("Hard AI time"), "ai_seconds",
                 [(s, _("{seconds} s").format(seconds=f"{s:g}")) for s in (0.5, 1.0, 2.0, 5.0)]),
             *(row(_(s.label), s.key, [(c, _(lbl)) for c, lbl in s.choices])
-              for s in settings.game_settings() if s.choices),
+              for s in game_settings() if s.choices),
             row(_("Full screen"), "fullscreen", [(False, _("Off")), (True, _("On"))]),
         ]
         self.focus = 0

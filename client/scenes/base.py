@@ -1,7 +1,7 @@
 """The scene contract, in the manner of Tuxemon's state stack.
 
 A scene never imports another scene: it opens one by name through the app
-(`app.push("play", match=...)`); game/scenes/table.py maps the names to the classes.
+(`app.push("play", match=...)`); client/scenes/table.py maps the names to the classes.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 class Scene:

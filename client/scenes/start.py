@@ -12,7 +12,7 @@ from players.base import Controller
 from players.driver import controller_for
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 def level_seconds(level: str) -> float:

@@ -14,10 +14,10 @@ import random
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase, Diagram, Store
+from client.boards.base import BoardBase, Diagram, Store
+from client.ui import theme
 from game.i18n import _, format_number, ngettext
 from game.rules import planes as rules
-from game.ui import theme
 
 TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
 # From a plane's head to its middle (where the wings meet the body): the point it turns about.

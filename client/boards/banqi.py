@@ -6,10 +6,10 @@ import math
 
 import pygame
 
-from game.boards.base import Diagram, Setting, SquareBoard, Store
+from client.boards.base import Diagram, Setting, SquareBoard, Store
+from client.ui import theme
 from game.i18n import N_, _
 from game.rules import banqi as rules
-from game.ui import theme
 
 GLYPHS = {"K": "帥", "A": "仕", "E": "相", "R": "俥", "N": "傌", "C": "炮", "P": "兵",
           "k": "將", "a": "士", "e": "象", "r": "車", "n": "馬", "c": "砲", "p": "卒"}

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.boards.base import Diagram
+from client.scenes.base import Scene
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, panel
 from game import registry, settings
-from game.boards.base import Diagram
 from game.i18n import _, paragraphs
-from game.scenes.base import Scene
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 LINE_H = 28
 CAPTION_SIZE = 16

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.scenes.base import Scene
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, TextField, card, card_rect
 from game.i18n import _
-from game.scenes.base import Scene
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, TextField, card, card_rect
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 class ConfirmScene(Scene):

@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-from game.scenes.base import Scene
-from game.scenes.dialog import ConfirmScene, HandoverScene, PromptScene
-from game.scenes.play import PlayScene
-from game.scenes.replays import (
+from client.scenes.base import Scene
+from client.scenes.dialog import ConfirmScene, HandoverScene, PromptScene
+from client.scenes.play import PlayScene
+from client.scenes.replays import (
     ContinueScene,
     LoadGameScene,
     ReplayBrowserScene,
     ReplayPlayerScene,
 )
-from game.scenes.result import ResultScene
-from game.scenes.rules_page import RulesScene
-from game.scenes.settings_page import SettingsScene
-from game.scenes.setup import SetupScene
-from game.scenes.stats import StatsScene
-from game.scenes.title import TitleScene
+from client.scenes.result import ResultScene
+from client.scenes.rules_page import RulesScene
+from client.scenes.settings_page import SettingsScene
+from client.scenes.setup import SetupScene
+from client.scenes.stats import StatsScene
+from client.scenes.title import TitleScene
 
 SCENES: dict[str, type[Scene]] = {
     "title": TitleScene,
@@ -36,7 +36,7 @@ SCENES: dict[str, type[Scene]] = {
 }
 
 try:
-    from game.scenes.lobby import LobbyScene
+    from client.scenes.lobby import LobbyScene
 except ImportError:  # a build without the LAN: the title says so when asked
     pass
 else:

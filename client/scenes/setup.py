@@ -8,16 +8,16 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
+from client.scenes.base import Scene
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import clock, registry, settings
 from game.i18n import _
 from game.match import Match, Seat
-from game.scenes.base import Scene
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 def player_choices() -> list[tuple[str, str]]:
     """Who takes the other seat, in the current language."""

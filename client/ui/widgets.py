@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from game.ui import theme
+from client.ui import theme
 
 
 @dataclass

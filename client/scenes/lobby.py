@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.scenes.base import Scene
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings
 from game.i18n import _
 from game.rules import RulesError
-from game.scenes.base import Scene
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from net import discovery
 from net.link import DEFAULT_PORT, parse_address
 from net.session import (
@@ -34,7 +34,7 @@ from net.session import (
 from players.base import Controller, HumanController
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 def hosted_options(game: str) -> dict:

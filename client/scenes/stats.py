@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
+from client.scenes.base import Scene
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 from game import registry, stats
 from game.i18n import _, format_number
-from game.scenes.base import Scene
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 ROW = 34  # px a table row
 

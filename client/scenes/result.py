@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.scenes.base import Scene
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, card, card_rect
 from game.i18n import _, format_number, outcome_reason, seat_title
 from game.match import Match
-from game.scenes.base import Scene
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, card, card_rect
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 
 class ResultScene(Scene):

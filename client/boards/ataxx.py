@@ -6,10 +6,10 @@ import math
 
 import pygame
 
-from game.boards.base import Diagram, SquareBoard, Store
+from client.boards.base import Diagram, SquareBoard, Store
+from client.ui import theme
 from game.i18n import _
 from game.rules import ataxx as rules
-from game.ui import theme
 
 FLIP_SECONDS = 0.3
 PASS_DELAY = 0.9  # seconds the "no moves: pass" notice shows before the pass is played

@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.scenes.base import Scene
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, panel
 from game import APP_NAME, APP_VERSION, registry, saves, storage
 from game.i18n import _, ngettext
 from game.match import Match, Seat
-from game.scenes.base import Scene
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 IDLE_SECONDS = 60.0
 

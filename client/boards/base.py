@@ -12,24 +12,12 @@ from typing import Any, ClassVar
 
 import pygame
 
+from client.ui import theme
+from game import registry
 from game.i18n import _
-from game.ui import theme
+from game.settings import Setting, declare
 
 Store = Callable[[str, Any], None]  # saves one setting: game.settings.put
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A player preference a game's board reads from its prefs, kept in the settings file.
-
-    With choices it is a row on the settings page; without, a value the board keeps (a best
-    score) through its store.
-    """
-
-    key: str
-    default: Any
-    label: str = ""
-    choices: tuple[tuple[Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -48,6 +36,10 @@ class BoardBase:
 
     # The game's own settings (keys start with the game id); game/settings.py gathers them.
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declare(cls.SETTINGS)  # a game's settings are known as soon as its board is
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -112,7 +104,7 @@ class BoardBase:
         return None
 
     def sound_for(self, old_view: dict | None, new_view: dict, move: Any) -> str:
-        """Which effect a move makes: move, capture, hit, miss, flip (see game/sound.py)."""
+        """Which effect a move makes: move, capture, hit, miss, flip (see client/sound.py)."""
         return "move"
 
     def close(self) -> None:
@@ -207,3 +199,11 @@ class SquareBoard(BoardBase):
             elif event.key in ENTER_KEYS:
                 return self.press(self.cursor)
         return None
+
+
+def game_settings() -> list[Setting]:
+    """Every game's own settings, as its board declares them, in menu order."""
+    found: list[Setting] = []
+    for game_id in registry.available():
+        found += registry.get(game_id).board_module().Board.SETTINGS
+    return found

@@ -7,16 +7,16 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.worker import Worker
+from client.scenes.base import Scene
+from client.scenes.start import start_match
+from client.ui import theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 from game import registry, replay, saves, settings, storage
 from game.i18n import N_, _, format_datetime, format_number, ngettext, result_summary, seat_title
 from game.match import Match
-from game.scenes.base import Scene
-from game.scenes.start import start_match
-from game.ui import theme
-from game.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 
 if TYPE_CHECKING:
-    from game.app import App
+    from client.app import App
 
 SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 ROW_H = 50  # a file's row in the lists

@@ -8,10 +8,10 @@ import random
 import pygame
 
 from ai.worker import Worker
-from game.boards.base import BoardBase, Diagram, Store
+from client.boards.base import BoardBase, Diagram, Store
+from client.ui import theme
 from game.i18n import _, ngettext
 from game.rules import dots as rules
-from game.ui import theme
 
 
 def dashed(surface: pygame.Surface, colour, a: tuple[int, int], b: tuple[int, int],

@@ -9,10 +9,10 @@ from typing import Any
 
 import pygame
 
-from game.boards.base import Diagram, Setting, SquareBoard, Store
+from client.boards.base import Diagram, Setting, SquareBoard, Store
+from client.ui import theme
 from game.i18n import _, ngettext
 from game.rules import jungle as rules
-from game.ui import theme
 
 GLYPHS = {"E": "象", "L": "獅", "T": "虎", "P": "豹", "D": "狗", "W": "狼", "C": "貓", "R": "鼠"}
 LAND, LAND_ALT = (206, 222, 170), (198, 216, 160)

@@ -1,1 +1,0 @@
-"""One module per screen. Every scene is a Scene (game/scenes/base.py) on the app's stack."""

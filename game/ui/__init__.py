@@ -1,1 +1,0 @@
-"""Look and feel shared by every scene and board: colours, fonts, widgets."""
