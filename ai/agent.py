@@ -1,10 +1,13 @@
-"""The built-in bots as an outside program: the agent side of arcade-agent/1 (PROTOCOL.md).
+"""The built-in bots as an outside program: the agent side of arcade-agent/1
+(docs/protocol.md).
 
     python -m ai.agent [--level easy|normal|hard|random] [--seed N]
 
 One JSON object a line on stdin and stdout; logs go to stderr. The agent keeps no game state:
-the view in each message is all the bot sees. When a turn omits "legal", the list is rebuilt
-from the view by the rules' legal_moves_from_view (a view always suffices).
+the view in each message is all the bot sees. A view may leave out the fields the protocol lets
+a host leave out: they are filled in from start and from the message (complete_view). When a
+turn omits "legal", the list is rebuilt from the view by the rules' legal_moves_from_view (a
+view always suffices).
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import json
 import os
 import random
 import sys
+from collections.abc import Iterable
 from typing import IO, Any
 
 from ai.base import LEVELS, Budget, decide, decide_setup
@@ -47,6 +51,25 @@ def legal_from_view(rules: Rules, view: dict, options: dict) -> list:
                          f" {exc}") from exc
 
 
+def complete_view(view: dict, fields: Iterable[str], options: dict, seat: int,
+                  phase: str) -> dict:
+    """The view with what a host may leave out filled in (docs/protocol.md, "Fields a view may
+    leave out"), among the fields this game's views carry: a field named as an option is that
+    option's value from start, "options" all of them, "to_move" the seat given in start (a
+    setup or a turn goes to the seat to move), and "phase" the message's phase. The view's
+    own values always win."""
+    implied = {"options": dict(options), "to_move": seat, "phase": phase}
+    out = dict(view)
+    for key in fields:
+        if key in out:
+            continue
+        if key in options:
+            out[key] = options[key]
+        elif key in implied:
+            out[key] = implied[key]
+    return out
+
+
 class Agent:
     """Answers host messages one at a time; handle() returns the replies to print."""
 
@@ -58,6 +81,7 @@ class Agent:
         self.game: str | None = None
         self.options: dict = {}
         self.seat: int | None = None
+        self.fields: tuple[str, ...] = ()  # the fields this game's views carry
         self.finished = False
 
     def handle(self, msg: Any) -> list[dict]:
@@ -91,6 +115,7 @@ class Agent:
             return [error(f"bad seat {seat!r}")]
         registry.get(game).ai_module()  # imported now, so the first turn's clock is not spent on it
         self.game, self.options, self.seat = game, options, seat
+        self.fields = tuple(rules.view(rules.new_game(options, 0), seat))
         return [{"type": "ready"}]
 
     def _budget(self, msg: dict) -> Budget:
@@ -99,23 +124,23 @@ class Agent:
             raise ValueError(f"bad time_ms {time_ms!r}")
         return Budget(budget_seconds(time_ms))
 
-    def _view(self, msg: dict) -> dict:
+    def _view(self, msg: dict, phase: str) -> dict:
         if self.game is None:
             raise ValueError("no game started")
         view = msg.get("view")
         if not isinstance(view, dict):
             raise ValueError("the view must be a JSON object")
-        return view
+        return complete_view(view, self.fields, self.options, self.seat, phase)
 
     def on_setup(self, msg: dict) -> list[dict]:
-        view, budget = self._view(msg), self._budget(msg)
+        view, budget = self._view(msg, "setup"), self._budget(msg)
         if not registry.rules(self.game).SETUP:
             return [error(f"{self.game} has no setup phase")]
         setup = decide_setup(self.game, view, self.level, budget, self.rng)
         return [{"type": "setup", "setup": setup}]
 
     def on_turn(self, msg: dict) -> list[dict]:
-        view, budget = self._view(msg), self._budget(msg)
+        view, budget = self._view(msg, "play"), self._budget(msg)
         rules = registry.rules(self.game)
         legal = msg.get("legal")
         if legal is None:
@@ -126,7 +151,7 @@ class Agent:
         return [{"type": "move", "move": rules.move_to_wire(move)}]
 
     def on_result(self, msg: dict) -> list[dict]:
-        self.game, self.seat = None, None
+        self.game, self.seat, self.fields = None, None, ()
         return []
 
     def on_quit(self, msg: dict) -> list[dict]:

@@ -140,6 +140,31 @@ def test_every_game_answers_a_turn_without_legal(race, plies):
         match.play(answers[1]["move"])
 
 
+def test_a_planes_view_without_its_phase_still_gets_a_shot():
+    """The planes VIEW written before "phase" was added (size, planes, shots, incoming), in a
+    turn without "legal": the turn itself says the game is in its play phase (issue 28)."""
+    agent = Agent("easy", 3, games=registry.available())
+    view = {"size": 10, "planes": 3, "shots": [[0, "miss"], [44, "body"]],
+            "incoming": [[9, "miss"], [10, "miss"]]}
+    answers = talk(agent, {"type": "start", "game": "planes", "options": {}, "seat": 0},
+                   {"type": "turn", "view": view, "time_ms": 300})
+    assert answers[0] == {"type": "ready"}
+    assert answers[1]["type"] == "move", answers[1]
+    assert answers[1]["move"] in set(range(100)) - {0, 44}
+
+
+def test_a_turn_view_leaving_out_what_start_said_is_completed_from_start():
+    """Fields that repeat an option, the seat to move and the phase may be left out of a view:
+    the agent takes them from start and from the message (docs/protocol.md)."""
+    agent = Agent("random", 3, games=registry.available())
+    talk(agent, {"type": "start", "game": "dots",
+                 "options": {"rows": 2, "cols": 2, "first_reply_rule": True}, "seat": 1})
+    turn = {"type": "turn", "view": {"lines": [0]}, "time_ms": 100}
+    mirrors = {0, 1, 4, 5, 6, 8, 9, 11}  # line 0's class on 2x2 boxes: every outer line
+    moves = {talk(agent, turn)[0]["move"] for _ in range(40)}
+    assert moves and moves <= set(range(12)) - mirrors
+
+
 def test_playable_games_have_bot_modules():
     for game_id in playable_games():
         assert game_id in registry.available()
