@@ -2,10 +2,13 @@
 of war the enemy pieces it cannot see are placed at random among the clouded squares, drawn from
 what the enemy must still have.
 
-It searches with alpha-beta over moves and expectation over flips: a flip at the root is a chance
-node over every kind still face down; deeper in the tree a side's option to flip instead of
-moving is worth the static value of the position. The evaluation counts material (by variant),
-the best capture the side to move has, and mobility.
+It deepens an alpha-beta search over moves and expectation over flips until its budget is spent:
+a flip at the root is a chance node over every kind still face down (by the public counts);
+deeper in the tree a side's option to flip is modelled as a pass, so a threat that needs one
+more enemy move stays on the board, and the leaves search the captures out (quiescence). A
+position met again since the last flip or capture is a draw, worth less than nothing to the side
+ahead in material (contempt), so a won game is not let go by repetition. The evaluation counts
+material (by variant), the best capture the side to move has, and mobility.
 
 Below the root the search runs compiled (ai/banqi_kernel.py, through ai.compiled) when numba is
 there: the same tree in the same order, so the same values, many times faster.
@@ -17,6 +20,8 @@ import random
 import threading
 from collections import Counter
 from typing import Any
+
+import numpy as np
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
 from ai.compiled import Kernel
@@ -31,7 +36,13 @@ VALUES = {
     "china": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 5, "P": 3},
 }
 KERNEL = Kernel("ai.banqi_kernel")
-MAX_DEPTH = 6  # the deepening stops here (Easy: at 1)
+MAX_DEPTH = 60  # the deepening goes on until the budget is spent (Easy: depth 1)
+LOST = -1000.0  # no pieces, or none that can move (plus the plies to get there)
+WON = 900.0  # a score beyond this is a win or a loss found
+INF = 1e9
+PASS = "pass"  # the search's stand-in for a flip below the root
+CONTEMPT = 10.0  # what a draw costs the side ahead in material (and is worth to the side behind)
+KEY_ROOM = MAX_DEPTH + 4  # room on the kernel's position stack for the search's own plies
 
 
 class Searcher:
@@ -47,18 +58,28 @@ class Searcher:
         if kernel is not None:
             self.ctl = kernel.new_ctl()
             self.vals = kernel.values_of(self.values)
+            self.hashes: dict = {}  # search key -> the kernel's hash_of
 
-    def search(self, board: list[str], colour: str, depth: int, alpha: float, beta: float
+    def search(self, board: list[str], colour: str, depth: int, alpha: float, beta: float,
+               keys: list | None = None, rev: int = 0, ply: int = 0, draw: float = 0.0
                ) -> float:
         """negamax, compiled when there is a kernel; Deadline once the budget is spent."""
         k = self.kernel
         if k is None:
-            return self.negamax(board, colour, depth, alpha, beta)
+            return self.negamax(board, colour, depth, alpha, beta, keys, rev, ply, draw)
         if self.budget.expired():
             raise Deadline
+        keys = keys if keys is not None else [(tuple(board), colour)]
+        hashes = np.empty(len(keys) + KEY_ROOM, dtype=np.int64)
+        for i, key in enumerate(keys):
+            h = self.hashes.get(key)
+            if h is None:
+                h = self.hashes[key] = int(k.hash_of(k.encode(key[0]), int(key[1] == "black")))
+            hashes[i] = h
         before = int(self.ctl[k.NODES])
         value = k.negamax(k.encode(board), int(colour == "black"), depth, alpha, beta,
-                          self.variant == "china", self.vals, self.ctl)
+                          self.variant == "china", self.vals, self.ctl, hashes, len(keys) - 1,
+                          rev, ply, draw)
         self.nodes += int(self.ctl[k.NODES]) - before
         if self.ctl[k.ABORTED]:
             raise Deadline
@@ -114,21 +135,45 @@ class Searcher:
 
         return sorted(moves, key=key)
 
-    def negamax(self, board: list[str], colour: str, depth: int, alpha: float, beta: float
-                ) -> float:
+    def tick(self) -> None:
         self.nodes += 1
         if not self.nodes & 255:
             self.budget.check()
+
+    def negamax(self, board: list[str], colour: str, depth: int, alpha: float, beta: float,
+                keys: list | None = None, rev: int = 0, ply: int = 0, draw: float = 0.0
+                ) -> float:
+        """Alpha-beta from the side of colour. keys: the positions (board tuple, colour to move)
+        since the last flip or capture, this one last, from index rev on; a position met again
+        is a draw, worth `draw` to the side to move. While a piece is face down, flipping is
+        modelled as a pass (a threat stays a threat); at depth 0 the captures are searched out."""
+        self.tick()
+        keys = keys if keys is not None else [(tuple(board), colour)]
+        top = len(keys) - 1
+        if keys[top] in keys[rev:top]:
+            return draw
         other = "black" if colour == "red" else "red"
-        if "?" not in board and not moves_on(board, colour, self.variant):
-            return -1000.0  # no pieces, or none that can move: lost
-        stand = self.evaluate(board, colour)
+        hidden = "?" in board
+        moves = self.ordered(board, colour)
+        if not hidden and not moves:
+            return LOST + ply  # no pieces, or none that can move: lost (later is better)
         if depth <= 0:
-            return stand
-        best = stand if "?" in board else -1000.0  # flipping instead is always possible
-        alpha = max(alpha, best)
-        for move in self.ordered(board, colour):
-            score = -self.negamax(self.make(board, move), other, depth - 1, -beta, -alpha)
+            return self.quiesce(board, colour, alpha, beta, ply)
+        captures = sum(1 for m in moves if board[parse_square(m[2:])] != ".")
+        best = -INF
+        plan = moves[:captures] + ([PASS] if hidden else []) + moves[captures:]
+        for move in plan:
+            if move == PASS:  # a flip, seen as a pass: irreversible, a new run of positions
+                keys.append((tuple(board), other))
+                score = -self.negamax(board, other, depth - 1, -beta, -alpha, keys, top + 1,
+                                      ply + 1, -draw)
+            else:
+                after = self.make(board, move)
+                keys.append((tuple(after), other))
+                capture = board[parse_square(move[2:])] != "."
+                score = -self.negamax(after, other, depth - 1, -beta, -alpha, keys,
+                                      top + 1 if capture else rev, ply + 1, -draw)
+            keys.pop()
             if score > best:
                 best = score
             alpha = max(alpha, score)
@@ -136,8 +181,31 @@ class Searcher:
                 break
         return best
 
-    def flip_value(self, board: list[str], sq: int, pool: Counter, colour: str, depth: int
-                   ) -> float:
+    def quiesce(self, board: list[str], colour: str, alpha: float, beta: float, ply: int
+                ) -> float:
+        """The static value, or better, a capture (searched out), for the side to move."""
+        self.tick()
+        moves = self.ordered(board, colour)
+        if "?" not in board and not moves:
+            return LOST + ply
+        best = self.evaluate(board, colour)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        other = "black" if colour == "red" else "red"
+        for move in moves:
+            if board[parse_square(move[2:])] == ".":
+                break  # the captures come first
+            score = -self.quiesce(self.make(board, move), other, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+            alpha = max(alpha, score)
+            if alpha >= beta:
+                break
+        return best
+
+    def flip_value(self, board: list[str], sq: int, pool: Counter, colour: str, depth: int,
+                   draw: float = 0.0) -> float:
         """Expected value of flipping sq, over the pool of face-down pieces."""
         other = "black" if colour == "red" else "red"
         total = sum(pool.values())
@@ -145,25 +213,31 @@ class Searcher:
         for kind, n in pool.items():
             new = list(board)
             new[sq] = kind
-            value += n / total * -self.search(new, other, depth - 1, -1e9, 1e9)
+            value += n / total * -self.search(new, other, depth - 1, -INF, INF,
+                                              [(tuple(new), other)], 0, 1, -draw)
         return value
 
     def root(self, board: list[str], colour: str, pool: Counter, legal: list[str], depth: int,
-             seen: Counter | None = None, turn: int = 0) -> tuple[str, float]:
+             keys: list | None = None, draw: float = 0.0) -> list[tuple[float, str]]:
+        """Every legal move scored at depth, best first (a move that cannot beat the best so
+        far gets a bound at most that score). keys: the positions since the last flip or
+        capture, this one last (the repetition rule); draw: a draw's worth to colour."""
         other = "black" if colour == "red" else "red"
+        keys = list(keys) if keys else [(tuple(board), colour)]
         scored = []
+        alpha = -INF
         for move in legal:
             if len(move) == 2:
-                v = self.flip_value(board, parse_square(move), pool, colour, depth)
+                v = self.flip_value(board, parse_square(move), pool, colour, depth, draw)
             else:
                 after = self.make(board, move)
-                v = -self.search(after, other, depth - 1, -1e9, 1e9)
-                repeats = (seen or {}).get(rules.board_text(after) + f" {1 - turn}", 0)
-                if repeats and v > 0:
-                    v -= 5 * repeats  # ahead: do not walk into a repetition draw
+                capture = board[parse_square(move[2:])] != "."
+                child = [(tuple(after), other)] if capture else keys + [(tuple(after), other)]
+                v = -self.search(after, other, depth - 1, -INF, -alpha, child, 0, 1, -draw)
+            alpha = max(alpha, v)
             scored.append((v, move))
         scored.sort(key=lambda t: -t[0])
-        return scored[0][1], scored[0][0]
+        return scored
 
 
 def determinize(view: dict, rng: random.Random) -> list[str]:
@@ -184,6 +258,30 @@ def determinize(view: dict, rng: random.Random) -> list[str]:
     return board
 
 
+def history_keys(view: dict, board: list[str]) -> list[tuple[tuple[str, ...], str]]:
+    """The positions since the last flip or capture the view tells (none under fog), as search
+    keys (board, colour to move), ending with this one (as the bot imagines it)."""
+    colours = view["colors"]
+    keys = []
+    for entry in view.get("history", [])[:-1]:
+        text, turn = entry.rsplit(" ", 1)
+        colour = colours[int(turn)]
+        if colour is not None:
+            keys.append((rules.parse_board(text), colour))
+    return keys + [(tuple(board), colours[view["to_move"]])]
+
+
+def material_lead(view: dict) -> int:
+    """The side to move's material (face up and face down, from the public counts) less the
+    other side's."""
+    values = VALUES[view["variant"]]
+    me = view["colors"][view["to_move"]]
+    pieces = Counter(p for p in rules.parse_board(view["board"]) if p.isalpha())
+    pieces += Counter({k: n for k, n in view["hidden"].items() if n})
+    return sum(values[p.upper()] * n * (1 if colour_of(p) == me else -1)
+               for p, n in pieces.items())
+
+
 def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Random) -> str:
     legal = legal or rules.legal_moves_from_view(view, {})
     colour = view["colors"][view["to_move"]]
@@ -195,7 +293,10 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     searcher = Searcher(view["variant"], budget, kernel)
     best = greedy_move(view, legal, rng)
     max_depth = 1 if level == "easy" else MAX_DEPTH
-    seen = Counter(view.get("history", []))
+    keys = history_keys(view, board)
+    lead = material_lead(view)
+    draw = -CONTEMPT if lead > 0 else CONTEMPT if lead < 0 else 0.0
+    order = list(legal)
     done = threading.Event()
     if kernel is not None:
         threading.Thread(target=_watch, args=(budget, searcher.ctl, kernel.STOP, done),
@@ -203,12 +304,13 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     try:
         for depth in range(1, max_depth + 1):
             try:
-                best, _ = searcher.root(board, colour, pool, legal, depth, seen,
-                                        view["to_move"])
+                scored = searcher.root(board, colour, pool, order, depth, keys, draw)
             except Deadline:
                 break
-            if budget.expired():
-                break
+            best = scored[0][1]
+            order = [m for _, m in scored]  # the next depth tries the best first
+            if budget.expired() or (scored[0][0] >= WON and "?" not in board):
+                break  # a win found with nothing face down is a win
     finally:
         done.set()
     return best

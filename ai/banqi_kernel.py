@@ -19,6 +19,14 @@ EMPTY, HIDDEN = 0, 16
 SOLDIER, CANNON, GENERAL = RANK_OF["P"], RANK_OF["C"], RANK_OF["K"]
 MAX_MOVES = 96  # more than any position has: 16 pieces x 4 steps + 2 cannons x 4 jumps
 LOST = -1000.0
+INF = 1e9
+
+# Zobrist keys: a random number for each code on each square (none for an empty square) and one
+# for black to move
+_rng = np.random.default_rng(31)
+ZOBRIST = _rng.integers(1, 1 << 62, size=(32, 17), dtype=np.int64)
+ZOBRIST[:, EMPTY] = 0
+SIDE = np.int64(_rng.integers(1, 1 << 62))
 
 # ctl, the search's control block shared with the Python side
 STOP, ABORTED, NODES = range(3)
@@ -178,15 +186,97 @@ def evaluate(board, colour, china, vals):
     return score
 
 
-@njit("float64(int8[::1], int64, int64, float64, float64, boolean, float64[::1], int64[::1])",
+@njit(cache=True)
+def hash_of(board, colour):
+    """The position's key (Zobrist): the pieces on their squares and the side to move."""
+    h = np.int64(0)
+    for sq in range(32):
+        h ^= ZOBRIST[sq, board[sq]]
+    if colour == 1:
+        h ^= SIDE
+    return h
+
+
+@njit(cache=True, inline="always")
+def sort_moves(board, vals, froms, tos, n):
+    """Captures of the most valuable first, the rest in generation order (a stable sort); how
+    many captures."""
+    keys = np.empty(n, dtype=np.float64)
+    captures = 0
+    for i in range(n):
+        q = board[tos[i]]
+        keys[i] = vals[q & 7] if q != EMPTY else 0.0
+        if q != EMPTY:
+            captures += 1
+    for i in range(1, n):
+        k, f, t = keys[i], froms[i], tos[i]
+        j = i - 1
+        while j >= 0 and keys[j] < k:
+            keys[j + 1], froms[j + 1], tos[j + 1] = keys[j], froms[j], tos[j]
+            j -= 1
+        keys[j + 1], froms[j + 1], tos[j + 1] = k, f, t
+    return captures
+
+
+@njit("float64(int8[::1], int64, float64, float64, boolean, float64[::1], int64[::1], int64)",
       cache=True, nogil=True)
-def negamax(board, colour, depth, alpha, beta, china, vals, ctl):
-    """ai.banqi.Searcher.negamax on board (made and unmade in place, left as it was). Stopped
-    by ctl[STOP], it sets ctl[ABORTED] and its value means nothing."""
+def quiesce(board, colour, alpha, beta, china, vals, ctl, ply):
+    """ai.banqi.Searcher.quiesce: the static value or a capture, searched out."""
     if ctl[STOP] != 0:
         ctl[ABORTED] = 1
         return 0.0
     ctl[NODES] += 1
+    froms = np.empty(MAX_MOVES, dtype=np.int64)
+    tos = np.empty(MAX_MOVES, dtype=np.int64)
+    n = gen_moves(board, colour, china, froms, tos)
+    if n == 0:
+        hidden = False
+        for sq in range(32):
+            if board[sq] == HIDDEN:
+                hidden = True
+                break
+        if not hidden:
+            return LOST + ply
+    best = evaluate(board, colour, china, vals)
+    if best >= beta:
+        return best
+    if best > alpha:
+        alpha = best
+    captures = sort_moves(board, vals, froms, tos, n)
+    for i in range(captures):
+        a, b = froms[i], tos[i]
+        victim = board[b]
+        board[b] = board[a]
+        board[a] = EMPTY
+        score = -quiesce(board, 1 - colour, -beta, -alpha, china, vals, ctl, ply + 1)
+        board[a] = board[b]
+        board[b] = victim
+        if ctl[ABORTED] != 0:
+            return 0.0
+        if score > best:
+            best = score
+        if score > alpha:
+            alpha = score
+        if alpha >= beta:
+            break
+    return best
+
+
+@njit("float64(int8[::1], int64, int64, float64, float64, boolean, float64[::1], int64[::1], "
+      "int64[::1], int64, int64, int64, float64)", cache=True, nogil=True)
+def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev, ply, draw):
+    """ai.banqi.Searcher.negamax on board (made and unmade in place, left as it was). keys[top]
+    is this position's hash_of, keys[rev:top] the positions since the last flip or capture
+    (written further up as the search goes). Stopped by ctl[STOP], it sets ctl[ABORTED] and
+    its value means nothing."""
+    if ctl[STOP] != 0:
+        ctl[ABORTED] = 1
+        return 0.0
+    ctl[NODES] += 1
+    h = keys[top]
+    for i in range(rev, top):
+        if keys[i] == h:
+            return draw
     hidden = False
     for sq in range(32):
         if board[sq] == HIDDEN:
@@ -196,33 +286,29 @@ def negamax(board, colour, depth, alpha, beta, china, vals, ctl):
     tos = np.empty(MAX_MOVES, dtype=np.int64)
     n = gen_moves(board, colour, china, froms, tos)
     if not hidden and n == 0:
-        return LOST  # no pieces, or none that can move: lost
-    stand = evaluate(board, colour, china, vals)
+        return LOST + ply  # no pieces, or none that can move: lost (later is better)
     if depth <= 0:
-        return stand
-    best = stand if hidden else LOST  # flipping instead is always possible
-    if best > alpha:
-        alpha = best
-    # captures of the most valuable first, the rest in generation order (a stable sort)
-    keys = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        q = board[tos[i]]
-        keys[i] = vals[q & 7] if q != EMPTY else 0.0
-    for i in range(1, n):
-        k, f, t = keys[i], froms[i], tos[i]
-        j = i - 1
-        while j >= 0 and keys[j] < k:
-            keys[j + 1], froms[j + 1], tos[j + 1] = keys[j], froms[j], tos[j]
-            j -= 1
-        keys[j + 1], froms[j + 1], tos[j + 1] = k, f, t
-    for i in range(n):
-        a, b = froms[i], tos[i]
-        victim = board[b]
-        board[b] = board[a]
-        board[a] = EMPTY
-        score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl)
-        board[a] = board[b]
-        board[b] = victim
+        return quiesce(board, colour, alpha, beta, china, vals, ctl, ply)
+    captures = sort_moves(board, vals, froms, tos, n)
+    best = -INF
+    total = n + 1 if hidden else n
+    for j in range(total):
+        if hidden and j == captures:  # a flip, seen as a pass: a new run of positions
+            keys[top + 1] = h ^ SIDE
+            score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl,
+                             keys, top + 1, top + 1, ply + 1, -draw)
+        else:
+            i = j - 1 if hidden and j > captures else j
+            a, b = froms[i], tos[i]
+            victim = board[b]
+            p = board[a]
+            board[b] = p
+            board[a] = EMPTY
+            keys[top + 1] = h ^ ZOBRIST[a, p] ^ ZOBRIST[b, victim] ^ ZOBRIST[b, p] ^ SIDE
+            score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl,
+                             keys, top + 1, top + 1 if victim != EMPTY else rev, ply + 1, -draw)
+            board[a] = p
+            board[b] = victim
         if ctl[ABORTED] != 0:
             return 0.0
         if score > best:
@@ -254,4 +340,6 @@ def warm() -> None:
         moves(list("?" * 28 + "KcPk"), 0, china)
         count_moves(board, 1, china)
         evaluate(board, 0, china, vals)
-        negamax(board, 0, 2, -1e9, 1e9, china, vals, new_ctl())
+        keys = np.zeros(8, dtype=np.int64)
+        keys[0] = hash_of(board, 0)
+        negamax(board, 0, 2, -1e9, 1e9, china, vals, new_ctl(), keys, 0, 0, 0, 0.0)

@@ -1,9 +1,11 @@
 """The compiled Banqi search against the pure one: the same piece moves as the rules, the same
-evaluation and the same alpha-beta values on positions from random games and on random boards;
-stoppable; the bot uses it once ready and plays without it."""
+evaluation and the same alpha-beta values (flips as passes, captures searched out at the leaves,
+repetitions scored as draws) on positions from random games and on random boards; stoppable;
+the bot uses it once ready and plays without it."""
 
 import random
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -55,8 +57,10 @@ def compiled_value(kernel, board, colour, variant, depth):
     coded = kernel.encode(board)
     before = coded.copy()
     ctl = kernel.new_ctl()
+    keys = np.zeros(depth + 2, dtype=np.int64)
+    keys[0] = kernel.hash_of(coded, COLOURS.index(colour))
     value = kernel.negamax(coded, COLOURS.index(colour), depth, -1e9, 1e9,
-                           variant == "china", vals, ctl)
+                           variant == "china", vals, ctl, keys, 0, 0, 0, 0.0)
     assert (coded == before).all()  # made and unmade in place
     assert not ctl[kernel.ABORTED]
     return value
@@ -84,6 +88,59 @@ def test_game_positions_same_values_as_the_pure_search(kernel, variant):
         assert compiled_value(kernel, board, colour, variant, depth) == expected, (board, depth)
 
 
+def step(s: rules.State, rng: random.Random) -> str | None:
+    """A random step onto an empty square for the side to move (None if it has none)."""
+    steps = [m for m in rules.legal_moves(s) if len(m) == 4
+             and s.board[rules.parse_square(m[2:])] == "."]
+    return rng.choice(steps) if steps else None
+
+
+def game_lines(count: int, seed: int) -> list[tuple[list, str, list]]:
+    """(board, colour to move, the search keys since the last flip or capture) from random games
+    that end with both sides stepping out and back, so that the search meets positions again."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = rules.new_game(None, rng.randrange(1 << 30))
+        for _ in range(rng.randrange(30, 120)):
+            if rules.outcome(s) is not None:
+                break
+            s = rules.apply(s, rng.choice(rules.legal_moves(s)))
+        if rules.outcome(s) is not None or s.colors[0] is None:
+            continue
+        m = step(s, rng)
+        if m is None:
+            continue
+        s2 = rules.apply(s, m)
+        n = step(s2, rng) if rules.outcome(s2) is None else None
+        if n is None:
+            continue
+        for move in (n, m[2:] + m[:2], n[2:] + n[:2]):
+            s2 = rules.apply(s2, move)
+        if rules.outcome(s2) is None:
+            out.append((list(s2.board), s2.colors[s2.turn],
+                        [(b, s2.colors[t]) for b, t in s2.history]))
+    return out
+
+
+@pytest.mark.parametrize("draw", [0.0, -10.0, -400.0, 400.0])
+def test_with_histories_the_same_values_as_the_pure_search(kernel, draw):
+    """Positions met again on the way (or in the game before) are draws in both searches (a
+    draw worth 400 either way is sure to change values)."""
+    repeats = 0
+    for i, (board, colour, keys) in enumerate(game_lines(16, 5)):
+        depth = 3 if i % 3 == 0 else 2
+        pure = bot.Searcher("taiwan", Budget(60))
+        compiled = bot.Searcher("taiwan", Budget(60), kernel)
+        expected = pure.negamax(board, colour, depth, -1e9, 1e9, list(keys), 0, 0, draw)
+        assert compiled.search(board, colour, depth, -1e9, 1e9, list(keys), 0, 0,
+                               draw) == expected, (board, depth)
+        fresh = bot.Searcher("taiwan", Budget(60)).negamax(board, colour, depth, -1e9, 1e9)
+        repeats += expected != fresh
+    if abs(draw) >= 400:
+        assert repeats  # the histories changed some values: the rule was exercised
+
+
 @settings(max_examples=60, deadline=None)
 @given(board=board_st, colour=st.sampled_from(COLOURS),
        variant=st.sampled_from(("taiwan", "china")))
@@ -98,8 +155,9 @@ def test_the_stop_flag_aborts_and_leaves_the_board(kernel):
     before = coded.copy()
     ctl = kernel.new_ctl()
     ctl[kernel.STOP] = 1
+    keys = np.zeros(8, dtype=np.int64)
     kernel.negamax(coded, COLOURS.index(colour), 6, -1e9, 1e9, False,
-                   kernel.values_of(bot.VALUES["taiwan"]), ctl)
+                   kernel.values_of(bot.VALUES["taiwan"]), ctl, keys, 0, 0, 0, 0.0)
     assert ctl[kernel.ABORTED] and (coded == before).all()
 
 
