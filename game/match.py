@@ -14,10 +14,12 @@ from typing import Any
 
 from game import registry
 from game.rules import Outcome, RulesError, Termination
+from game.text import LINE_MAX, NAME_MAX, clean_text
 
 SEAT_KINDS = ("human", "ai", "remote", "agent")
 MAX_MOVES = 100_000  # longer than any real game (a 2048 game to 131072 is about 60,000 moves)
 SEED_RANGE = range(-(2**63), 2**64)
+COMMAND_MAX = 4096  # an outside program's command line, as a file gives it
 
 
 def whole(value: Any, what: str) -> int:
@@ -63,8 +65,9 @@ class Seat:
     def from_dict(cls, d: Any) -> Seat:
         if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
             raise RulesError(f"bad seat {d!r}")
-        return cls(kind=d["kind"], name=str(d.get("name", "Player"))[:40],
-                   level=str(d.get("level", "normal")), command=str(d.get("command", "")))
+        return cls(kind=d["kind"], name=clean_text(d.get("name", "Player"), NAME_MAX) or "Player",
+                   level=clean_text(d.get("level", "normal"), NAME_MAX) or "normal",
+                   command=clean_text(d.get("command", ""), COMMAND_MAX))
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class Ending:
             termination = Termination(d.get("termination"))
         except (ValueError, TypeError):
             raise RulesError(f"bad ending: {d.get('termination')!r}") from None
-        return cls(loser, termination, str(d.get("detail", ""))[:200])
+        return cls(loser, termination, clean_text(d.get("detail", ""), LINE_MAX))
 
 
 class Match:
@@ -287,8 +290,8 @@ def _record_ending(record: dict, players: int) -> Ending | None:
         return Ending.from_dict(record["ending"], players)
     resigned = record.get("resigned")
     if type(resigned) is int and resigned in range(players):
-        reason = str(record.get("resign_reason", ""))[:200]
+        reason = clean_text(record.get("resign_reason", ""), LINE_MAX)
         return Ending(resigned, Termination.RESIGNATION, reason)
     if isinstance(record.get("drawn"), str) and record["drawn"]:
-        return Ending(None, Termination.AGREED_DRAW, record["drawn"][:200])
+        return Ending(None, Termination.AGREED_DRAW, clean_text(record["drawn"], LINE_MAX))
     return None

@@ -9,10 +9,20 @@ from pathlib import Path
 from game import storage
 from game.match import Match
 from game.rules import RulesError
+from game.text import LINE_MAX, NAME_MAX, clean_number, clean_text
 
 FORMAT = 1
 KIND = "replay"
 SUFFIX = ".pareplay"
+# The dates a file may claim, in Unix seconds: from the day after the epoch (local times just
+# before it fail on Windows) to the year 3000 (the largest Windows converts). A date outside
+# them, or not a number, is shown as the nearest; it only orders the list.
+FIRST_DATE, LAST_DATE = 86_400.0, 32_503_680_000.0
+
+
+def file_date(value: object) -> float:
+    """A date read from a file, held where every platform can format it."""
+    return clean_number(value, FIRST_DATE, FIRST_DATE, LAST_DATE)
 
 
 def replays_dir() -> Path:
@@ -81,9 +91,11 @@ def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]
     for path in replays_dir().glob(f"*{SUFFIX}"):
         try:
             body = storage.read_file(path, KIND, FORMAT)
-            entry = ReplayEntry(path, str(body["game"]), float(body.get("date", 0)),
-                                str(body.get("result", {}).get("line", "")),
-                                [str(s.get("name", "?")) for s in body.get("seats", [])],
+            seats = body.get("seats", [])
+            entry = ReplayEntry(path, clean_text(body["game"], NAME_MAX),
+                                file_date(body.get("date")),
+                                clean_text(body.get("result", {}).get("line", ""), LINE_MAX),
+                                [clean_text(s.get("name", "?"), NAME_MAX) for s in seats][:8],
                                 len(body.get("moves", [])))
         except (storage.FileError, KeyError, TypeError, ValueError, AttributeError) as exc:
             moved = storage.set_aside(path)

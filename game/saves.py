@@ -10,6 +10,7 @@ from pathlib import Path
 
 from game import storage
 from game.match import Match
+from game.replay import file_date
 from game.rules import RulesError
 
 FORMAT = 1
@@ -127,13 +128,13 @@ class SaveEntry:
 
 def list_saves() -> list[SaveEntry]:
     """The named saves (not the autosaves), newest first."""
-    entries = [SaveEntry(p, p.stem, p.stat().st_mtime) for p in saves_dir().glob("*.pasave")
-               if not p.stem.startswith(AUTOSAVE)]
+    entries = [SaveEntry(p, p.stem, file_date(p.stat().st_mtime))
+               for p in saves_dir().glob("*.pasave") if not p.stem.startswith(AUTOSAVE)]
     return sorted(entries, key=lambda e: e.modified, reverse=True)
 
 
 def list_autosaves() -> list[SaveEntry]:
     """The autosaves of the games in progress, newest first."""
-    entries = [SaveEntry(p, p.stem, p.stat().st_mtime) for p in saves_dir().glob("*.pasave")
-               if p.stem.startswith(AUTOSAVE)]
+    entries = [SaveEntry(p, p.stem, file_date(p.stat().st_mtime))
+               for p in saves_dir().glob("*.pasave") if p.stem.startswith(AUTOSAVE)]
     return sorted(entries, key=lambda e: e.modified, reverse=True)

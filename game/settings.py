@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game import storage
+from game.text import NAME_MAX, clean_number, clean_text
 
 FORMAT = 1
 FILE_NAME = "settings.msgpack"
@@ -25,6 +26,17 @@ DEFAULTS: dict[str, Any] = {
     "fullscreen": False,
     "last_setup": {},  # game id -> the setup the player chose last time
 }
+
+# The range each number may take, whatever the file says (NaN, 1e308, -inf are written by
+# hand or by a damaged disk): a value outside is held to the nearest end.
+BOUNDS: dict[str, tuple[float, float]] = {
+    "volume": (0.0, 1.0),
+    "animation_speed": (0.0, 4.0),
+    "ai_seconds": (0.05, 60.0),
+}
+TEXT_MAX = {"player_name": NAME_MAX}
+FIELD_MAX = 64  # any other text setting (a language code, a level, a choice)
+NUMBER_MAX = 2.0**53  # a number without bounds of its own (a best score)
 
 _lock = threading.Lock()
 _values: dict[str, Any] | None = None
@@ -62,7 +74,7 @@ def declare(found: Iterable[Setting]) -> None:
             _declared[s.key] = s
             _defaults = None
             if _values is not None and s.key not in _values:
-                _values[s.key] = _valid(_file_body.get(s.key), copy.deepcopy(s.default))
+                _values[s.key] = _valid(_file_body.get(s.key), copy.deepcopy(s.default), s.key)
 
 
 def declared() -> list[Setting]:
@@ -78,15 +90,28 @@ def defaults() -> dict[str, Any]:
     return _defaults
 
 
-def _valid(value: Any, default: Any) -> Any:
-    """The value read from the file if it has the default's type, else the default."""
+def _valid(value: Any, default: Any, key: str = "") -> Any:
+    """The value read from the file if it has the default's type and is in range (numbers
+    bounded, text cleaned, a declared setting's value one of its choices), else the default
+    or the nearest value that is."""
     if value is None:
         return default
-    if type(value) is type(default):
-        return value
     if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-        return float(value)
-    return default
+        value = clean_number(value, default, -NUMBER_MAX, NUMBER_MAX)
+    if type(value) is not type(default):
+        return default
+    setting = _declared.get(key)
+    if setting is not None and setting.choices:
+        return value if any(value == c and type(value) is type(c)
+                            for c, _ in setting.choices) else default
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        low, high = BOUNDS.get(key, (-NUMBER_MAX, NUMBER_MAX))
+        bounded = clean_number(value, default, low, high)
+        return type(default)(bounded)
+    if isinstance(value, str):
+        text = clean_text(value, TEXT_MAX.get(key, FIELD_MAX))
+        return text if text or not default else default
+    return value
 
 
 def _load() -> dict[str, Any]:
@@ -103,7 +128,7 @@ def _load() -> dict[str, Any]:
                 moved = storage.set_aside(p)
                 _problem = f"Settings reset: {exc}" + (f" (kept as {moved.name})" if moved else "")
         _file_body = body
-        _values = {key: _valid(body.get(key), copy.deepcopy(d)) for key, d in known.items()}
+        _values = {key: _valid(body.get(key), copy.deepcopy(d), key) for key, d in known.items()}
     return _values
 
 

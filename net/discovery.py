@@ -3,11 +3,14 @@
 The beacon is a msgpack map (app, protocol, host and player name, game, options, TCP port) sent
 as a subnet-directed broadcast on every IPv4 interface and to 255.255.255.255. A host silent for
 FORGET seconds drops off the list.
+
+The interfaces' broadcast addresses are asked of the kernel with ioctl where there is one
+(fcntl: Linux, the BSDs, macOS); elsewhere (Windows) each local IPv4 address's /24 broadcast is
+guessed, and 255.255.255.255 is always tried. `limits()` says what this system cannot do.
 """
 
 from __future__ import annotations
 
-import fcntl
 import socket
 import struct
 import threading
@@ -17,7 +20,13 @@ from dataclasses import dataclass
 import msgpack
 
 from game import APP_NAME
+from game.text import clean_text
 from net.link import decode
+
+try:
+    import fcntl
+except ImportError:  # Windows: no ioctl; the broadcast addresses are guessed instead
+    fcntl = None
 
 PORT = 47474
 INTERVAL = 1.0
@@ -31,6 +40,8 @@ _SIOCGIFADDR, _SIOCGIFNETMASK = 0x8915, 0x891B
 
 
 def _ioctl_ipv4(sock: socket.socket, name: str, request: int) -> str | None:
+    if fcntl is None:
+        return None
     try:
         packed = fcntl.ioctl(sock.fileno(), request, struct.pack("256s", name.encode()[:15]))
     except OSError:
@@ -38,21 +49,71 @@ def _ioctl_ipv4(sock: socket.socket, name: str, request: int) -> str | None:
     return socket.inet_ntoa(packed[20:24])
 
 
-def broadcast_addresses() -> list[str]:
-    """The broadcast address of every IPv4 interface that has one, then 255.255.255.255."""
+def _broadcast(addr: str, mask: str) -> str:
+    a = struct.unpack(">I", socket.inet_aton(addr))[0]
+    m = struct.unpack(">I", socket.inet_aton(mask))[0]
+    return socket.inet_ntoa(struct.pack(">I", (a & m) | (~m & 0xFFFFFFFF)))
+
+
+def _interface_broadcasts() -> list[str]:
+    """Each interface's own broadcast address, asked of the kernel (needs fcntl)."""
     found: list[str] = []
+    if fcntl is None or not hasattr(socket, "if_nameindex"):
+        return found
+    try:
+        names = [name for _, name in socket.if_nameindex()]
+    except OSError:
+        return found
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        for _, name in socket.if_nameindex():
+        for name in names:
             addr = _ioctl_ipv4(s, name, _SIOCGIFADDR)
             mask = _ioctl_ipv4(s, name, _SIOCGIFNETMASK)
-            if not addr or not mask or addr.startswith("127."):
-                continue
-            a = struct.unpack(">I", socket.inet_aton(addr))[0]
-            m = struct.unpack(">I", socket.inet_aton(mask))[0]
-            bcast = socket.inet_ntoa(struct.pack(">I", (a & m) | (~m & 0xFFFFFFFF)))
-            if bcast not in found:
-                found.append(bcast)
+            if addr and mask and not addr.startswith("127."):
+                found.append(_broadcast(addr, mask))
+    return found
+
+
+def _local_ipv4() -> list[str]:
+    """This computer's IPv4 addresses as the resolver and the routing table know them."""
+    found: list[str] = []
+    try:
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    except OSError:
+        pass
+    try:  # the address of the default route: connect() on UDP sends nothing
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered, only routed
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    return found
+
+
+def _guessed_broadcasts() -> list[str]:
+    """Without ioctl: the /24 broadcast of each local address (a home network's usual mask);
+    a wrong guess costs one unrouted datagram."""
+    return [_broadcast(a, "255.255.255.0") for a in _local_ipv4()
+            if not a.startswith(("127.", "0."))]
+
+
+def broadcast_addresses() -> list[str]:
+    """The broadcast address of every IPv4 interface that has one (guessed without fcntl),
+    then 255.255.255.255."""
+    found: list[str] = []
+    for bcast in _interface_broadcasts() or _guessed_broadcasts():
+        if bcast not in found:
+            found.append(bcast)
     return found + ["255.255.255.255"]
+
+
+def limits() -> str:
+    """What finding hosts cannot do on this system, in one line for the lobby ("" if nothing):
+    the player then knows why a host may not show up, and what to do."""
+    if fcntl is None:
+        return ("This system does not list its network interfaces to the arcade: games are "
+                "announced to 255.255.255.255 and a guessed local broadcast only. If a host "
+                "does not appear, type its address.")
+    return ""
 
 
 class Beacon:
@@ -88,7 +149,7 @@ class Beacon:
 def _small(value: object) -> bool:
     """An option value a beacon may carry: a number, a flag, or a short string."""
     return isinstance(value, (bool, int, float)) or (isinstance(value, str)
-                                                      and len(value) <= FIELD_MAX)
+                                                      and clean_text(value, FIELD_MAX) == value)
 
 
 @dataclass
@@ -141,15 +202,18 @@ class HostList:
                 return None
             options = m.get("options") or {}
             if not isinstance(options, dict) or len(options) > OPTIONS_MAX or not all(
-                    isinstance(k, str) and len(k) <= FIELD_MAX and _small(v)
+                    isinstance(k, str) and clean_text(k, FIELD_MAX) == k and _small(v)
                     for k, v in options.items()):
                 return None
             game, version = m.get("game", "?"), m.get("version", "")
             if not isinstance(game, str) or not isinstance(version, str) \
                     or len(game) > FIELD_MAX or len(version) > FIELD_MAX:
                 return None
-            info = HostInfo(f"{sender}:{port}", str(m.get("name", "?"))[:NAME_MAX], game,
-                            dict(options), version, time.monotonic())
+            if clean_text(game, FIELD_MAX) != game or clean_text(version, FIELD_MAX) != version:
+                return None
+            name = clean_text(m.get("name"), NAME_MAX) or "?"
+            info = HostInfo(f"{sender}:{port}", name, game, dict(options), version,
+                            time.monotonic())
         except Exception:  # a beacon is a hint, never worth a crash
             return None
         with self._lock:

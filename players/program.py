@@ -35,6 +35,7 @@ from ai.agent import PROTOCOL
 from game import registry
 from game.match import Match
 from game.rules import Termination
+from game.text import LINE_MAX, NAME_MAX, clean_text
 from players.base import Controller, Decision, SeatFailure
 
 MAX_LINE = 1 << 16  # bytes in one line, newline included
@@ -190,9 +191,9 @@ class _Process:
                 return
             if not raw:
                 return
-            text = raw.decode("utf-8", "replace").strip()
+            text = clean_text(raw.decode("utf-8", "replace"), LINE_MAX)
             if text:
-                self.stderr_tail.append(text[:200])
+                self.stderr_tail.append(text)
 
     def send(self, text: str) -> None:
         self._writes.put(text.encode("utf-8") + b"\n")
@@ -515,10 +516,10 @@ def _program_name(argv: list[str]) -> str:
     name = os.path.basename(argv[0]) or argv[0]
     if name.startswith(("python", "pypy", "py.exe")) and len(argv) > 1:
         if argv[1] == "-m" and len(argv) > 2:
-            return argv[2]
-        if not argv[1].startswith("-"):
-            return os.path.basename(argv[1])
-    return name
+            name = argv[2]
+        elif not argv[1].startswith("-"):
+            name = os.path.basename(argv[1])
+    return clean_text(name, NAME_MAX) or "program"
 
 
 def _short(value: Any, size: int = 60) -> str:
@@ -592,9 +593,9 @@ class AgentController(_ProgramController):
         if isinstance(games, list) and game not in games:
             plays = ", ".join(str(g) for g in games) or "nothing"
             raise _Fail(f"does not play {game} (it plays: {plays})")
-        name = msg.get("name")
-        if isinstance(name, str) and name.strip():
-            self.name = name.strip()[:40]
+        name = clean_text(msg.get("name"), NAME_MAX) if isinstance(msg.get("name"), str) else ""
+        if name:
+            self.name = name
         self._send({"type": "start", "game": game, "options": self.match.options,
                     "seat": self.seat})
         self._await("ready", self.startup_ms)

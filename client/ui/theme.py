@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pygame
 
+from game.text import clean_text
+
 PAPER = (246, 241, 228)
 PAPER_DARK = (230, 222, 202)
 PANEL = (236, 229, 211)
@@ -78,13 +80,39 @@ def has_cjk(s: str) -> bool:
 
 def missing_glyphs(s: str, bold: bool = False) -> str:
     """The characters of s that the arcade's font cannot draw."""
+    if _unsafe(s, WRAP_MAX):
+        s = clean_text(s, WRAP_MAX, lines=True)
     metrics = font(16, bold).metrics(s)
     return "".join(ch for ch, m in zip(s, metrics) if m is None and not ch.isspace())
 
 
+_UNSAFE = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _unsafe(s: object, limit: int) -> bool:
+    """Whether s is anything but a string a font takes as it is (cleaning costs a frame's
+    time on long texts, so text already clean is passed through untouched)."""
+    return type(s) is not str or len(s) > limit or _UNSAFE.search(s) is not None
+
+
+RENDER_MAX = 1000  # characters in one drawn line: more than any window is wide
+WRAP_MAX = 20_000  # characters of a text wrapped into lines (the longest rules page is ~3,000)
+
+
 def render(s: str, size: int, color, bold: bool = False) -> pygame.Surface:
-    """Text as an image."""
-    return font(size, bold).render(s, True, color)
+    """Text as an image. Never raises on the text: whatever reached here is cleaned once more
+    (the font refuses U+0000 and lone surrogates), as a last guard behind the entry points."""
+    f = font(size, bold)
+    if _unsafe(s, RENDER_MAX):
+        s = clean_text(s, RENDER_MAX)
+    try:
+        return f.render(s, True, color)
+    except (ValueError, TypeError, UnicodeError, pygame.error):
+        pass
+    try:
+        return f.render(clean_text(s, RENDER_MAX), True, color)
+    except (ValueError, TypeError, UnicodeError, pygame.error):
+        return f.render("", True, color)
 
 
 def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
@@ -119,6 +147,8 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
 
 def wrap(s: str, width: int, size: int = 18, bold: bool = False) -> list[str]:
     """Split text into lines that fit width pixels."""
+    if _unsafe(s, WRAP_MAX):
+        s = clean_text(s, WRAP_MAX, lines=True)
     f = font(size, bold)
     lines: list[str] = []
     for para in s.split("\n"):
