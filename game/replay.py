@@ -53,12 +53,7 @@ def save_replay(match: Match, duration: float | None = None, folder: Path | None
     folder = folder or replays_dir()
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(body["date"]))
     path = Path(folder) / f"{stamp}-{match.game_id}-{match.seed % 100000:05d}{SUFFIX}"
-    n = 1
-    while path.exists():
-        path = path.with_name(f"{path.stem}-{n}{SUFFIX}")
-        n += 1
-    storage.write_file(path, KIND, FORMAT, body)
-    return path
+    return storage.write_new_file(path, KIND, FORMAT, body)
 
 
 def load_replay(path: Path | str) -> tuple[Match, dict]:

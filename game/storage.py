@@ -74,6 +74,58 @@ def atomic_write(path: Path | str, data: bytes) -> None:
         raise
 
 
+MAX_CLAIMS = 10_000  # names tried for one new file (NAME, NAME-1, NAME-2 ...)
+
+
+def _numbered(path: Path, n: int) -> Path:
+    return path if n == 0 else path.with_name(f"{path.stem}-{n}{path.suffix}")
+
+
+def write_new(path: Path | str, data: bytes) -> Path:
+    """Write data to a file of its own: path, else path's stem with -1, -2 ... added; returns
+    the path written. The name is claimed atomically (a hard link of the finished temporary
+    file, which fails if the name exists; O_CREAT|O_EXCL where links are not supported), so
+    writers at the same moment, in threads or processes, never overwrite each other, and no
+    reader ever sees a half-written file under the final name."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        for n in range(MAX_CLAIMS):
+            target = _numbered(path, n)
+            try:
+                os.link(tmp, target)
+                return target
+            except FileExistsError:
+                continue
+            except (OSError, NotImplementedError, AttributeError):
+                return _claim_and_replace(path, n, tmp)
+        raise FileExistsError(f"no free name for {path.name} after {MAX_CLAIMS} tries")
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _claim_and_replace(path: Path, first: int, tmp: str) -> Path:
+    """Where hard links are refused (FAT, some network shares): claim an empty file with
+    O_CREAT|O_EXCL, then put the finished file in its place."""
+    for n in range(first, MAX_CLAIMS):
+        target = _numbered(path, n)
+        try:
+            os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        except FileExistsError:
+            continue
+        os.replace(tmp, target)
+        return target
+    raise FileExistsError(f"no free name for {path.name} after {MAX_CLAIMS} tries")
+
+
 def pack_file(kind: str, version: int, body: dict) -> bytes:
     """A msgpack document: {"kind", "format", "app", "body"}."""
     from game import APP_VERSION
@@ -186,3 +238,8 @@ def set_aside(path: Path | str) -> Path | None:
 
 def write_file(path: Path | str, kind: str, version: int, body: dict[str, Any]) -> None:
     atomic_write(path, pack_file(kind, version, body))
+
+
+def write_new_file(path: Path | str, kind: str, version: int, body: dict[str, Any]) -> Path:
+    """Write a document under a name no other writer has (see write_new); returns it."""
+    return write_new(path, pack_file(kind, version, body))
