@@ -124,7 +124,7 @@ def _midgame(game_id: str, plies: int, seed: int) -> Match:
 
 @pytest.mark.parametrize("plies", [0, 3])
 def test_every_game_answers_a_turn_without_legal(race, plies):
-    """PROTOCOL.md: "legal" may be omitted, the view always suffices (issue 17)."""
+    """docs/protocol.md: "legal" may be omitted, the view always suffices (issue 17)."""
     for game_id in registry.available() + [race]:
         match = _midgame(game_id, plies, seed=11)
         seat = match.to_move()
