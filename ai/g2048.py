@@ -245,7 +245,7 @@ def back_up(tree: Tree) -> np.ndarray:
 
 # --- the bot entry
 def board_of(view: dict) -> int:
-    """The packed board of a PROTOCOL.md view."""
+    """The packed board of a view (docs/protocol.md)."""
     rows = view.get("board") if isinstance(view, dict) else None
     return rules.pack(rules.from_rows(rows).cells)
 

@@ -1,4 +1,4 @@
-"""The Ataxx engine over UAI: `python -m ai.uai` (PROTOCOL.md).
+"""The Ataxx engine over UAI: `python -m ai.uai` (docs/protocol.md, UAI).
 
 Commands: uai, isready, uainewgame, position startpos|fen FEN [moves M...], go movetime N |
 depth D | wtime W btime B [winc I binc J] | infinite, stop, quit, and perft D after position

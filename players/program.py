@@ -1,4 +1,4 @@
-"""Outside programs at the table: the host side of arcade-agent/1 (PROTOCOL.md), and UAI
+"""Outside programs at the table: the host side of arcade-agent/1 (docs/protocol.md), and UAI
 engines for Ataxx.
 
 AgentController(command) runs the command line (split with shlex, no shell) as a subprocess
@@ -528,7 +528,7 @@ def _short(value: Any, size: int = 60) -> str:
 
 
 class AgentController(_ProgramController):
-    """A program speaking arcade-agent/1 (PROTOCOL.md) in a seat.
+    """A program speaking arcade-agent/1 (docs/protocol.md) in a seat.
 
     AgentController("uai:COMMAND") gives a UAIController for COMMAND instead."""
 

@@ -148,7 +148,7 @@ class Rules(Protocol):
         """None while the game runs."""
 
     def view(self, state: Any, seat: int | None) -> dict:
-        """What that seat may know (PROTOCOL.md VIEW); None is the whole truth, never a bot's."""
+        """What that seat may know (docs/protocol.md); None is the whole truth, never a bot's."""
 
     def legal_moves_from_view(self, view: dict, options: dict) -> list:
         """The legal moves of the seat to move, from its view alone."""

@@ -1,4 +1,4 @@
-"""Ataxx on 7x7, exactly as libataxx plays it (PROTOCOL.md "ataxx").
+"""Ataxx on 7x7, exactly as libataxx plays it (docs/protocol.md "ataxx").
 
 Squares are numbered rank * 7 + file, a1 = 0, g7 = 48; a position keeps one bitboard (a Python
 int) per side and one for the blockers ("gaps"). The search in ai/ataxx.py uses the same

@@ -1,4 +1,4 @@
-"""Banqi, Chinese dark chess (PROTOCOL.md "banqi"): 32 pieces face down on a 4 x 8 board.
+"""Banqi, Chinese dark chess (docs/protocol.md "banqi"): 32 pieces face down on a 4 x 8 board.
 
 Squares are numbered rank * 8 + file (a1 = 0, h4 = 31). Each turn flips a face-down piece or
 moves a face-up piece of one's own colour. The identities under the face-down pieces are dealt
@@ -347,7 +347,7 @@ def captured(state: State) -> list[str]:
 
 
 def board_text(squares) -> str:
-    """32 squares as PROTOCOL.md's "rank4/rank3/rank2/rank1"."""
+    """32 squares as docs/protocol.md's "rank4/rank3/rank2/rank1"."""
     return "/".join("".join(squares[r * FILES:(r + 1) * FILES]) for r in range(RANKS - 1, -1, -1))
 
 

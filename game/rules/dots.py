@@ -1,4 +1,4 @@
-"""Dots and Boxes on R x C boxes (PROTOCOL.md "dots"), lines numbered as OpenSpiel does.
+"""Dots and Boxes on R x C boxes (docs/protocol.md "dots"), lines numbered as OpenSpiel does.
 
 Horizontal lines come first, row * C + col for row 0..R; then vertical lines,
 (R+1) * C + row * (C+1) + col for row 0..R-1, col 0..C. A position is the set of drawn lines

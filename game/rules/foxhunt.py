@@ -1,4 +1,4 @@
-"""Fox Hunt, the hidden-fox puzzle of the programmable calculators (PROTOCOL.md "foxhunt").
+"""Fox Hunt, the hidden-fox puzzle of the programmable calculators (docs/protocol.md "foxhunt").
 
 Foxes hide on a size x size field, drawn from the seed. Probing a square without a fox answers
 how many foxes lie on its row, its column and both its diagonals (the square itself excluded,
@@ -79,8 +79,8 @@ def sight(size: int, cell: int) -> frozenset[int]:
 
 
 def normalize_options(options: dict | None) -> dict:
-    """{"size", "foxes"}: the field's size chooses its foxes; "foxes" may be given (PROTOCOL.md
-    writes it) but must agree."""
+    """{"size", "foxes"}: the field's size chooses its foxes; "foxes" may be given
+    (docs/protocol.md writes it) but must agree."""
     given = dict(options or {}) if isinstance(options, dict) else options
     foxes = given.pop("foxes", None) if isinstance(given, dict) else None
     out = normalize_with(OPTIONS, given)
@@ -143,7 +143,7 @@ def outcome(state: State) -> Outcome | None:
 
 
 def view(state: State, seat: int | None) -> dict:
-    """PROTOCOL.md VIEW; the whole truth (seat None) adds where the foxes are."""
+    """docs/protocol.md VIEW; the whole truth (seat None) adds where the foxes are."""
     v = {"size": state.size, "foxes": len(state.foxes),
          "probes": [[cell, a] for cell, a in state.probes]}
     if seat is None:

@@ -1,4 +1,5 @@
-"""2048 as the original game (PROTOCOL.md "g2048"), with packed boards and row tables for search.
+"""2048 as the original game (docs/protocol.md "g2048"), with packed boards and row tables for
+search.
 
 A state holds the sixteen tile values (row-major, row 0 at the top, 0 for empty), the score
 and the state of the spawn generator (splitmix64), so that (options, seed, moves) replays bit
@@ -233,7 +234,7 @@ def legal_moves_from_view(view: dict, options: dict) -> list[str]:
 
 
 def view(state: State, seat: int | None) -> dict:
-    """PROTOCOL.md VIEW plus "best_tile" (the game has no hidden information)."""
+    """docs/protocol.md VIEW plus "best_tile" (the game has no hidden information)."""
     rows = [list(state.cells[4 * r:4 * r + 4]) for r in range(SIZE)]
     return {"board": rows, "score": state.score, "best_tile": best_tile(state)}
 

@@ -1,4 +1,4 @@
-"""Jungle (斗兽棋, Dou Shou Qi) on 7 files x 9 ranks (PROTOCOL.md "jungle").
+"""Jungle (斗兽棋, Dou Shou Qi) on 7 files x 9 ranks (docs/protocol.md "jungle").
 
 Squares are numbered rank * 7 + file, a1 = 0, g9 = 62. A board is a tuple of 63 characters: a
 piece letter (upper case seat 0, lower case seat 1) or "." for empty; the water, traps and dens
@@ -227,7 +227,7 @@ def move_name(move: tuple[int, int]) -> str:
 
 
 def board_text(board) -> str:
-    """63 squares as PROTOCOL.md's board string: ranks 9 to 1, digits for empty runs."""
+    """63 squares as docs/protocol.md's board string: ranks 9 to 1, digits for empty runs."""
     rows = []
     for r in range(RANKS - 1, -1, -1):
         row, run = "", 0

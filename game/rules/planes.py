@@ -1,4 +1,4 @@
-"""炸飞机 Bomb the Planes (PROTOCOL.md "planes").
+"""炸飞机 Bomb the Planes (docs/protocol.md "planes").
 
 Each side hides `planes` planes on a size x size grid, then the sides take turns calling cells
 of the other's grid; the owner's grid answers "miss", "body" or "head". Finding every head of
