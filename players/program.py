@@ -17,6 +17,7 @@ answers (UAI says to ignore unknown ones); they only count toward the line limit
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import json
 import os
@@ -28,6 +29,7 @@ import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections import deque
 from typing import Any
 
@@ -48,6 +50,7 @@ GRACE_MS = 1000  # how late an answer may be past time_ms
 MAX_DEPTH = 32  # lists and objects in one message: the protocol's deepest is far shallower
 LEGAL_CAP = 2000  # longer legal lists are left out of turn messages (the view suffices)
 CLOSE_GRACE_S = 1.0  # time a program gets to exit after quit before it is terminated
+EXIT_WAIT_S = 3.0  # time from the end of a program's output to its exit, read as one event
 UAI_PREFIX = "uai:"
 
 
@@ -91,7 +94,14 @@ class _Process:
         argv, env = _dying_with_us(argv, env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env, **extra)
-        self.pipes = _pipe_ids(self.proc) if os.path.isdir("/proc/self/fd") else {}
+        self.pipes = _pipe_ids(self.proc) if os.path.isdir(f"{PROC}/self/fd") else {}
+        # Only the waiter thread reaps the process, and only after the leftovers are killed:
+        # until then its pid (and group id) stays the program's, so no signal can reach a
+        # process that took the pid over. Signals are sent under the same lock.
+        self._reap_lock = threading.Lock()
+        self.reaped = False
+        self.exit_code: int | None = None
+        self.exited = threading.Event()
         self.lines: queue.Queue[tuple[str, str, float]] = queue.Queue(QUEUE_CAP)
         self.flooded = ""
         self.unread = 0  # bytes in self.lines
@@ -104,12 +114,19 @@ class _Process:
         self._stderr_thread = threads[0]
         for t in threads:
             t.start()
+        _LIVE.add(self)
 
     def _wait(self) -> None:
         """Once the main process has exited, nothing it started may stay (nor hold its pipes
-        open, which would hide the exit behind a silent pipe)."""
-        self.proc.wait()
-        kill_leftovers(self.proc.pid, self.pipes, self.token)
+        open, which would hide the exit behind a silent pipe); then it is reaped."""
+        _wait_unreaped(self.proc)
+        with self._reap_lock:
+            if os.name == "posix":
+                kill_leftovers(self.proc.pid, self.pipes, self.token)
+            self.exit_code = self.proc.wait()
+            self.reaped = True
+        self.exited.set()
+        _LIVE.discard(self)
 
     def _read(self) -> None:
         out = self.proc.stdout
@@ -136,11 +153,8 @@ class _Process:
     def _settle(self) -> None:
         """After end of output: give the program a moment to exit and its last stderr lines
         a moment to arrive, so that the reason given is complete (this is the reader thread)."""
-        try:
-            self.proc.wait(timeout=0.5)
-        except subprocess.TimeoutExpired:
-            return
-        self._stderr_thread.join(0.5)
+        if self.exited.wait(0.5):
+            self._stderr_thread.join(0.5)
 
     def _put(self, item: tuple[str, str, float]) -> bool:
         with self._unread_lock:
@@ -200,7 +214,7 @@ class _Process:
 
     def exit_text(self) -> str:
         """How the program ended, with the last line of its stderr if any."""
-        code = self.proc.poll()
+        code = self.exit_code  # the waiter's: poll() says None while another thread waits
         what = "closed its output" if code is None else f"exited with code {code}"
         if self.stderr_tail:
             what += f" (stderr: {self.stderr_tail[-1]})"
@@ -220,29 +234,77 @@ class _Process:
                           (getattr(signal, "SIGKILL", signal.SIGTERM), 2.0)):
             if sig is not None:
                 self._signal(sig)
-            try:
-                self.proc.wait(timeout=wait)
+            if self.exited.wait(wait):
                 break
-            except subprocess.TimeoutExpired:
-                continue
-        kill_leftovers(self.proc.pid, self.pipes, self.token)  # the waiter may not have yet
+        kill_leftovers(None, self.pipes, self.token)  # what left the group after the waiter
 
     def _signal(self, sig: int) -> None:
-        if self.proc.poll() is not None:
-            return
-        try:
-            if os.name == "posix":
-                os.killpg(self.proc.pid, sig)
-            elif sig == signal.SIGTERM:
-                self.proc.terminate()
-            else:
-                self.proc.kill()
-        except OSError:
-            pass
+        """Signal the program's group, never after it was reaped (its pid may be another's)."""
+        with self._reap_lock:
+            if self.reaped:
+                return
+            try:
+                if os.name == "posix":
+                    os.killpg(self.proc.pid, sig)
+                elif sig == signal.SIGTERM:
+                    self.proc.terminate()
+                else:
+                    _kill_tree_windows(self.proc)
+            except OSError:
+                pass
+
+    def kill_now(self) -> None:
+        """SIGKILL the program and everything it started, at once (the arcade is going)."""
+        self._signal(getattr(signal, "SIGKILL", signal.SIGTERM))
+        if os.name == "posix":
+            kill_leftovers(None, self.pipes, self.token)
 
 
 TOKEN_VAR = "PAPER_ARCADE_PROGRAM"  # in a program's environment: who started it
 _TOKENS = itertools.count(1)
+PROC = "/proc"  # where Linux lists processes; without it, `ps` is asked instead
+_LIVE: weakref.WeakSet[_Process] = weakref.WeakSet()  # programs not reaped yet
+
+
+def sweep_programs() -> None:
+    """Kill every program this process started and everything they started, now: the last
+    act of a process that is going (an arena worker whose arena died, the interpreter's exit),
+    before its waiter threads could do it."""
+    for program in list(_LIVE):
+        try:
+            program.kill_now()
+        except Exception:  # one program's trouble must not spare the others
+            continue
+
+
+atexit.register(sweep_programs)
+
+
+def _wait_unreaped(proc: subprocess.Popen) -> None:
+    """Wait until the process has exited without reaping it (POSIX waitid with WNOWAIT): its
+    zombie keeps the pid, so the group can still be killed by that id safely."""
+    if os.name == "posix" and hasattr(os, "waitid"):
+        while True:
+            try:
+                os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
+                return
+            except InterruptedError:
+                continue
+            except OSError:  # already reaped, or not our child: wait() below says
+                return
+
+
+def _kill_tree_windows(proc: subprocess.Popen) -> None:
+    """Windows has no process groups to signal: taskkill ends the process and its children."""
+    try:
+        subprocess.run(["taskkill", "/T", "/F", "/PID", str(proc.pid)], capture_output=True,
+                       timeout=5, check=False)
+    except (OSError, subprocess.SubprocessError):
+        pass
+    try:
+        proc.kill()
+    except OSError:
+        pass
 
 
 def _pipe_ids(proc: subprocess.Popen) -> dict[str, int]:
@@ -258,18 +320,20 @@ def _pipe_ids(proc: subprocess.Popen) -> dict[str, int]:
     return ids
 
 
-def kill_leftovers(pgid: int, pipes: dict[str, int], token: str, rounds: int = 5) -> None:
-    """SIGKILL the program's process group, every process holding one of its pipes and every
-    process whose environment carries its token (Linux: found through /proc), until none is
-    left (a process may fork while it is being looked for)."""
+def kill_leftovers(pgid: int | None, pipes: dict[str, int], token: str, rounds: int = 5) -> None:
+    """SIGKILL the program's process group (pgid None: no longer known safely), every process
+    holding one of its pipes and every process whose environment carries its token (found
+    through /proc, else through `ps`), until none is left (a process may fork while it is
+    being looked for)."""
     if os.name != "posix":
         return
     for _ in range(rounds):
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except OSError:
-            pass
-        found = _holders(pipes, token)
+        if pgid is not None:
+            try:
+                os.killpg(pgid, signal.SIGKILL)
+            except OSError:
+                pass
+        found = _holders(pipes, token) if os.path.isdir(PROC) else _carriers_by_ps(token)
         if not found:
             return
         for pid in found:
@@ -284,7 +348,7 @@ def _holders(pipes: dict[str, int], token: str) -> set[int]:
     """The processes (not this one) that hold the program's end of one of these pipes or carry
     this token."""
     try:
-        entries = os.listdir("/proc")
+        entries = os.listdir(PROC)
     except OSError:
         return set()
     mark = f"{TOKEN_VAR}={token}".encode()
@@ -292,7 +356,7 @@ def _holders(pipes: dict[str, int], token: str) -> set[int]:
     for entry in entries:
         if not entry.isdigit() or int(entry) == me:
             continue
-        base = f"/proc/{entry}"
+        base = f"{PROC}/{entry}"
         try:
             with open(f"{base}/environ", "rb") as f:
                 if mark in f.read().split(b"\0"):
@@ -306,6 +370,31 @@ def _holders(pipes: dict[str, int], token: str) -> set[int]:
         except OSError:  # gone, or not ours to look at
             continue
     return found
+
+
+PS_COMMANDS = (["ps", "-A", "-ww", "e", "-o", "pid=,args="],  # procps: e adds the environment
+               ["ps", "-A", "-ww", "-E", "-o", "pid=,command="])  # BSD, macOS: -E does
+
+
+def _carriers_by_ps(token: str) -> set[int]:
+    """Without /proc: the processes whose environment carries this token, as `ps` shows them
+    (a process that emptied its environment is not found; its group still is)."""
+    mark = f"{TOKEN_VAR}={token}"
+    for command in PS_COMMANDS:
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                                  timeout=10, check=False)
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode != 0:
+            continue
+        found, me = set(), os.getpid()
+        for line in done.stdout.splitlines():
+            pid, _, rest = line.strip().partition(" ")
+            if pid.isdigit() and int(pid) != me and mark in rest.split():
+                found.add(int(pid))
+        return found
+    return set()
 
 
 def _access(fdinfo: str) -> int:
@@ -363,6 +452,7 @@ class _ProgramController(Controller):
         self.legal: set[str] = set()
         self.reaper: threading.Thread | None = None
         self.failure_kind = Termination.FAILURE
+        self.eof_at: float | None = None  # when the end of the program's output was seen
 
     # --- the Controller interface
     def request(self, match: Match, seat: int) -> None:
@@ -460,10 +550,13 @@ class _ProgramController(Controller):
         proc = self.proc
         if proc.flooded:
             raise _Fail(f"flooded its output: {proc.flooded}")
+        if self.eof_at is not None:
+            return self._after_eof()
         while (item := proc.take()) is not None:
             kind, text, when = item
             if kind == "eof":
-                raise _Fail(proc.exit_text())
+                self.eof_at = time.monotonic()
+                return self._after_eof()
             self._check_clock(when)
             if kind == "bad":
                 raise _Fail(text)
@@ -479,6 +572,14 @@ class _ProgramController(Controller):
         if proc.write_error:
             raise _Fail(proc.write_error)
         self._check_clock(time.monotonic())
+        return None
+
+    def _after_eof(self) -> None:
+        """The output has ended: the reason is how the program exited, once it has (a
+        loaded machine may take a while between the two); if it has not within EXIT_WAIT_S,
+        that it closed its output. Never blocks."""
+        if self.proc.exited.is_set() or time.monotonic() > self.eof_at + EXIT_WAIT_S:
+            raise _Fail(self.proc.exit_text())
         return None
 
     def _check_clock(self, when: float) -> None:
