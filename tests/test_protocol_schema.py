@@ -59,13 +59,25 @@ def seat_views(match: Match) -> list[tuple[int | None, dict]]:
 
 def check_views(match: Match) -> None:
     """Every seat's view and the whole truth fit the game's VIEW; the whole truth's own fields
-    are in no seat's view."""
+    are in no seat's view; what an agent may take from start instead (docs/protocol.md, "Fields
+    a view may leave out") is what start and the message say: a field named as an option has
+    its value, "options" all of them, the seat to move is "to_move", and "phase" the phase."""
     name = f"{match.game_id}.view.json"
     truth_only = set(schema(name).get("x-whole-truth", []))
     for seat, view in seat_views(match):
         check(name, view, f"seat {seat} after {len(match.moves)} plies")
-        if seat is not None:
-            assert not truth_only & set(view), (match.game_id, seat, truth_only & set(view))
+        if seat is None:
+            continue
+        assert not truth_only & set(view), (match.game_id, seat, truth_only & set(view))
+        for key in set(view) & set(match.options):
+            assert view[key] == match.options[key], (match.game_id, key)
+        if "options" in view:
+            assert view["options"] == match.options
+        if "to_move" in view and match.to_move() is not None:
+            assert view["to_move"] == match.to_move(), (match.game_id, seat)
+        if "phase" in view:  # what the message says: setup, turn, result
+            phase = "setup" if match.setup_pending() else "over" if match.over else "play"
+            assert view["phase"] == phase, (match.game_id, seat)
 
 
 def play_out(game_id: str, options: dict, seed: int, each=check_views) -> Match:
