@@ -17,8 +17,9 @@ from referencing import Registry, Resource
 
 from ai.agent import Agent
 from ai.base import Budget, decide_setup
-from game import registry
+from game import registry, replay, saves, storage
 from game.match import Match, Seat
+from game.rules import planes as planes_rules
 from players import program
 from players.program import AgentController
 
@@ -116,7 +117,8 @@ def test_every_game_has_its_schemas_and_the_page_links_them():
             name = f"{game_id}.{part}.json"
             assert (SCHEMAS / name).is_file(), name
             assert f"(schemas/{name})" in page, f"docs/protocol.md does not link {name}"
-    for name in ("arcade-agent.host.json", "arcade-agent.agent.json"):
+    for name in ("arcade-agent.host.json", "arcade-agent.agent.json", "match-record.json",
+                 "save.json", "replay.json"):
         assert f"(schemas/{name})" in page, name
 
 
@@ -161,6 +163,26 @@ def test_every_view_fits_for_any_seed_and_options(game_id, data):
     play_out(game_id, options, seed)
 
 
+def test_a_lan_planes_game_fits_too():
+    """Seat 1's layout stays on the peer's computer: "hidden" in the record and the views, and
+    seat 0's shots at it carry the owner's answers."""
+    match = Match("planes", {}, 4)
+    rng = random.Random(4)
+    truth = decide_setup("planes", match.view(1), "random", Budget(1), rng)
+    for setup in (decide_setup("planes", match.view(0), "random", Budget(1), rng), "hidden"):
+        match.play(setup)
+        check_views(match)
+    answers = planes_rules.layout_cells(10, truth)
+    while not match.over:
+        cell = rng.choice(match.legal_moves())
+        move = [cell, answers.get(cell, "miss")] if match.to_move() == 0 else cell
+        match.play(move)
+        check_views(match)
+    for move in match.to_record()["moves"]:
+        check("planes.move.json", move)
+    assert match.view(0)["opponent_layout"] == "hidden"
+
+
 def test_a_view_the_schema_refuses():
     """The schemas check something: views with a wrong or unknown field are refused."""
     assert not validator("planes.view.json").is_valid({"shots": [[100, "miss"]]})
@@ -171,6 +193,38 @@ def test_a_view_the_schema_refuses():
          "hidden": {}})
     assert not validator("jungle.view.json").is_valid({"board": "t5l/7/7/7/7/7/7/7/L5T"})
     assert not validator("g2048.view.json").is_valid({"board": [[3, 0, 0, 0]] * 4})
+
+
+# --- saves and replays
+@pytest.mark.parametrize("game_id", GAMES)
+def test_saves_and_replays_fit_their_schemas(game_id):
+    """Written and read back: a finished game, and one cut short by an undo (reseeds where the
+    game has hidden chance) and a resignation or an agreed draw."""
+    finished = play_out(game_id, {}, seed=7, each=lambda match: None)
+    cut = midgame(game_id, {}, seed=8, plies=6)
+    cut.undo(1)
+    if cut.rules.PLAYERS == 2:
+        cut.resign(1, "enough")
+    else:
+        cut.agree_draw()
+    for match in (finished, cut):
+        check("match-record.json", match.to_record())
+        body = storage.read_file(saves.save(match, "schema"), saves.KIND, saves.FORMAT)
+        check("save.json", body)
+        check("replay.json", storage.read_file(replay.save_replay(match), replay.KIND,
+                                               replay.FORMAT))
+        assert Match.from_record(body["match"]).to_record()["moves"] == body["match"]["moves"]
+    if cut.rules.CHANCE:
+        assert cut.to_record()["reseeds"], game_id
+
+
+def test_a_record_the_schema_refuses():
+    record = Match("dots", {}, 1).to_record()
+    assert validator("match-record.json").is_valid(record)
+    assert not validator("match-record.json").is_valid({**record, "secret": 1})
+    assert not validator("match-record.json").is_valid(
+        {**record, "ending": {"loser": 0, "termination": "boredom", "detail": ""}})
+    assert not validator("replay.json").is_valid({**record, "date": 0.0, "duration": 1.0})
 
 
 # --- what players/program.py sends to an agent
