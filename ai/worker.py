@@ -125,14 +125,16 @@ PR_SET_PDEATHSIG = 1  # linux/prctl.h
 WATCH_S = 0.25  # how often the watchdog looks for its parent
 
 
-def die_with_parent(parent_pid: int, death_signal: bool = False) -> None:
+def die_with_parent(parent_pid: int, death_signal: bool = False,
+                    before_exit: Callable[[], None] | None = None) -> None:
     """End this process as soon as its parent does, however the parent ends (kill -9 too).
 
     A watchdog thread waits on the parent's sentinel (multiprocessing's pipe from the parent,
     which closes when the parent dies; a process handle on Windows) and watches os.getppid().
     With death_signal, Linux is also asked to SIGKILL this process when the parent goes; only
     when the parent spawned it from its main thread, since Linux sends that signal when the
-    spawning thread ends."""
+    spawning thread ends. before_exit runs first, when the watchdog sees the death (a process
+    that started programs of its own ends them: a death signal would give it no time to)."""
     if death_signal and sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -145,6 +147,11 @@ def die_with_parent(parent_pid: int, death_signal: bool = False) -> None:
         while True:
             gone = parent is not None and not parent.is_alive()
             if gone or os.getppid() != parent_pid:
+                if before_exit is not None:
+                    try:
+                        before_exit()
+                    finally:
+                        os._exit(0)
                 os._exit(0)
             if parent is not None:
                 parent.join(WATCH_S)

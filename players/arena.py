@@ -32,12 +32,13 @@ from typing import IO
 from ai import elo
 from ai.agent import budget_seconds
 from ai.base import LEVELS, opening_plan
+from ai.worker import die_with_parent
 from game import registry
 from game.match import Match, Seat
 from players.base import Controller
 from players.bot import AIController
 from players.driver import play_out
-from players.program import AgentController, UAIController, uai_games
+from players.program import AgentController, UAIController, sweep_programs, uai_games
 
 KINDS = ("builtin", "cmd", "uai")
 
@@ -275,7 +276,8 @@ def run(game: str, a: str, b: str, games: int, jobs: int, time_ms: int, seed: in
             bar.update(results)
     else:
         ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=ctx) as pool:
+        with ProcessPoolExecutor(min(jobs, len(todo)), mp_context=ctx, initializer=_init_worker,
+                                 initargs=(os.getpid(),)) as pool:
             futures = {pool.submit(play_game, job): job for job in todo}
             for fut in as_completed(futures):
                 results.append(_collect(fut, futures[fut]))
@@ -283,6 +285,13 @@ def run(game: str, a: str, b: str, games: int, jobs: int, time_ms: int, seed: in
     bar.done()
     results.sort(key=lambda r: r.index)
     return ArenaRun(game, a, b, results, players)
+
+
+def _init_worker(arena_pid: int) -> None:
+    """A worker ends with its arena, however the arena ends (kill -9 too), and ends the
+    programs it runs and what they started first: its own death would spare their children.
+    The watchdog is the arena's pipe, not a death signal, which would leave it no time."""
+    die_with_parent(arena_pid, before_exit=sweep_programs)
 
 
 def _collect(fut: Future, job: Job) -> GameResult:
