@@ -99,3 +99,24 @@ def test_kill_9_of_a_parallel_arena_leaves_no_process_of_its_tree(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
+
+
+@pytest.mark.parametrize("how", ["", "exit"], ids=["too-slow", "exits"])
+def test_a_parallel_arena_that_ends_leaves_no_program_nor_child(race, tmp_path, how):
+    from players import arena
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    agent = f"cmd:{sys.executable} {AGENTS / 'stayer.py'} {marks} {how}".strip()
+    run = arena.run(race, agent, "builtin:easy", games=2, jobs=2, time_ms=300,
+                    out=str(tmp_path / "replays"))
+    words = "exited with code 5" if how else "too slow"
+    assert all(words in r.reason for r in run.results), [r.reason for r in run.results]
+    pids = {int(p.name.split("-")[1]) for p in marks.iterdir() if not p.name.endswith(".tmp")}
+    assert len(pids) == 4
+    pause = threading.Event()
+    for _ in range(500):  # a bounded number of looks at the process table
+        pids = {pid for pid in pids if state(pid) is not None}
+        if not pids:
+            break
+        pause.wait(0.01)
+    assert not pids, f"outlived their arena: {sorted(pids)}"
