@@ -1,13 +1,16 @@
 """The Dots and Boxes bot: perfect where the position is solved (the 3x3 table, or an exact
-search of a small position), the game's theory elsewhere: take what is offered, keep control
-of the endgame with a double-cross while long chains remain, fight for the last safe line, and
-when every line gives something away, give the least."""
+search of a small position). Elsewhere Hard plays the chain-counting search of
+ai/dots_chains.py (chains and loops as moves, the long chain rule, keeping control); Normal,
+and Hard until that search is compiled, play simple rules: take what is offered, keep control
+with a double-cross while long chains remain, fight for the last safe line, and when every
+line gives something away, give the least."""
 
 from __future__ import annotations
 
 import random
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
+from ai.dots_chains import chain_move, search_for
 from ai.dots_solver import CompiledMemo, Memo, Table, memo_for
 from game.rules import dots as rules
 from game.rules.dots import Geometry, completed, geometry
@@ -205,9 +208,17 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     legal = legal or rules.legal_moves(state)
     if level == "easy":
         return greedy_move(state, legal, rng)
-    if level == "hard" or len(undrawn(geometry(state.rows, state.cols), state.mask)) <= 12:
+    geo = geometry(state.rows, state.cols)
+    if level == "hard" or len(undrawn(geo, state.mask)) <= 12:
         # The exact search gets most of the time; the theory needs the rest if it gives up.
         move = _exact_move(state, legal, Budget(budget.remaining() * 0.6, budget.cancel))
         if move is not None:
             return move
+    if level == "hard":
+        search = search_for(state.rows, state.cols)
+        if search is not None:
+            move = chain_move(geo, state.mask, legal,
+                              Budget(budget.remaining() * 0.9, budget.cancel), rng, search)
+            if move is not None:
+                return move
     return theory_move(state, legal, rng, budget)
