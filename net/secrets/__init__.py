@@ -37,6 +37,9 @@ class Verdict(str):
         return verdict
 
 
+SALT_BYTES = 16  # a commitment's salt: random, and of this length exactly
+
+
 def commitment(salt: bytes, secret: Any) -> str:
     """SHA-256 of the salt and the secret's msgpack bytes, in hex."""
     return hashlib.sha256(salt + msgpack.packb(secret, use_bin_type=True)).hexdigest()

@@ -17,7 +17,7 @@ from typing import Any
 
 from game.match import Match
 from game.rules import RulesError
-from net.secrets import Secrets, Side, Verdict, Violation, commitment
+from net.secrets import SALT_BYTES, Secrets, Side, Verdict, Violation, commitment
 
 
 class PlaneLayouts(Secrets):
@@ -158,6 +158,12 @@ class PlaneLayouts(Secrets):
     def check_reveal(self, salt: bytes, message: dict) -> Verdict:
         side, m = self.side, self.side.match
         layout = message.get("layout")
+        if not isinstance(salt, bytes) or len(salt) != SALT_BYTES:
+            # a short salt lets the layout be guessed from the commitment; a long one lets
+            # the bytes be split differently between salt and layout
+            size = len(salt) if isinstance(salt, bytes) else 0
+            return Verdict(f"Warning: {side.peer_name}'s salt has {size} bytes, not "
+                           f"{SALT_BYTES}; unverified, the game is lost for it", ok=False)
         if side.peer_commit is None or commitment(salt, layout) != side.peer_commit:
             return Verdict(f"Warning: {side.peer_name}'s layout does not match its commitment;"
                            " unverified, the game is lost for it", ok=False)
