@@ -8,12 +8,13 @@ warmed up; until then, or without numba, the pure-Python search below plays the 
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from ai.base import Budget, Deadline, no_setup
+from ai.base import Appraisal, Budget, Deadline, no_setup
 from ai.compiled import Kernel
 from game.rules import ataxx as rules
 from game.rules.ataxx import ALL, NEAR, Position, make, moves_of, spread
@@ -371,3 +372,84 @@ def analyse(fen: str, budget: Budget, compiled: bool = True) -> dict:
     move, score, depth = search.best_move(rules.from_fen(fen))
     return {"move": rules.move_text(*move), "score": score, "depth": depth,
             "nodes": search.nodes}
+
+
+
+# --- judging a position (the review, ai/review.py)
+REVIEW_SCALE = 250.0  # a search score (100 a stone) this far ahead is a win chance of 73%
+
+
+def win_chance(score: float) -> float:
+    """The side to move's win chance for a search score: logistic, certain at a proved end."""
+    if score >= WIN - 1000:
+        return 1.0
+    if score <= -WIN + 1000:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-score / REVIEW_SCALE))
+
+
+def _searched(pos: Position, depth: int, budget: Budget) -> tuple[tuple[int, int], int, int]:
+    """(best move, score, depth done) of a running game's pos, at most `depth` plies deep:
+    Hard's search without its shortcut for a single move (a forced move still has a value)."""
+    kernel = KERNEL.get()
+    if kernel is not None:
+        fast = CompiledSearch(kernel, budget, depth)
+        tables = _take_tables(kernel)
+        try:
+            return fast._deepen(kernel, tables, pos, moves_of(pos), None)
+        finally:
+            _give_back(tables)
+    search = Search(budget, _TABLE, max_depth=depth, compiled=False)
+    order = search.ordered(pos, None)
+    best, score, done = order[0], 0, 0
+    for d in range(1, depth + 1):
+        try:
+            best, score = search.root(pos, d, order)
+        except Deadline:
+            break
+        done = d
+        order.remove(best)
+        order.insert(0, best)
+        if abs(score) >= WIN - 1000 or budget.expired():
+            break
+    return best, score, done
+
+
+def _value(pos: Position, depth: int, budget: Budget) -> int:
+    """pos's score for its side to move, searched `depth` plies (0: the evaluation)."""
+    if rules.game_over(pos):
+        return Search(budget).terminal(pos, 0)
+    if depth <= 0:
+        return Search(budget).evaluate(pos)
+    return _searched(pos, depth, budget)[1]
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the FEN in view (ai.base.Bot.appraise); `limit` is plies of
+    search. A move other than the best is searched a ply less deep than the root was."""
+    pos = rules.from_fen(view["fen"])
+    if rules.game_over(pos):
+        raise ValueError("the game is over")
+    best, score, done = _searched(pos, limit or 64, budget)
+    if done == 0:  # not one iteration in time: one ply, whatever the clock says
+        best, score, done = _searched(pos, 1, Budget(3600, budget.cancel))
+    later = Budget(3600, budget.cancel)  # the asked moves are searched to the same depth
+    scores = []
+    for wire in moves:
+        move = _normal(pos, rules.parse_move(wire))
+        if move == best:
+            scores.append(win_chance(score))
+        else:
+            scores.append(1.0 - win_chance(_value(make(pos, *move), done - 1, later)))
+        if budget.cancel.is_set():
+            raise Deadline
+    return Appraisal(win_chance(score), tuple(scores), rules.move_text(*best),
+                     (rules.move_text(*best),), abs(score) >= WIN - 1000)
+
+
+def _normal(pos: Position, move: tuple[int, int]) -> tuple[int, int]:
+    """"c4d4" from one's own stone is the clone "d4", as the rules read it."""
+    frm, to = move
+    if frm >= 0 and to >= 0 and NEAR[frm] >> to & 1 and pos.own() >> frm & 1:
+        return (-1, to)
+    return move

@@ -16,6 +16,7 @@ there: the same tree in the same order, so the same values, many times faster.
 
 from __future__ import annotations
 
+import math
 import random
 import threading
 from collections import Counter
@@ -23,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from ai.compiled import Kernel
 from game.rules import banqi as rules
 from game.rules.banqi import colour_of, moves_on, parse_square
@@ -336,3 +337,64 @@ def greedy_move(view: dict, legal: list, rng: random.Random) -> str:
     flips = [m for m in legal if len(m) == 2]
     return rng.choice(flips or legal)
 
+# --- judging a position (the review, ai/review.py)
+REVIEW_SCALE = 40.0  # material ahead (a king 100, a rook 12) at which the win chance is 73%
+REVIEW_DECIDED = 900.0  # a value beyond this is a win or a loss found by the search
+
+
+def win_chance(value: float) -> float:
+    """The side to move's win chance for a search value: logistic, certain when lost."""
+    if value <= -REVIEW_DECIDED:
+        return 0.0
+    if value >= REVIEW_DECIDED:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-value / REVIEW_SCALE))
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the view (ai.base.Bot.appraise): the face-down pieces as the public
+    pool and the fog as this seat sees it (one imagined board, drawn the same for the same
+    view). Every legal move is valued by the search below the root, deepened while the budget
+    lasts; `limit` caps the depth (0: six plies)."""
+    legal = rules.legal_moves_from_view(view, {})
+    colour = view["colors"][view["to_move"]]
+    if colour is None:  # the first flip: every square is as good as another
+        return Appraisal(0.5, tuple(0.5 for _ in moves), legal[0], (legal[0],))
+    board = determinize(view, random.Random(view["board"]))
+    pool = Counter({k: n for k, n in view["hidden"].items() if n})
+    kernel = KERNEL.get()
+    searcher = Searcher(view["variant"], budget, kernel)
+    asked = list(dict.fromkeys(legal + [m for m in moves if m not in legal]))
+    other = "black" if colour == "red" else "red"
+
+    def value(search: Searcher, move: str, depth: int) -> float:
+        """A move's value at this depth: a flip's expectation over the pool, else the search."""
+        if len(move) == 2:
+            return search.flip_value(board, parse_square(move), pool, colour, depth)
+        return -search.search(search.make(board, move), other, depth - 1, -1e9, 1e9)
+
+    values: dict[str, float] = {}
+    done = threading.Event()
+    if kernel is not None:
+        threading.Thread(target=_watch, args=(budget, searcher.ctl, kernel.STOP, done),
+                         daemon=True, name="banqi-deadline").start()
+    try:
+        for depth in range(1, (limit or 6) + 1):
+            try:
+                found = {m: value(searcher, m, depth) for m in asked}
+            except Deadline:
+                break
+            values = found
+            if budget.expired():
+                break
+    finally:
+        done.set()
+    if not values:  # not one depth in time: one ply, whatever the clock says
+        if budget.cancel.is_set():
+            raise Deadline
+        quick = Searcher(view["variant"], Budget(3600, budget.cancel), None)
+        values = {m: value(quick, m, 1) for m in asked}
+    best = max(legal, key=lambda m: values[m])
+    return Appraisal(win_chance(values[best]), tuple(win_chance(values[m]) for m in moves),
+                     best, (best,), not any(c in view["board"] for c in "?~")
+                     and abs(values[best]) >= REVIEW_DECIDED)

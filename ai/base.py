@@ -1,5 +1,6 @@
 """What every bot shares: levels, the time budget and its one deadline exception, the bot
-contract (`Bot`) with its defaults, and the one entry point that picks a bot."""
+contract (`Bot`) with its defaults, and the one entry point that picks a bot. `Appraisal` is
+what a bot says of a position when asked to judge it rather than play it (the review)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -59,6 +61,29 @@ class Bot(Protocol):
     def choose_setup(self, view: dict, budget: Budget, level: str, rng: random.Random) -> Any:
         """The setup to give while the game's setup phase is pending (SETUP games)."""
 
+    def appraise(self, view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+        """Hard's judgement of this view for the seat to move: its expected result with best
+        play, the expected result of each of `moves` (wire values), the best move and the line
+        after it. `limit` bounds the search in the bot's own unit (0: only the budget), so a
+        judgement can be made the same on every machine."""
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """A position judged from the mover's view (docs/review.md). Values are the mover's expected
+    result: a win chance in [0, 1] (a draw counts a half) in two-player games; in one-player
+    games the game's own measure, higher better unless the game's module says otherwise.
+    `scores[i]` is the value of `moves[i]` as asked; `details` adds figures per asked move
+    (a shot's chance of a head), `figures` figures of the position (layouts left)."""
+
+    value: float
+    scores: tuple[float, ...]
+    best: Any
+    line: tuple = ()
+    exact: bool = False
+    details: tuple[dict, ...] = ()
+    figures: dict = field(default_factory=dict)
+
 
 # The defaults a bot module assigns when the game has no use for the member.
 NO_OPENING_OPTION: str | None = None
@@ -68,6 +93,11 @@ NO_OPENING_PLIES = 0
 def no_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> Any:
     """choose_setup of a game without a setup phase (its rules say SETUP = False)."""
     raise ValueError("this game has no setup phase")
+
+
+def no_appraisal(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """appraise of a bot that cannot judge positions (test games)."""
+    raise ValueError("this game's bot cannot judge positions")
 
 
 def bot_members() -> Sequence[str]:

@@ -7,9 +7,10 @@ line gives something away, give the least."""
 
 from __future__ import annotations
 
+import math
 import random
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from ai.dots_chains import chain_move, search_for
 from ai.dots_solver import CompiledMemo, Memo, Table, memo_for
 from game.rules import dots as rules
@@ -222,3 +223,52 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
             if move is not None:
                 return move
     return theory_move(state, legal, rng, budget)
+
+
+# --- judging a position (the review, ai/review.py)
+REVIEW_SCALE = 2.0  # boxes ahead at which an unsolved position is a 73% win chance
+
+
+def win_chance(margin: float, exact: bool) -> float:
+    """The side to move's win chance for the margin of every box it ends with."""
+    if exact:
+        return 1.0 if margin > 0 else (0.5 if margin == 0 else 0.0)
+    return 1.0 / (1.0 + math.exp(-margin / REVIEW_SCALE))
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the view (ai.base.Bot.appraise): exact where the position is solved
+    (the 3x3 table, or few lines left), else the game's theory one move deep: a move is worth
+    the boxes it takes and whatever more they lead to, less what it gives away. `limit` is not
+    used: the exact values take what they take."""
+    state = rules.state_from_view(view)
+    geo = geometry(state.rows, state.cols)
+    legal = rules.legal_moves(state)
+    me = state.turn
+    ahead = state.scores[me] - state.scores[1 - me]
+    exact = _solved(state, budget, wait=True) is not None
+    budget = Budget(3600, budget.cancel)  # the moves of a solved position are cached or quick
+
+    def margin(line: int) -> float:
+        """The boxes this move secures from here on for the side that draws it."""
+        new = state.mask | 1 << line
+        c = completed(geo, state.mask, line)
+        if exact:
+            table = table_for(state.rows, state.cols)
+            values = table.get() if table is not None else None
+            after = int(values[new]) if values is not None else _memo(
+                state.rows, state.cols).value(new, budget)
+        else:
+            after = take_all(geo, new)[0]
+        return c + after if c else -after
+
+    values = {line: margin(line) for line in legal}
+    top = max(values.values())
+    best = _exact_move(state, legal, budget) if exact else None
+    if best is None:
+        best = theory_move(state, legal, random.Random(state.mask), budget)
+        if values[best] < top:
+            best = max(legal, key=lambda line: values[line])
+    value = win_chance(ahead + values[best], exact)
+    return Appraisal(value, tuple(win_chance(ahead + values[m], exact) for m in moves),
+                     best, (best,), exact)

@@ -15,12 +15,13 @@ plus the expected best chance after its answer).
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from math import comb
 from typing import Any
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, Deadline, no_setup
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from game.rules import foxhunt as rules
 
 OPENING_OPTION = NO_OPENING_OPTION
@@ -255,3 +256,73 @@ def hint(view: dict, seconds: float = 3.0) -> Posterior:
         unknown = [c for c in range(size * size) if c not in probed]
         return _sampled(size, [0.0] * (size * size), unknown, empties, need,
                         foxes - len(found), Budget(0.5))
+
+
+# --- judging a position (the review, ai/review.py)
+# Misses still to come per nat of uncertainty (the log of the placements left): the hunters'
+# measured means (README: 21.6 probes on 10x10 with 8 foxes, 13.6 on 8x8 with 5) over the
+# log of the placements of a fresh field.
+REVIEW_MISSES_PER_NAT = 0.53
+REVIEW_BETTER = -1  # the expected result is probes: fewer is better
+
+
+def probes_left(post: Posterior, left: int, unknown: int) -> float:
+    """Expected probes still needed: one per fox left and the misses the uncertainty costs;
+    exact (one per fox) once a single placement is left."""
+    if left <= 0:
+        return 0.0
+    placements = post.placements if post.exact and post.placements >= 1 else comb(unknown, left)
+    return left + REVIEW_MISSES_PER_NAT * math.log(max(placements, 1.0))
+
+
+def probe_cost(size: int, foxes: int, probes: list, cell: int, post: Posterior,
+               budget: Budget | None) -> float:
+    """Expected probes still needed when `cell` is probed next: this probe, then the rest
+    weighed over its answers (a fox, or each number) by their exact chances."""
+    found = sum(1 for _, a in probes if a == rules.FOX)
+    left = foxes - found
+    unknown = size * size - len(probes) - 1
+    p_fox = post.probs[cell]
+    total = 1.0
+    if p_fox > 0:
+        after = _after(size, foxes, probes, cell, rules.FOX, budget)
+        total += p_fox * probes_left(after, left - 1, unknown)
+    if p_fox < SURE:
+        branches = [(post_j.placements, probes_left(post_j, left, unknown))
+                    for post_j in (_after(size, foxes, probes, cell, j, budget)
+                                   for j in range(foxes + 1))
+                    if post_j.exact and post_j.placements]
+        weight = sum(w for w, _ in branches)
+        if weight:
+            total += (1 - p_fox) * sum(w * r for w, r in branches) / weight
+        else:
+            total += (1 - p_fox) * probes_left(post, left, unknown)
+    return total
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the hunter's view (ai.base.Bot.appraise): the expected final score
+    (probes made and still needed; fewer is better) with Hard's probe, and with each asked
+    probe. The chances of a fox are counted exactly; what the rest of the hunt costs is the
+    measured estimate of probes_left, exact once the foxes' places are certain. A probe's
+    details give its chance of a fox. `limit` is not used."""
+    size, foxes, probes = rules.parse_view(view)
+    legal = rules.legal_moves_from_view(view, {})
+    post = posterior(size, foxes, probes, Budget(3600, budget.cancel))
+    best = choose(view, legal, Budget(budget.remaining() / 2, budget.cancel), "hard",
+                  random.Random(len(probes)))
+    left = foxes - sum(1 for _, a in probes if a == rules.FOX)
+    unknown = size * size - len(probes)
+    rest = probes_left(post, left, unknown)
+    cells = [best] + list(moves)
+    try:
+        costs = [probe_cost(size, foxes, probes, c, post, budget) for c in cells]
+    except Deadline:  # out of time: a probe costs one, less the fox it may find
+        if budget.cancel.is_set():
+            raise
+        costs = [1 + rest - post.probs[c] for c in cells]
+    made = len(probes)
+    exact = post.exact and post.placements == 1
+    return Appraisal(made + costs[0], tuple(made + c for c in costs[1:]), best, (best,), exact,
+                     tuple({"fox": post.probs[c]} for c in moves),
+                     {"placements": post.placements, "probes_left": rest})

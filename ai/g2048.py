@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Budget, no_setup
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from ai.compiled import Kernel
 from game.rules import g2048 as rules
 
@@ -421,3 +421,62 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     best = search(board_of(view), dirs, budget, max_depth, cut)
     move = DIRECTIONS[best]
     return move if move in legal else rng.choice(legal)
+
+
+# --- judging a position (the review, ai/review.py)
+REVIEW_HORIZON = 5  # slides ahead over which the review counts the chance the board survives
+REVIEW_CUT = 1e-4  # chance nodes less likely than this count as survived (the bot's own cut)
+_ALIVE = np.full(65536, 0.125)  # eight rows and columns: a board still in play is worth 1
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the board (ai.base.Bot.appraise). The expected result is the chance
+    that the board is still in play REVIEW_HORIZON slides on, playing to survive, after the
+    bot's choice and after each asked move; the details give each move's expectimax value as a
+    share of the bot's choice's. `limit` caps the expectimax depth (0: Hard's)."""
+    kernel = KERNEL.load()
+    if kernel is None:
+        raise ValueError("the 2048 review needs the compiled search (numba)")
+    board = board_of(view)
+    legal = [d for d in DIRECTIONS if kernel.slide_board(board, DIRECTIONS.index(d))[0] != board]
+    if not legal:
+        raise ValueError("no legal move")
+    max_depth, cut = LEVELS["hard"]
+    tables = _take_tables(kernel)
+    try:
+        tables.new_search()
+        values, _ = tables.search(board, 0, cut)
+        order = sorted(range(4), key=lambda d: -values[d])
+        watch = _WATCHER.watch(budget, 0.0, tables.ctl, kernel.STOP)
+        try:
+            for depth in range(1, min(limit or max_depth, max_depth)):
+                found, finished = tables.search(board, depth, cut, tuple(order))
+                if finished < len(order):
+                    break
+                values = found
+                order = sorted(order, key=lambda d: -values[d])
+                if not tables.ctl[kernel.DEPTH_CUT]:
+                    break
+        finally:
+            _WATCHER.release(watch)
+    finally:
+        _give_back(tables)
+    if budget.cancel.is_set():
+        raise Deadline
+    alive = _survival_tables(kernel)
+    alive.new_search()
+    survive, _ = alive.search(board, REVIEW_HORIZON, REVIEW_CUT)
+    best = max(legal, key=lambda d: values[DIRECTIONS.index(d)])
+    top = values[DIRECTIONS.index(best)]
+    asked = [DIRECTIONS.index(m) for m in moves]
+    return Appraisal(float(survive[DIRECTIONS.index(best)]),
+                     tuple(float(max(survive[d], 0.0)) for d in asked), best, (best,),
+                     bool(survive[DIRECTIONS.index(best)] == 0.0),
+                     tuple({"expectimax": float(values[d] / top) if top > 0 else 0.0}
+                           for d in asked),
+                     {"score": view.get("score", 0)})
+
+
+@cache
+def _survival_tables(kernel: Any) -> Any:
+    return kernel.Tables(_ALIVE)

@@ -12,11 +12,12 @@ nearly a loss. The bot sees only its view; repetitions come from the view's hist
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import deque
 
-from ai.base import NO_OPENING_OPTION, Budget, Deadline, no_setup
+from ai.base import NO_OPENING_OPTION, Appraisal, Budget, Deadline, no_setup
 from game.rules import jungle as rules
 from game.rules.jungle import DENS, JUMPS, SIZE, STEPS, WATER, moves_on
 
@@ -391,3 +392,69 @@ def greedy_move(view: dict, legal: list, rng: random.Random) -> str:
         elif v == top:
             best.append(m)
     return rules.move_name(rng.choice(best))
+
+
+# --- judging a position (the review, ai/review.py)
+REVIEW_SCALE = 400.0  # a search score (a dog 330, a lion 900) this far ahead: a 73% win chance
+
+
+def win_chance(value: float) -> float:
+    """The side to move's win chance for a search value: logistic, certain at a proved end."""
+    if value >= WIN - 100:
+        return 1.0
+    if value <= -WIN + 100:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-value / REVIEW_SCALE))
+
+
+def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
+    """Hard's judgement of the view (ai.base.Bot.appraise); `limit` is plies of search. Each
+    asked move is searched at the root to the depth the whole root finished, with its line."""
+    s, legal = searcher_for(view, budget)
+    if not legal:
+        raise ValueError("no legal move in this view")
+    best, value, done = legal[0], 0, 0
+    for depth in range(1, (limit or LEVEL_DEPTH["hard"]) + 1):
+        try:
+            best, value = s.root(list(legal), depth, best)
+        except Deadline:  # the search left its board mid-move: a new one, the table kept
+            table, (s, _) = s.tt, searcher_for(view, budget)
+            s.tt = table
+            break
+        done = depth
+        if abs(value) >= WIN - 100 or time.monotonic() >= s.stop_at:
+            break
+    # the asked moves are searched to the same depth, whatever the clock says
+    s.stop_at = float("inf")
+    if done == 0:  # not one iteration in time: one ply
+        best, value = s.root(list(legal), 1, best)
+        done = 1
+    scores = []
+    for wire in moves:
+        move = (rules.parse_square(wire[:2]), rules.parse_square(wire[2:]))
+        v = value if move == best else s.root([move], done, move)[1]
+        scores.append(win_chance(v))
+        if budget.cancel.is_set():
+            raise Deadline
+    return Appraisal(win_chance(value), tuple(scores), rules.move_name(best),
+                     tuple(rules.move_name(m) for m in _line(s, best, done)),
+                     abs(value) >= WIN - 100)
+
+
+def _line(s: Searcher, first: tuple[int, int], depth: int) -> list[tuple[int, int]]:
+    """The principal variation from the table, from `first` on, as far as it is known."""
+    line, undo = [first], [(first, s.make(first))]
+    try:
+        while len(line) < depth:
+            entry = s.tt.get(s.hash)
+            if entry is None:
+                break
+            move = unpack(entry)[3]
+            if move not in moves_on(s.board, s.turn, s.ranks, s.traps):
+                break
+            line.append(move)
+            undo.append((move, s.make(move)))
+    finally:
+        for move, q in reversed(undo):
+            s.unmake(move, q)
+    return line

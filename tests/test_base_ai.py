@@ -31,7 +31,7 @@ CHOOSE_SETUP = ["view", "budget", "level", "rng"]
 
 
 def test_bot_contract_lists_its_members():
-    assert sorted(bot_members()) == ["OPENING_OPTION", "OPENING_PLIES", "choose",
+    assert sorted(bot_members()) == ["OPENING_OPTION", "OPENING_PLIES", "appraise", "choose",
                                      "choose_setup"]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal
 from game.rules import Outcome, RulesError, Termination, no_reseed, normalize_with
 
 ID = "hide"
@@ -108,6 +108,7 @@ def move_from_wire(wire):
 
 OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
 OPENING_PLIES = NO_OPENING_PLIES
+appraise = no_appraisal
 
 
 def choose(view, legal, budget, level, rng):

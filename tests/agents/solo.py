@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_setup
+from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
 from game.rules import (
     Outcome,
     RulesError,
@@ -86,6 +86,7 @@ def move_from_wire(wire):
 
 OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
 OPENING_PLIES = NO_OPENING_PLIES
+appraise = no_appraisal
 choose_setup = no_setup
 
 
