@@ -136,7 +136,9 @@ class Match:
         detail = end.detail
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
             detail = f"{self.seat_title(end.loser)} resigned"
-        winner = None if end.loser is None else 1 - end.loser
+        # two players: the other seat wins; one gives up alone, and of three or more the
+        # match cannot say who would have won
+        winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None
         return Outcome(winner, self.score(), end.termination, detail)
 
     def score(self) -> tuple[int, ...]:
@@ -180,7 +182,7 @@ class Match:
     def resign(self, seat: int, detail: str = "",
                termination: Termination = Termination.RESIGNATION) -> None:
         """Seat gives up, or forfeits (a program that failed, a lost link: say why)."""
-        if not self.over and self.rules.PLAYERS == 2:
+        if not self.over and seat in range(self.rules.PLAYERS):
             self.ending = Ending(seat, termination, detail)
 
     def agree_draw(self, detail: str = "Draw agreed") -> None:
@@ -260,7 +262,7 @@ class Match:
                     raise RulesError(f"move {ply + 1} ({_short(moves[ply])}): {exc}") from exc
         match.reseeds = reseeds
         ending = _record_ending(record, match.rules.PLAYERS)
-        if ending is not None and not match.over and match.rules.PLAYERS == 2:
+        if ending is not None and not match.over:
             match.ending = ending
         started = record.get("started")
         if type(started) in (int, float) and math.isfinite(started):
@@ -276,7 +278,8 @@ class Match:
         if self.rules.PLAYERS == 1:
             verdict = "won" if out.winner == 0 else "over"
         elif out.winner is None:
-            verdict = "draw"
+            gave_up = self.ending is not None and self.ending.loser is not None
+            verdict = "over" if gave_up else "draw"
         else:
             verdict = f"{self.rules.SEAT_NAMES[out.winner]} wins"
         reason = f" ({out.reason})" if out.reason else ""

@@ -34,3 +34,52 @@ def test_a_reveal_with_a_salt_of_the_right_length_checks():
     side = SimpleNamespace(match=m, peer_commit=commitment(salt, layout), peer_name="Peer",
                            is_host=True)
     assert PlaneLayouts(side).check_reveal(salt, {"layout": layout}).ok
+
+
+@pytest.fixture
+def trio():
+    from game import registry
+    registry.register("trio", "tests.fakes.trio", "tests.fakes.trio", "tests.fakes.trio")
+    yield "trio"
+    registry.unregister("trio")
+
+
+@pytest.fixture
+def solo():
+    from game import registry
+    registry.register("solo", "tests.agents.solo", "tests.agents.solo", "tests.agents.solo")
+    yield "solo"
+    registry.unregister("solo")
+
+
+def test_a_one_player_game_can_be_given_up_and_keeps_that_end(solo):
+    m = Match(solo, None, 1)
+    m.play(m.legal_moves()[0])
+    m.resign(0, "program solo failed")
+    out = m.outcome()
+    assert m.over and out is not None and out.winner is None  # no seat 1 to win
+    assert out.reason == "program solo failed"
+    assert m.result_line().startswith("solo: over")
+    again = Match.from_record(m.to_record())
+    assert again.over and again.outcome().winner is None
+
+
+def test_a_three_player_game_can_be_given_up_and_names_no_other_seat_winner(trio):
+    m = Match(trio, None, 1)
+    assert len(m.seats) == 3
+    m.play(1)
+    m.resign(1)
+    out = m.outcome()
+    assert m.over and out.winner is None  # "the other seat" is not one seat
+    assert out.reason == "Player 2 (second) resigned"
+    assert m.result_line() == "trio: over 1-0-0 (Player 2 (second) resigned)"
+    again = Match.from_record(m.to_record())
+    assert again.over and again.ending == m.ending
+
+
+def test_a_three_player_game_plays_to_its_end(trio):
+    m = Match(trio, {"pile": 5}, 1)
+    while not m.over:
+        m.play(1)
+    assert m.outcome().winner == 1
+    assert m.result_line() == "trio: second wins 2-2-1 (took the last counter)"
