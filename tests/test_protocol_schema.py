@@ -259,10 +259,13 @@ class InProcess:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-def test_the_messages_the_host_sends_fit_the_protocol(game_id, monkeypatch):
+@pytest.mark.parametrize("legal_cap", [program.LEGAL_CAP, 0], ids=["legal", "legal left out"])
+def test_the_messages_the_host_sends_fit_the_protocol(game_id, legal_cap, monkeypatch):
     """AgentControllers in every seat of a real game: each message they send fits
-    arcade-agent.host.json, its view the game's VIEW, its legal moves the game's MOVE."""
+    arcade-agent.host.json, its view the game's VIEW, its legal moves the game's MOVE (with
+    the legal list's cap at 0, every turn leaves it out)."""
     monkeypatch.setattr(program, "_Process", InProcess)
+    monkeypatch.setattr(program, "LEGAL_CAP", legal_cap)
     rules = registry.rules(game_id)
     seats = [Seat(kind="agent", name=f"agent {i}", command="agent") for i in range(rules.PLAYERS)]
     match = Match(game_id, {}, 99, seats)
@@ -286,11 +289,13 @@ def test_the_messages_the_host_sends_fit_the_protocol(game_id, monkeypatch):
         kinds = [m["type"] for m in sent]
         assert kinds[:2] == ["hello", "start"] and kinds[-2:] == ["result", "quit"], kinds
         assert set(kinds[2:-2]) <= {"setup", "turn"} and "turn" in kinds
+        assert all(("legal" in m) == (legal_cap > 0) for m in sent if m["type"] == "turn")
         for m in sent:
             check("arcade-agent.host.json", m, m["type"])
             if "view" in m:
                 check(f"{game_id}.view.json", m["view"], m["type"])
-                assert m["view"] == match.view(seat) or m["type"] != "result"
+                if m["type"] == "result":
+                    assert m["view"] == match.view(seat)
             for move in m.get("legal", []):
                 check(f"{game_id}.move.json", move)
         check(f"{game_id}.options.json", sent[1]["options"])
