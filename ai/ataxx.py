@@ -388,34 +388,42 @@ def win_chance(score: float) -> float:
     return 1.0 / (1.0 + math.exp(-score / REVIEW_SCALE))
 
 
-def _searched(pos: Position, depth: int, budget: Budget) -> tuple[tuple[int, int], int, int]:
+def _searched(pos: Position, depth: int, budget: Budget) -> tuple[tuple[int, int], float, int]:
     """(best move, score, depth done) of a running game's pos, at most `depth` plies deep:
-    Hard's search without its shortcut for a single move (a forced move still has a value)."""
-    kernel = KERNEL.get()
+    Hard's search without its shortcut for a single move (a forced move still has a value).
+    The score is the mean of the last two depths' (an odd depth flatters the side to move,
+    an even one its opponent: the mean keeps a review's graph from see-sawing)."""
+    scores: list[int] = []
+    kernel = KERNEL.load()  # a review waits for the compiled search: it judges many positions
     if kernel is not None:
         fast = CompiledSearch(kernel, budget, depth)
         tables = _take_tables(kernel)
         try:
-            return fast._deepen(kernel, tables, pos, moves_of(pos), None)
+            best, score, done = fast._deepen(kernel, tables, pos, moves_of(pos),
+                                             lambda d, sc, m, n: scores.append(sc))
         finally:
             _give_back(tables)
-    search = Search(budget, _TABLE, max_depth=depth, compiled=False)
-    order = search.ordered(pos, None)
-    best, score, done = order[0], 0, 0
-    for d in range(1, depth + 1):
-        try:
-            best, score = search.root(pos, d, order)
-        except Deadline:
-            break
-        done = d
-        order.remove(best)
-        order.insert(0, best)
-        if abs(score) >= WIN - 1000 or budget.expired():
-            break
+    else:
+        search = Search(budget, _TABLE, max_depth=depth, compiled=False)
+        order = search.ordered(pos, None)
+        best, score, done = order[0], 0, 0
+        for d in range(1, depth + 1):
+            try:
+                best, score = search.root(pos, d, order)
+            except Deadline:
+                break
+            done = d
+            scores.append(score)
+            order.remove(best)
+            order.insert(0, best)
+            if abs(score) >= WIN - 1000 or budget.expired():
+                break
+    if len(scores) >= 2 and abs(scores[-1]) < WIN - 1000:
+        return best, (scores[-1] + scores[-2]) / 2, done
     return best, score, done
 
 
-def _value(pos: Position, depth: int, budget: Budget) -> int:
+def _value(pos: Position, depth: int, budget: Budget) -> float:
     """pos's score for its side to move, searched `depth` plies (0: the evaluation)."""
     if rules.game_over(pos):
         return Search(budget).terminal(pos, 0)

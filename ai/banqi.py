@@ -362,7 +362,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
         return Appraisal(0.5, tuple(0.5 for _ in moves), legal[0], (legal[0],))
     board = determinize(view, random.Random(view["board"]))
     pool = Counter({k: n for k, n in view["hidden"].items() if n})
-    kernel = KERNEL.get()
+    kernel = KERNEL.load()  # a review waits for the compiled search: it judges many positions
     searcher = Searcher(view["variant"], budget, kernel)
     asked = list(dict.fromkeys(legal + [m for m in moves if m not in legal]))
     other = "black" if colour == "red" else "red"

@@ -72,7 +72,7 @@ class Bot(Protocol):
 class Appraisal:
     """A position judged from the mover's view (docs/review.md). Values are the mover's expected
     result: a win chance in [0, 1] (a draw counts a half) in two-player games; in one-player
-    games the game's own measure, higher better unless the game's module says otherwise.
+    games the game's own measure, named by `unit`, with `better` -1 where less is better.
     `scores[i]` is the value of `moves[i]` as asked; `details` adds figures per asked move
     (a shot's chance of a head), `figures` figures of the position (layouts left)."""
 
@@ -83,6 +83,8 @@ class Appraisal:
     exact: bool = False
     details: tuple[dict, ...] = ()
     figures: dict = field(default_factory=dict)
+    unit: str = "win chance"
+    better: int = 1
 
 
 # The defaults a bot module assigns when the game has no use for the member.

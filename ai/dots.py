@@ -12,7 +12,7 @@ import random
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from ai.dots_chains import chain_move, search_for
-from ai.dots_solver import CompiledMemo, Memo, Table, memo_for
+from ai.dots_solver import KERNEL, CompiledMemo, Memo, Table, memo_for
 from game.rules import dots as rules
 from game.rules.dots import Geometry, completed, geometry
 
@@ -238,9 +238,10 @@ def win_chance(margin: float, exact: bool) -> float:
 
 def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     """Hard's judgement of the view (ai.base.Bot.appraise): exact where the position is solved
-    (the 3x3 table, or few lines left), else the game's theory one move deep: a move is worth
-    the boxes it takes and whatever more they lead to, less what it gives away. `limit` is not
-    used: the exact values take what they take."""
+    (the 3x3 table, or few lines left), else Hard's move, with values by the game's theory one
+    move deep: a move is worth the boxes it takes and whatever more they lead to, less what it
+    gives away. `limit` is not used: the exact values take what they take."""
+    KERNEL.load()  # a review waits for the compiled exact search: it judges many positions
     state = rules.state_from_view(view)
     geo = geometry(state.rows, state.cols)
     legal = rules.legal_moves(state)
@@ -266,7 +267,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     top = max(values.values())
     best = _exact_move(state, legal, budget) if exact else None
     if best is None:
-        best = theory_move(state, legal, random.Random(state.mask), budget)
+        best = choose(view, legal, budget, "hard", random.Random(state.mask))
         if values[best] < top:
             best = max(legal, key=lambda line: values[line])
     value = win_chance(ahead + values[best], exact)

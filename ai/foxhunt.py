@@ -263,7 +263,6 @@ def hint(view: dict, seconds: float = 3.0) -> Posterior:
 # measured means (README: 21.6 probes on 10x10 with 8 foxes, 13.6 on 8x8 with 5) over the
 # log of the placements of a fresh field.
 REVIEW_MISSES_PER_NAT = 0.53
-REVIEW_BETTER = -1  # the expected result is probes: fewer is better
 
 
 def probes_left(post: Posterior, left: int, unknown: int) -> float:
@@ -325,4 +324,5 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     exact = post.exact and post.placements == 1
     return Appraisal(made + costs[0], tuple(made + c for c in costs[1:]), best, (best,), exact,
                      tuple({"fox": post.probs[c]} for c in moves),
-                     {"placements": post.placements, "probes_left": rest})
+                     {"placements": post.placements, "probes_left": rest,
+                      "best": {"fox": post.probs[best]}}, "probes", -1)

@@ -474,7 +474,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
                      bool(survive[DIRECTIONS.index(best)] == 0.0),
                      tuple({"expectimax": float(values[d] / top) if top > 0 else 0.0}
                            for d in asked),
-                     {"score": view.get("score", 0)})
+                     {"score": view.get("score", 0)}, "survival")
 
 
 @cache

@@ -417,8 +417,11 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
 
     live = codes[consistent(size, planes, view["shots"])]
     n = max(len(live), 1)
-    details = tuple({"head": float((live[:, c] == 2).sum() / n),
-                     "hit": float((live[:, c] > 0).sum() / n), "shots": cost}
-                    for c, cost in zip(cells, costs))
+    def odds(cell: int) -> dict:
+        return {"head": float((live[:, cell] == 2).sum() / n),
+                "hit": float((live[:, cell] > 0).sum() / n)}
+
+    details = tuple({**odds(c), "shots": cost} for c, cost in zip(cells, costs))
     return Appraisal(chance(mine), tuple(chance(c) for c in costs), int(best), (int(best),),
-                     exact, details, {"layouts": len(live), "shots": mine, "theirs": theirs})
+                     exact, details, {"layouts": len(live), "shots": mine, "theirs": theirs,
+                                      "best": odds(int(best))})

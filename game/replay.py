@@ -14,6 +14,9 @@ from game.text import LINE_MAX, NAME_MAX, clean_number, clean_text
 FORMAT = 1
 KIND = "replay"
 SUFFIX = ".pareplay"
+# An optional key of the body: the game's review (ai/review.py, docs/review.md). A replay
+# without it is as good as ever; an arcade that knows no reviews reads past it.
+REVIEW = "review"
 # The dates a file may claim, in Unix seconds: from the day after the epoch (local times just
 # before it fail on Windows) to the year 3000 (the largest Windows converts). A date outside
 # them, or not a number, is shown as the nearest; it only orders the list.
@@ -68,6 +71,21 @@ def load_replay(path: Path | str) -> tuple[Match, dict]:
         if result["line"] != match.result_line():
             raise storage.FileError("replay's moves do not lead to its recorded result")
     return match, body
+
+
+def stored_review(body: dict) -> dict | None:
+    """The review stored in a replay's body, if there is one (ai/review.py checks it)."""
+    review = body.get(REVIEW)
+    return review if isinstance(review, dict) else None
+
+
+def store_review(path: Path | str, review: dict) -> None:
+    """Keep a review in the replay file (replacing any before it), atomically; the rest of the
+    file and its format version stay as they were. storage.FileError if the file cannot be
+    read."""
+    body = storage.read_file(path, KIND, FORMAT)
+    body[REVIEW] = review
+    storage.write_file(path, KIND, FORMAT, body)
 
 
 @dataclass

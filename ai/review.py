@@ -1,0 +1,265 @@
+"""The review of a finished game: every position judged by Hard (each bot's `appraise`), each
+move marked by how much it lowered its player's expected result, the better move and its line.
+
+Each move is judged from its player's view at that moment (`rules.view(state, seat)`), never
+from the truth: Banqi's face-down pieces as the public counts, the fog as that seat saw it,
+a planes shot from the shooter's shots. In games that hide something the truth follows beside
+it: what the move turned out to be worth once its answer was known, and what the best would
+have been worth (the answer the truth holds for it).
+
+`Review` runs on a worker thread (the client's, or the command line's own): `run()` yields a
+`Progress` after each position, `cancel()` stops it within one position's budget, and
+`result` is the finished review (a dict, docs/review.md), which game.replay.store_review keeps
+in the replay so a second opening reuses it. Nothing here names a game: what differs per game
+is in each bot's `appraise` and in the thresholds file ai/data/review_thresholds.json
+(bench/review_calibrate.py).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ai.base import Appraisal, Budget, Deadline, bot_module
+from game.match import Match
+
+VERSION = 1  # of the review document; a stored review of another version is made again
+CLASSES = ("ok", "inaccuracy", "mistake", "blunder")
+THRESHOLDS = Path(__file__).parent / "data" / "review_thresholds.json"
+# Where a game has no calibrated thresholds: lichess's steps of win chance.
+DEFAULT_THRESHOLDS = {"inaccuracy": 0.10, "mistake": 0.20, "blunder": 0.30}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard each position is searched: seconds of Hard's search, and `limit`, a bound in
+    the bot's own unit (plies, shots) that makes a review the same on every machine (0: none)."""
+
+    seconds: float = 0.15
+    limit: int = 0
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+QUICK = Settings(0.15)
+DEEP = Settings(1.0)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far a review has got: positions judged of the total."""
+
+    done: int
+    total: int
+
+    @property
+    def share(self) -> float:
+        return self.done / self.total if self.total else 1.0
+
+
+@cache
+def _thresholds_file() -> dict:
+    try:
+        data = json.loads(THRESHOLDS.read_text(encoding="utf-8"))
+        return data.get("games", {}) if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def thresholds(game_id: str) -> dict[str, float]:
+    """The drops in the mover's expected result at which a move is an inaccuracy, a mistake
+    and a blunder in this game (in the game's unit)."""
+    found = _thresholds_file().get(game_id, {})
+    out = dict(DEFAULT_THRESHOLDS)
+    for name in out:
+        value = found.get(name)
+        if isinstance(value, (int, float)) and math.isfinite(value) and value > 0:
+            out[name] = float(value)
+    return out
+
+
+def classify(drop: float, limits: dict[str, float]) -> str:
+    """The class of a move that lowered its player's expected result by `drop`."""
+    for name in ("blunder", "mistake", "inaccuracy"):
+        if drop >= limits[name]:
+            return name
+    return "ok"
+
+
+def _plain(value: Any) -> Any:
+    """JSON- and msgpack-safe: floats rounded, a non-finite number as None, tuples as lists."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        return round(value, 4) if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, np.generic):
+        return _plain(value.item())
+    return str(value)
+
+
+class Review:
+    """One review of a match (a finished game, or any record). Run it off the loop thread."""
+
+    def __init__(self, match: Match, settings: Settings = QUICK,
+                 cancel: threading.Event | None = None):
+        self.match = match
+        self.settings = settings
+        self.rules = match.rules
+        self.bot = bot_module(match.game_id)
+        self.limits = thresholds(match.game_id)
+        self.cancelled = cancel if cancel is not None else threading.Event()
+        self.entries: list[dict] = []
+        self.result: dict | None = None
+        hidden = 2 if self.rules.HIDDEN else 1  # the truth costs a second look
+        self.total = len(match.moves) * hidden
+        self.done = 0
+
+    def cancel(self) -> None:
+        """Stop at the next check (within one position's search)."""
+        self.cancelled.set()
+
+    @property
+    def progress(self) -> Progress:
+        return Progress(self.done, self.total)
+
+    def budget(self) -> Budget:
+        return Budget(self.settings.seconds, self.cancelled)
+
+    def appraise(self, state: Any, moves: list) -> tuple[int, Appraisal]:
+        """The seat to move in state, and Hard's judgement from that seat's view."""
+        seat = self.rules.to_move(state)
+        view = self.rules.view(state, seat)
+        return seat, self.bot.appraise(view, moves, self.budget(), self.settings.limit)
+
+    def run(self) -> Iterator[Progress]:
+        """Judge every ply, yielding progress after each; `result` is set at the end, or stays
+        None if the review was cancelled."""
+        states, moves = self.match.states, self.match.moves
+        unit, better = "win chance", 1
+        for ply, move in enumerate(moves):
+            state = states[ply]
+            seat = self.rules.to_move(state)
+            if self.rules.SETUP and self.rules.setup_pending(state):
+                self.entries.append({"ply": ply, "seat": seat, "move": move, "kind": "setup"})
+            else:
+                try:
+                    _, a = self.appraise(state, [move])
+                except Deadline:
+                    return
+                unit, better = a.unit, a.better
+                self.entries.append(self.entry(ply, seat, move, a))
+            self.done += 1
+            yield self.progress
+        if self.rules.HIDDEN:
+            for entry in self.entries:
+                if entry["kind"] == "move":
+                    try:
+                        entry["truth"] = self.truth(entry)
+                    except Deadline:
+                        return
+                self.done += 1
+                yield self.progress
+        self.result = self.document(unit, better)
+
+    def entry(self, ply: int, seat: int, move: Any, a: Appraisal) -> dict:
+        drop = max(0.0, (a.value - a.scores[0]) * a.better)
+        return _plain({
+            "ply": ply, "seat": seat, "move": move, "kind": "move",
+            "before": a.value, "after": a.scores[0], "drop": drop,
+            "class": classify(drop, self.limits), "best": a.best, "line": list(a.line),
+            "exact": a.exact, "details": a.details[0] if a.details else {},
+            "figures": a.figures,
+        })
+
+    def realised(self, state: Any, mover: int) -> float:
+        """What `state` is worth to `mover`, judged by whoever moves in it with its view (the
+        answer of the move that led here known); a finished game is worth its result."""
+        out = self.rules.outcome(state)
+        if out is not None:
+            if self.rules.PLAYERS == 1:
+                return float(out.score[0])
+            return 0.5 if out.winner is None else float(out.winner == mover)
+        seat, a = self.appraise(state, [])
+        return a.value if seat == mover or self.rules.PLAYERS == 1 else 1.0 - a.value
+
+    def truth(self, entry: dict) -> dict:
+        """After the game: what the move played, and the best, turned out to be worth to the
+        mover once their answers were known (the next position, judged as it really was)."""
+        ply, mover = entry["ply"], entry["seat"]
+        state = self.match.states[ply]
+        after = self._next_before(ply, mover)
+        if after is None:
+            after = self.realised(self.match.states[ply + 1], mover)
+        try:
+            best_state = self.rules.apply(state, self.rules.move_from_wire(entry["best"]))
+        except ValueError:
+            best_state = None
+        best_after = self.realised(best_state, mover) if best_state is not None else None
+        return _plain({"after": after, "best_after": best_after})
+
+    def _next_before(self, ply: int, mover: int) -> float | None:
+        """The next ply's judgement, turned to `mover`'s side, if the next ply was judged."""
+        if ply + 1 >= len(self.entries):
+            return None
+        nxt = self.entries[ply + 1]
+        if nxt["kind"] != "move":
+            return None
+        if nxt["seat"] == mover or self.rules.PLAYERS == 1:
+            return nxt["before"]
+        return 1.0 - nxt["before"]
+
+    def document(self, unit: str, better: int) -> dict:
+        """The finished review (docs/review.md)."""
+        plies = self.entries
+        counts: dict[str, dict[str, int]] = {}
+        lost_at: dict[str, int | None] = {}
+        for seat in range(self.rules.PLAYERS):
+            mine = [e for e in plies if e["kind"] == "move" and e["seat"] == seat]
+            counts[str(seat)] = {c: sum(1 for e in mine if e["class"] == c) for c in CLASSES}
+            lost_at[str(seat)] = next((e["ply"] for e in mine if better > 0 and e["before"]
+                                       and e["after"] <= e["before"] / 2), None)
+        graph = []
+        for e in plies:
+            if e["kind"] != "move":
+                graph.append(None)
+            elif self.rules.PLAYERS == 2 and e["seat"] == 1:
+                graph.append(round(1.0 - e["before"], 4))
+            else:
+                graph.append(e["before"])
+        return {
+            "version": VERSION, "game": self.match.game_id,
+            "settings": self.settings.to_dict(), "unit": unit, "better": better,
+            "thresholds": self.limits, "plies": plies, "graph": graph,
+            "summary": {"counts": counts, "lost_at": lost_at},
+        }
+
+
+def review(match: Match, settings: Settings = QUICK) -> dict:
+    """The whole review at once (the command line, tests)."""
+    job = Review(match, settings)
+    for _ in job.run():
+        pass
+    assert job.result is not None
+    return job.result
+
+
+def reusable(stored: dict | None, match: Match, settings: Settings) -> bool:
+    """Whether a review stored with a replay answers for this match at these settings."""
+    return (isinstance(stored, dict) and stored.get("version") == VERSION
+            and stored.get("game") == match.game_id
+            and stored.get("settings") == settings.to_dict()
+            and isinstance(stored.get("plies"), list)
+            and len(stored["plies"]) == len(match.moves))
