@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import itertools
 import multiprocessing as mp
 import multiprocessing.util
 import os
@@ -95,21 +96,24 @@ class Worker:
 
 
 class _Generation:
-    """A cancel flag shared with the bot process: a job is cancelled once the shared generation
-    has moved past the one it started in."""
+    """A cancel flag shared with the bot process: a job is cancelled once its worker's slot of
+    the shared generations has moved past the one it started in (each AIWorker has a slot of
+    its own, so cancelling one worker's search leaves another's alone)."""
 
-    def __init__(self, shared, started: int):
-        self.shared, self.started = shared, started
+    def __init__(self, shared, slot: int, started: int):
+        self.shared, self.slot, self.started = shared, slot, started
 
     def is_set(self) -> bool:
-        return self.shared.value != self.started
+        return self.shared[self.slot] != self.started
 
     def set(self) -> None:
-        self.shared.value += 1
+        self.shared[self.slot] += 1
 
 
+SLOTS = 256  # workers with a generation of their own; more share one (only over-cancelling)
 _POOL: ProcessPoolExecutor | None = None
-_SHARED = None  # the generation counter, in the parent and (inherited) in the bot process
+_SHARED = None  # the generations, one per slot, in the parent and (inherited) the bot process
+_SLOT_NUMBERS = itertools.count()
 
 
 def _init_bot_process(shared, parent_pid: int, death_signal: bool) -> None:
@@ -168,7 +172,7 @@ def _bot_pool() -> ProcessPoolExecutor:
     global _POOL, _SHARED
     if _POOL is None:
         ctx = mp.get_context("spawn")
-        _SHARED = ctx.Value("q", 0, lock=False)
+        _SHARED = ctx.Array("q", SLOTS, lock=False)
         main = threading.current_thread() is threading.main_thread()
         _POOL = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_bot_process,
                                     initargs=(_SHARED, os.getpid(), main))
@@ -193,7 +197,8 @@ def shutdown_bot_process() -> None:
     global _POOL
     pool, _POOL = _POOL, None
     if pool is not None:
-        _SHARED.value += 1
+        for slot in range(SLOTS):
+            _SHARED[slot] += 1
         pool.shutdown(wait=True, cancel_futures=True)
 
 
@@ -201,13 +206,14 @@ ANSWER_RESERVE_S = 0.025  # the answer's way back to the loop and the frame that
 
 
 def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,
-                       seconds: float, seed: int, generation: int, asked_at: float) -> Any:
+                       seconds: float, seed: int, slot: int, generation: int,
+                       asked_at: float) -> Any:
     """Runs in the bot process. The budget counts from asked_at (the monotonic clock is the
     machine's, so it holds across processes) and keeps a reserve for the way back."""
     check_level(level)
     rng = random.Random(seed)
     left = seconds - (time.monotonic() - asked_at) - min(ANSWER_RESERVE_S, seconds / 10)
-    budget = Budget(left, _Generation(_SHARED, generation))
+    budget = Budget(left, _Generation(_SHARED, slot, generation))
     module = importlib.import_module(ai_module)
     if kind == "setup":
         return module.choose_setup(view, budget, level, rng)
@@ -219,12 +225,14 @@ def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level
 class AIWorker:
     """Asks a built-in bot for a move or a setup in the bot process and polls for the answer.
 
-    cancel() stops every built-in bot search in progress (there is one at a time in the app).
+    cancel() stops this worker's search, not another worker's (a bot seat's and a board's
+    hint may wait in line for the one bot process).
     """
 
     def __init__(self) -> None:
         self._future: Future | None = None
         self._ticket = 0
+        self._slot = next(_SLOT_NUMBERS) % SLOTS
 
     @property
     def busy(self) -> bool:
@@ -237,8 +245,8 @@ class AIWorker:
         module = bot_module(game_id).__name__
         self._ticket += 1
         self._future = pool.submit(_decide_in_process, kind, module, view, legal, level,
-                                   seconds, rng.randrange(2**62), _SHARED.value,
-                                   time.monotonic())
+                                   seconds, rng.randrange(2**62), self._slot,
+                                   _SHARED[self._slot], time.monotonic())
         return self._ticket
 
     def request_move(self, game_id: str, view: dict, legal: list, level: str,
@@ -271,5 +279,5 @@ class AIWorker:
     def cancel(self) -> None:
         if self._future is not None and _SHARED is not None:
             if not self._future.cancel():
-                _SHARED.value += 1
+                _SHARED[self._slot] += 1
         self._future = None

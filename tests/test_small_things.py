@@ -83,3 +83,45 @@ def test_a_three_player_game_plays_to_its_end(trio):
         m.play(1)
     assert m.outcome().winner == 1
     assert m.result_line() == "trio: second wins 2-2-1 (took the last counter)"
+
+
+@pytest.fixture
+def patient():
+    from game import registry
+    registry.register("patient", "tests.fakes.race", "tests.fakes.race", "tests.fakes.patient")
+    yield "patient"
+    registry.unregister("patient")
+
+
+def test_cancelling_one_bot_search_leaves_another_alone(patient, tmp_path):
+    import threading
+
+    from ai.worker import AIWorker
+
+    def view(name: str) -> dict:
+        return {"release": str(tmp_path / name), "started": str(tmp_path / f"{name}.started")}
+
+    def under_way(name: str) -> None:
+        pause = threading.Event()
+        for _ in range(6000):  # a bounded number of looks
+            if (tmp_path / f"{name}.started").exists():
+                return
+            pause.wait(0.005)
+        raise AssertionError(f"search {name} never started")
+
+    a, b = AIWorker(), AIWorker()
+    rng = random.Random(1)
+    a.request_move(patient, view("a"), [1], "hard", 600.0, rng)
+    under_way("a")
+    b.request_move(patient, view("b"), [1], "hard", 600.0, rng)  # waits for a's to end
+    a.cancel()
+    (tmp_path / "b").write_text("go")  # b may answer as soon as it runs
+    done = b.wait(60)
+    assert done is not None and done.error is None and done.value == "finished"
+    b.request_move(patient, view("c"), [1], "hard", 600.0, rng)
+    under_way("c")
+    a.request_move(patient, view("d"), [1], "hard", 600.0, rng)
+    b.cancel()
+    (tmp_path / "d").write_text("go")
+    done = a.wait(60)
+    assert done is not None and done.error is None and done.value == "finished"

@@ -126,6 +126,6 @@ def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
     pool.submit(os.getpid).result(30)  # started
     asked = time.monotonic() - 0.2  # a request that waited 0.2 s to be taken
     left = pool.submit(worker._decide_in_process, "move", "tests.fakes.budget_probe", {}, [1],
-                       "hard", 1.0, 1, worker._SHARED.value, asked).result(30)
+                       "hard", 1.0, 1, 0, worker._SHARED[0], asked).result(30)
     assert left <= 1.0 - 0.2 - worker.ANSWER_RESERVE_S
     assert left > 0.5
