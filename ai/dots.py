@@ -218,8 +218,9 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     if level == "hard":
         search = search_for(state.rows, state.cols)
         if search is not None:
+            # A margin for the machine's load: the search stops on a watcher thread's word.
             move = chain_move(geo, state.mask, legal,
-                              Budget(budget.remaining() * 0.9, budget.cancel), rng, search)
+                              Budget(budget.remaining() * 0.8, budget.cancel), rng, search)
             if move is not None:
                 return move
     return theory_move(state, legal, rng, budget)

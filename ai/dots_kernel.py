@@ -96,8 +96,8 @@ class Tables:
 
 
 # --- the chain-counting search (ai/dots_chains.py describes its model)
-# One self-contained recursive function: numba's cache crashes on loading a recursive function
-# that calls other compiled functions, so the helpers are written out inside it.
+# Not cached: numba's cache crashes on loading this recursive function (numba issue 6061), so
+# it is compiled in each process, on the warm-up thread.
 FIGHT_BITS = 21
 FIGHT_SHIFT = U(64 - FIGHT_BITS)
 FIGHT_SLOTS = 1 << FIGHT_BITS
@@ -109,12 +109,12 @@ MAX_PLY = 64
 
 FIGHT_SIG = ("int64(uint64, int64, int64, int64, int64, uint64, int64[:, ::1], uint64[::1], "
              "int64[:, ::1], uint64[::1], uint64[::1], int64[::1], int64[::1], int64[:, ::1], "
-             "int64[::1])")
+             "int64[:, :, ::1], uint64[:, ::1], int64[::1])")
 
 
 @njit(FIGHT_SIG, cache=False, nogil=True)
 def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines, bits, keys,
-          info, ctl, scratch, out):
+          info, ctl, scratch, moves, masks, out):
     """The margin of the free boxes the side to move secures in the model, searched `depth`
     turns deep while safe lines remain (the long chain rule's guess beyond), to the end once
     none remain. mask has no box on offer. At ply 0 every line's value goes to out (NO_MOVE
@@ -148,13 +148,17 @@ def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines,
             if mask & bits[box_lines[b, j]] == U0:
                 d += 1
         scratch[ply, b] = d
-    loony = True
+    n_moves = 0
     for line in range(n_lines):
         if mask & bits[line] == U0:
             b0, b1 = line_boxes[line, 0], line_boxes[line, 1]
             if (b0 < 0 or scratch[ply, b0] >= 3) and (b1 < 0 or scratch[ply, b1] >= 3):
-                loony = False
-                break
+                moves[ply, n_moves, 0] = line
+                moves[ply, n_moves, 1] = 0
+                moves[ply, n_moves, 2] = 0
+                masks[ply, n_moves] = mask | bits[line]
+                n_moves += 1
+    loony = n_moves == 0
     if not loony and depth <= 0:
         # The long chain rule: the side to move ends in control if undrawn lines - free
         # boxes + long chains - 1 is even (every line passes the turn but the box-taking
@@ -209,82 +213,110 @@ def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines,
     if root:
         for line in range(n_lines):
             out[line] = NO_MOVE
-    for stage in range(3):  # the memo's move, then safe lines, then the rest
-        for line in range(n_lines):
-            if mask & bits[line] != U0:
-                continue
-            if stage == 0:
-                if line != tt_move:
-                    continue
-            elif line == tt_move:
-                continue
+    # The rest of the moves: lines that give boxes away. The opponent takes all it is
+    # offered; declining the last of it costs the taker `decl` (4: a chain's two boxes; 8: a
+    # loop's four). While safe lines remain only gifts of one or two boxes are tried, and a pair
+    # only in the middle (the half-hearted gift gives the taker a choice more).
+    for line in range(n_lines):
+        if mask & bits[line] != U0:
+            continue
+        if not loony:
             b0, b1 = line_boxes[line, 0], line_boxes[line, 1]
-            safe = (b0 < 0 or scratch[ply, b0] >= 3) and (b1 < 0 or scratch[ply, b1] >= 3)
-            if (stage == 1 and not safe) or (stage == 2 and safe):
+            if (b0 < 0 or scratch[ply, b0] >= 3) and (b1 < 0 or scratch[ply, b1] >= 3):
                 continue
-            lo, hi = alpha, beta
+        m = mask | bits[line]
+        fronts = 0
+        k = 0
+        dbl = False
+        for t in range(2):
+            cur = line_boxes[line, t]
+            if cur >= 0 and scratch[ply, cur] == 2:
+                fronts += 1
+            while cur >= 0:
+                free = box_sides[cur] & ~m
+                if free == U0 or free & (free - U1) != U0:
+                    break
+                last = -1
+                for j in range(4):
+                    if bits[box_lines[cur, j]] == free:
+                        last = box_lines[cur, j]
+                m |= free
+                a = line_boxes[last, 0]
+                nxt = line_boxes[last, 1] if a == cur else a
+                k += 1
+                if nxt >= 0 and m & box_sides[nxt] == box_sides[nxt]:
+                    k += 1
+                    dbl = True
+                    break
+                cur = nxt
+        decl = 0
+        if fronts == 1 and k >= 2:
+            decl = 4
+        elif fronts == 2:
+            if dbl and k >= 4:
+                decl = 8
+            elif not dbl and k >= 3:
+                decl = 4
+        if not loony and (k > 2 or decl != 0):
+            continue
+        moves[ply, n_moves, 0] = line
+        moves[ply, n_moves, 1] = k
+        moves[ply, n_moves, 2] = decl
+        masks[ply, n_moves] = m
+        n_moves += 1
+    # The memo's move first, then the two killers (lines that cut off at this ply before).
+    killer = n_boxes
+    for first in (scratch[ply, killer + 1], scratch[ply, killer], tt_move):
+        if first < 0:
+            continue
+        for i in range(n_moves):
+            if moves[ply, i, 0] == first:
+                if i > 0:
+                    line, k, decl, m = moves[ply, i, 0], moves[ply, i, 1], moves[ply, i, 2], \
+                        masks[ply, i]
+                    for j in range(i, 0, -1):
+                        moves[ply, j, 0] = moves[ply, j - 1, 0]
+                        moves[ply, j, 1] = moves[ply, j - 1, 1]
+                        moves[ply, j, 2] = moves[ply, j - 1, 2]
+                        masks[ply, j] = masks[ply, j - 1]
+                    moves[ply, 0, 0], moves[ply, 0, 1], moves[ply, 0, 2] = line, k, decl
+                    masks[ply, 0] = m
+                break
+    for i in range(n_moves):
+        line, k, decl, m = moves[ply, i, 0], moves[ply, i, 1], moves[ply, i, 2], masks[ply, i]
+        v = 0
+        for attempt in range(2):
+            # The first line with the whole window, the others with a null window
+            # (principal variation search), searched again if they beat it.
+            full_window = i == 0 or attempt == 1
             if root:
-                lo, hi = best - 1, 127
-            if safe:
-                v = -fight(mask | bits[line], below, -hi, -lo, ply + 1, full, line_boxes,
-                           box_sides, box_lines, bits, keys, info, ctl, scratch, out)
+                lo, hi = best - 1, (127 if full_window else best)
             else:
-                # Opened: the opponent takes all it is offered; declining the last of it
-                # costs the taker `decl` (4: a chain's two boxes; 8: a loop's four).
-                m = mask | bits[line]
-                fronts = 0
-                k = 0
-                dbl = False
-                for t in range(2):
-                    cur = line_boxes[line, t]
-                    if cur >= 0 and scratch[ply, cur] == 2:
-                        fronts += 1
-                    while cur >= 0:
-                        free = box_sides[cur] & ~m
-                        if free == U0 or free & (free - U1) != U0:
-                            break
-                        last = -1
-                        for j in range(4):
-                            if bits[box_lines[cur, j]] == free:
-                                last = box_lines[cur, j]
-                        m |= free
-                        a = line_boxes[last, 0]
-                        nxt = line_boxes[last, 1] if a == cur else a
-                        k += 1
-                        if nxt >= 0 and m & box_sides[nxt] == box_sides[nxt]:
-                            k += 1
-                            dbl = True
-                            break
-                        cur = nxt
-                if not loony and k > 2:
-                    continue  # a long chain is not given while a safe line is left
-                decl = 0
-                if fronts == 1 and k >= 2:
-                    decl = 4
-                elif fronts == 2:
-                    if dbl and k >= 4:
-                        decl = 8
-                    elif not dbl and k >= 3:
-                        decl = 4
-                if decl == 0:
-                    v = -k - fight(m, below, -hi - k, -lo - k, ply + 1, full, line_boxes,
-                                   box_sides, box_lines, bits, keys, info, ctl, scratch, out)
-                else:
-                    w = fight(m, below, -127, 127, ply + 1, full, line_boxes, box_sides,
-                              box_lines, bits, keys, info, ctl, scratch, out)
-                    v = -max(k + w, k - decl - w)
+                lo, hi = alpha, (beta if full_window else alpha + 1)
+            if decl != 0:
+                w = fight(m, below, -127, 127, ply + 1, full, line_boxes, box_sides,
+                          box_lines, bits, keys, info, ctl, scratch, moves, masks, out)
+                v = -max(k + w, k - decl - w)
+                break
+            v = -k - fight(m, below, -hi - k, -lo - k, ply + 1, full, line_boxes, box_sides,
+                           box_lines, bits, keys, info, ctl, scratch, moves, masks, out)
             if ctl[ABORTED] != 0:
                 return 0
-            if root:
-                out[line] = v
-            if v > best:
-                best = v
-                best_line = line
-            if v > alpha:
-                alpha = v
-            if not root and alpha >= beta:
+            if full_window or v < hi or (not root and v >= beta):
                 break
+        if ctl[ABORTED] != 0:
+            return 0
+        if root:
+            out[line] = v
+        if v > best:
+            best = v
+            best_line = line
+        if v > alpha:
+            alpha = v
         if not root and alpha >= beta:
+            if scratch[ply, killer] != line:
+                scratch[ply, killer + 1] = scratch[ply, killer]
+                scratch[ply, killer] = line
             break
     flag = EXACT
     if not root:
@@ -317,13 +349,15 @@ class FightTables:
         self.keys = np.zeros(FIGHT_SLOTS, dtype=np.uint64)
         self.info = np.zeros(FIGHT_SLOTS, dtype=np.int64)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
-        self.scratch = np.zeros((MAX_PLY + 1, len(geo.box_sides)), dtype=np.int64)
+        self.scratch = np.full((MAX_PLY + 1, len(geo.box_sides) + 2), -1, dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY + 1, geo.lines, 3), dtype=np.int64)
+        self.masks = np.zeros((MAX_PLY + 1, geo.lines), dtype=np.uint64)
         self.out = np.full(geo.lines, NO_MOVE, dtype=np.int64)
 
     def _run(self, mask: int, depth: int, ply: int) -> int:
         return int(fight(U(mask), depth, -127, 127, ply, self.full, self.line_boxes,
                          self.box_sides, self.box_lines, self.bits, self.keys, self.info,
-                         self.ctl, self.scratch, self.out))
+                         self.ctl, self.scratch, self.moves, self.masks, self.out))
 
     def value(self, mask: int, depth: int) -> int:
         """fight() from this mask (no box on offer): any number with ctl[ABORTED] if stopped."""
