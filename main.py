@@ -34,10 +34,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def headless_demo(game_id: str, level: str, seconds: float | None, seed: int | None) -> int:
-    from game import registry, replay
+    from game import registry
     from game.match import Match, Seat
     from players.bot import AIController
-    from players.driver import play_out
+    from players.events import EventKind
+    from players.table import play_out
     try:
         info = registry.get(game_id)
     except KeyError as exc:
@@ -46,11 +47,8 @@ def headless_demo(game_id: str, level: str, seconds: float | None, seed: int | N
     seats = [Seat("ai", f"Bot {i + 1}", level) for i in range(info.players)]
     match = Match(game_id, None, seed, seats)
     controllers = [AIController(level, seconds, seed=(match.seed + i)) for i in range(len(seats))]
-    play_out(match, controllers)
-    try:
-        replay.save_replay(match)
-    except OSError as exc:
-        print(f"warning: replay not saved: {exc}", file=sys.stderr)
+    play_out(match, controllers, records=True, on_event=lambda e: print(
+        f"warning: {e.text.english()}", file=sys.stderr) if e.kind is EventKind.NOTICE else None)
     print(match.result_line())
     return 0
 

@@ -6,7 +6,7 @@ W-D-L from our side and the Elo difference with its 95% margin.
 
 The engine runs through players.program.UAIController (position fen / go movetime); our bot
 through players.bot.AIController with --time-ms a move, the engine with --engine-time-ms (the
-same unless given); players.driver.play_out drives both. --grace-ms widens how late the engine may
+same unless given); players.table.play_out drives both. --grace-ms widens how late the engine may
 answer before it forfeits: tiktaxx times its search by CPU clock (clock()), which on a loaded
 machine runs slower than the wall clock.
 """
@@ -26,8 +26,8 @@ from game.rules import ataxx as rules  # noqa: E402
 from players import program as programs  # noqa: E402
 from players.arena import openings  # noqa: E402
 from players.bot import AIController  # noqa: E402
-from players.driver import play_out  # noqa: E402
 from players.program import UAIController  # noqa: E402
+from players.table import play_out  # noqa: E402
 
 
 def play(engine: str, time_ms: int, engine_ms: int, level: str, options: dict, opening: list,

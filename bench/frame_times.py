@@ -34,7 +34,7 @@ import pygame  # noqa: E402
 from ai import compiled  # noqa: E402
 from ai.base import LEVELS  # noqa: E402
 from client.app import FPS, App  # noqa: E402
-from client.scenes.start import level_seconds  # noqa: E402
+from client.scenes.base import level_seconds  # noqa: E402
 from game import registry  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
 from players.base import Decision  # noqa: E402

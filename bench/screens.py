@@ -28,7 +28,7 @@ import pygame  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from ai.worker import shutdown_bot_process  # noqa: E402
 from client.app import App  # noqa: E402
-from client.scenes.start import start_match  # noqa: E402
+from client.scenes.base import start_match  # noqa: E402
 from game import i18n, registry, replay, stats  # noqa: E402
 from game.match import Match, Seat  # noqa: E402
 

@@ -19,7 +19,9 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 DOMAIN = "messages"
 LANGUAGES = ("en", "zh_CN", "zh_TW")
@@ -41,6 +43,32 @@ def N_(message: str) -> str:
 def _(message: str) -> str:
     """The message in the current language."""
     return _catalogue.gettext(message) if message else message
+
+
+@dataclass(frozen=True)
+class Text:
+    """Words as data: a catalogue key (its English template, marked with N_) and the values
+    that fill it. The layers below the client say what happened with a Text; the client says
+    it in the player's language (`say`), so nothing parses prose."""
+
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def say(self) -> str:
+        """The words in the current language (a Text among the values is said too)."""
+        values = {k: v.say() if isinstance(v, Text) else v for k, v in self.params.items()}
+        try:
+            return _(self.key).format(**values)
+        except (KeyError, IndexError, ValueError):
+            return self.key.format(**values) if values else self.key
+
+    def english(self) -> str:
+        """The words in English (logs, --headless lines)."""
+        values = {k: v.english() if isinstance(v, Text) else v for k, v in self.params.items()}
+        try:
+            return self.key.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return self.key
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:

@@ -27,7 +27,8 @@ from net.session import (
 )
 from players.base import Controller
 from players.bot import AIController
-from players.driver import SeatDriver
+from players.events import EventKind
+from players.table import Table
 
 RESUME_WAIT = 20.0
 TICK = 0.005
@@ -62,43 +63,35 @@ def run_join(address: str, level: str, name: str = "") -> str:
     return _play(session, level)
 
 
-def _play(session: Session, level: str) -> str:
+def _play(session: Session, level: str, now=time.monotonic) -> str:
+    """Drive the LAN game at a table with the bot at this side's seat, until it ends."""
     bot = AIController(level, DEFAULT_SECONDS[level] if level != "random" else 0.0)
     seats = [Controller() for _ in session.match.seats]  # the peer's moves come over the link
     seats[session.seat] = bot
-    driver = SeatDriver(session.match, seats, submit=session.submit,
-                        forfeit=lambda seat, detail, why: session.resign(detail))
+    table = Table(session.match, seats, remote=session, records=False, now=now)
     lost_at: float | None = None
-    decision = None
     try:
-        while not session.match.over:
-            for note in session.events():
-                if note["type"] == "ask":
-                    note["on_no"]()
-                elif note["type"] == "message" and session.violation:
-                    print(note["text"], file=sys.stderr)
+        while not table.match.over:
+            for event in table.tick():
+                if event.kind is EventKind.ASK:
+                    event.question.on_no and event.question.on_no()
+                elif event.kind is EventKind.NOTICE and session.violation:
+                    print(event.text.english(), file=sys.stderr)
             if session.connected:
                 lost_at = None
             elif lost_at is None:  # lost in any phase, however it was noticed
-                lost_at = time.monotonic()
+                lost_at = now()
                 _save(session)
-            elif time.monotonic() - lost_at > RESUME_WAIT:
-                session.match.resign(session.peer_seat, "the other player did not come back",
-                                     Termination.DISCONNECT)
+            elif now() - lost_at > RESUME_WAIT:
+                table.match.resign(session.peer_seat, "the other player did not come back",
+                                   Termination.DISCONNECT)
                 break
-            if driver.match is not session.match:  # a resume or a rematch rebuilt it
-                driver.match, decision = session.match, None
-                driver.cancel()  # the bot thinks again on the rebuilt position
-            if decision is None:
-                decision = driver.poll(may_ask=not session.waiting)
-            if decision is not None and session.connected and not session.waiting:
-                driver.apply(decision.move)  # held while the link is down: sent once back
-                decision = None
             time.sleep(TICK)
         _finish(session)
         return session.match.result_line()
     finally:
-        driver.close()
+        for c in seats:
+            c.close()
 
 
 def _save(session: Session) -> None:

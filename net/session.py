@@ -31,11 +31,13 @@ import time
 from typing import Any
 
 from game import APP_VERSION, registry
+from game.i18n import N_, Text
 from game.match import Ending, Match, Seat
 from game.rules import RulesError, Termination
 from net.discovery import PROTOCOL
 from net.link import HEARTBEAT, Link, LinkClosed, LinkError, connect, encode, read_frame
 from net.secrets import Secrets, Verdict, Violation, commitment  # noqa: F401 (re-export)
+from players.events import Event, EventKind, Question
 
 HELLO_TIMEOUT = 5.0  # the whole hello, however slowly it drips in
 REVEAL_WAIT = 10.0  # how long after the end the peer has to reveal its secret
@@ -109,13 +111,14 @@ class Session:
         self.violation = ""  # why the peer was cut off, if it broke the protocol
         self.ended_at: float | None = None  # when this side saw the end (the reveal's clock)
         self.connected = True
-        self.notes: list[dict] = []  # events for the play scene
+        self.notes: list[Event] = []  # what happened, for the table
         self.salt = secrets.token_bytes(16)
         self.peer_commit: str | None = None
         self.peer_log: list[dict] = []  # host: each ply as the guest was told it
         self.revealed = False
         self.verdict = ""  # the check of the peer's revealed secret
         self.hidden: Secrets = _secrets_for(match.game_id)(self)  # what this game keeps back
+        self.open_questions: set[str] = set()  # the peer's offers the local player has open
         self.closed = False
         self.server: Host | None = None  # host: where a lost guest comes back
         self.address: tuple[str, int] | None = None  # guest: where to knock again
@@ -133,7 +136,7 @@ class Session:
         self._waiting = value
 
     # --- what the play scene calls
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         """Handle what arrived; the notes for the screen (messages, refresh, questions)."""
         self.pump()
         notes, self.notes = self.notes, []
@@ -283,7 +286,7 @@ class Session:
             return
         self.violation = f"{self.peer_name} broke the protocol: {why}"[:300]
         self.send({"type": "error", "text": self.violation})
-        self._note("message", text=self.violation)
+        self._say(N_("{name} broke the protocol: {why}"), why=why[:250])
         self.link.close(self.violation)
 
     def _link_lost(self, reason: str) -> None:
@@ -291,21 +294,22 @@ class Session:
         self.waiting = False
         if self.match.over or not was:  # a bye said so already
             return
-        self._note("message", text=f"Connection lost: {reason}")
-        self.notes.append({"type": "peer_lost", "reason": reason})
+        self._say(N_("Connection lost: {reason}"), reason=reason)
+        self._note(EventKind.PEER_LOST, text=Text(N_("Connection lost: {reason}"),
+                                                   {"reason": reason}))
 
     def _on_bye(self, message: dict) -> None:
         self.connected = False
         self.link.close("the other side left")
         if not self.match.over:
-            self.notes.append({"type": "peer_lost", "reason": f"{self.peer_name} left"})
+            self._note(EventKind.PEER_LOST, text=Text(N_("{name} left"), {"name": self.peer_name}))
 
     def _on_error(self, message: dict) -> None:
         self.waiting = False
-        self._note("message", text=f"{self.peer_name}: {str(message.get('text', ''))[:200]}")
+        self._say(N_("{name}: {text}"), text=str(message.get("text", ""))[:200])
 
     def _on_chat(self, message: dict) -> None:
-        self._note("message", text=f"{self.peer_name}: {message['text'][:CHAT_MAX]}")
+        self._say(N_("{name}: {text}"), text=message["text"][:CHAT_MAX])
 
     def _on_move(self, message: dict) -> None:
         ply, move = message["ply"], message["move"]
@@ -352,41 +356,41 @@ class Session:
     def _on_resign(self, message: dict) -> None:
         if not self.match.over:
             self.match.resign(self.peer_seat, f"{self.peer_name} resigned")
-            self._note("refresh")
+            self._note(EventKind.REFRESH)
             self._after_move()
 
     def _on_draw_offer(self, message: dict) -> None:
         if message["ply"] != len(self.match.moves):  # made before a move crossed it: void
             self.send({"type": "draw_reply", "accept": False})
             return
-        self._ask(f"{self.peer_name} offers a draw", "draw_reply", "Accept", "Decline")
+        self._ask(N_("{name} offers a draw"), "draw_reply", N_("Accept"), N_("Decline"))
 
     def _on_draw_reply(self, message: dict) -> None:
         del self.offers["draw"]
         if message.get("accept") is True and not self.match.over:
             self.match.agree_draw("Draw agreed")
-            self._note("refresh")
+            self._note(EventKind.REFRESH)
             self._after_move()
         elif message.get("accept") is False:
-            self._note("message", text=f"{self.peer_name} declined the draw")
+            self._say(N_("{name} declined the draw"))
 
     def _on_takeback(self, message: dict) -> None:
         if message["ply"] != len(self.match.moves) or self.waiting:  # stale: void
             self.send({"type": "takeback_reply", "accept": False, "ply": message["ply"]})
             return
-        self._ask(f"{self.peer_name} asks to take back a move", "takeback_reply",
-                  "Allow", "Refuse", ply=len(self.match.moves))
+        self._ask(N_("{name} asks to take back a move"), "takeback_reply",
+                  N_("Allow"), N_("Refuse"), ply=len(self.match.moves))
 
     def _on_takeback_reply(self, message: dict) -> None:
         asked = self.offers.pop("takeback")
         if message["accept"] and message["ply"] == asked == len(self.match.moves):
             self._take_back(self.seat)
         elif message.get("accept") is False:
-            self._note("message", text=f"{self.peer_name} refused the takeback")
+            self._say(N_("{name} refused the takeback"))
 
     def _on_rematch(self, message: dict) -> None:
         if self.match.over:
-            self._ask(f"{self.peer_name} wants a rematch", "rematch_reply", "Play again", "No")
+            self._ask(N_("{name} wants a rematch"), "rematch_reply", N_("Play again"), N_("No"))
 
     def _on_rematch_reply(self, message: dict) -> None:
         del self.offers["rematch"]
@@ -395,7 +399,7 @@ class Session:
         if message["accept"] and self.is_host:
             self._start_rematch()
         elif message.get("accept") is False:
-            self._note("message", text=f"{self.peer_name} does not want a rematch")
+            self._say(N_("{name} does not want a rematch"))
 
     def _start_rematch(self) -> None:
         self.new_game(random.randrange(2**31))
@@ -428,19 +432,27 @@ class Session:
     def _settle(self, verdict: Verdict) -> None:
         """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""
         self.verdict = verdict
-        self._note("message", text=verdict)
+        self._note(EventKind.NOTICE, text=Text(str(verdict)))
         if not verdict.ok:
             self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
-            self._note("refresh")
+            self._note(EventKind.REFRESH)
 
     # --- answering the peer's questions
     def _ask(self, question: str, reply: str, yes: str, no: str, **extra: Any) -> None:
-        asked = [(len(self.match.moves), self.match)]  # emptied once answered
+        """Put the peer's offer to the local player: one open question of each kind; a repeat
+        while it is open is declined at once. An answer given after the game moved on (a move,
+        the end, another match) declines."""
+        if reply in self.open_questions:
+            self.send({"type": reply, "accept": False, **extra})
+            return
+        self.open_questions.add(reply)
+        asked = [(len(self.match.moves), self.match, self.match.over)]  # emptied once answered
 
         def answer(accept: bool) -> None:
             if not asked:
                 return  # each question is answered once
-            if asked.pop() != (len(self.match.moves), self.match):
+            self.open_questions.discard(reply)
+            if asked.pop() != (len(self.match.moves), self.match, self.match.over):
                 accept = False  # the game moved on since: the offer no longer fits
             self.send({"type": reply, "accept": accept, **extra})
             if accept and reply == "rematch_reply" and not self.is_host:
@@ -452,8 +464,9 @@ class Session:
                 self._take_back(self.peer_seat)
             if accept and reply == "rematch_reply" and self.is_host:
                 self._start_rematch()
-        self.notes.append({"type": "ask", "question": question, "yes": yes, "no": no,
-                           "on_yes": lambda: answer(True), "on_no": lambda: answer(False)})
+        self._note(EventKind.ASK, question=Question(
+            Text(question, {"name": self.peer_name}), Text(""), Text(yes), Text(no),
+            on_yes=lambda: answer(True), on_no=lambda: answer(False)))
 
     def _take_back(self, seat: int) -> None:
         """Both sides take back to `seat`'s last turn."""
@@ -463,8 +476,8 @@ class Session:
         self.hidden.taken_back()
         self.waiting = False
         if taken:
-            self._note("message", text="A move was taken back")
-        self._note("refresh")
+            self._say(N_("A move was taken back"))
+        self._note(EventKind.REFRESH)
 
     # --- the ends and the checks
     def _after_move(self) -> None:
@@ -501,8 +514,9 @@ class Session:
         self.peer_commit, self.peer_log, self.revealed, self.verdict = None, [], False, ""
         self.salt, self.waiting, self.sent_move = secrets.token_bytes(16), False, None
         self.offers, self.ended_at, self.own_sent = {}, None, {}
+        self.open_questions = set()
         self.hidden = type(self.hidden)(self)
-        self.notes.append({"type": "new_game"})
+        self._note(EventKind.NEW_MATCH)
 
     def _seed_for_guest(self) -> int:
         return random.randrange(2**31) if self.hidden.OWN_SEEDS else self.match.seed
@@ -510,7 +524,7 @@ class Session:
     def play_local(self, move: Any) -> None:
         """Play a move on this side's match and tell the screen."""
         self.match.play(move)
-        self._note("refresh", animate=True)
+        self._note(EventKind.MOVED, move=self.match.moves[-1])
 
     def send_peer_move(self, ply: int, move: Any, **extra: Any) -> None:
         """Host: tell the guest ply `ply` as it may see it (kept for a resuming guest)."""
@@ -524,8 +538,12 @@ class Session:
         if self.connected:
             self.link.send(message)
 
-    def _note(self, kind: str, **fields: Any) -> None:
-        self.notes.append({"type": kind, **fields})
+    def _note(self, kind: EventKind, **fields: Any) -> None:
+        self.notes.append(Event(kind, **fields))
+
+    def _say(self, key: str, **params: Any) -> None:
+        """A line for the screen; {name} is the other player's."""
+        self._note(EventKind.NOTICE, text=Text(key, {"name": self.peer_name, **params}))
 
     def welcome(self) -> dict:
         """Host: what a (re)joining guest is told: its seat, the seed it may have, the moves."""
@@ -574,14 +592,14 @@ class Session:
     def resume(self, link: Link, welcome: dict | None = None) -> None:
         """The peer is back on a new link; the game goes on from the move list."""
         self.link, self.connected, self.waiting = link, True, False
-        self.offers, self.sent_move = {}, None
+        self.offers, self.sent_move, self.open_questions = {}, None, set()
         self.hidden.resumed()
         if self.is_host:
             self.send(self.welcome())
         elif welcome is not None:
             self.rebuild(welcome)
-        self._note("message", text=f"{self.peer_name} is back")
-        self._note("refresh")
+        self._say(N_("{name} is back"))
+        self._note(EventKind.REFRESH)
 
 
 # --- hosting and joining

@@ -37,8 +37,8 @@ from game import registry
 from game.match import Match, Seat
 from players.base import Controller
 from players.bot import AIController
-from players.driver import play_out
 from players.program import AgentController, UAIController, sweep_programs, uai_games
+from players.table import play_out
 
 KINDS = ("builtin", "cmd", "uai")
 

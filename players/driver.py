@@ -1,10 +1,8 @@
 """The one seat driver: asks the seat to move for its decision, never blocking, and turns a
-seat's failure into a forfeit. The play scene, headless play, LAN headless play and the arena all
-drive their seats with it."""
+seat's failure into a forfeit. A table (players/table.py) drives its seats with it."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -101,28 +99,3 @@ class SeatDriver:
     def close(self) -> None:
         for c in self.controllers:
             c.close()
-
-
-def play_out(match: Match, controllers: list[Controller], poll_interval: float = 0.002,
-             on_move: Callable[[Match, int, Any], None] | None = None) -> None:
-    """Drive a match with no window until it ends (demo --headless, the arena, tests).
-
-    A seat that fails (SeatFailure, or a move the rules refuse) forfeits: the other seat wins.
-    on_move(match, seat, move) is called after every move.
-    """
-    driver = SeatDriver(match, controllers)
-    try:
-        while not match.over:
-            seat = match.to_move()
-            decision = driver.poll()
-            if decision is None:
-                if match.over:
-                    break
-                time.sleep(poll_interval)
-                continue
-            if not driver.apply(decision.move):
-                break
-            if on_move is not None:
-                on_move(match, seat, decision.move)
-    finally:
-        driver.close()

@@ -7,16 +7,17 @@ import math
 import pygame
 import pytest
 
+from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene, HandoverScene
 from client.scenes.play import PlayScene
 from client.scenes.result import ResultScene
 from client.scenes.setup import SetupScene
-from client.scenes.start import start_match
 from game import saves, settings, storage
 from game.clock import CONTROLS, GameClock, control, format_time
 from game.match import Match, Seat
 from game.rules import Termination
 from players.base import Controller, HumanController
+from tests.fakes.remote import SilentRemote
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 FIVE = control("5")
@@ -230,7 +231,7 @@ def test_no_clock_is_the_default_and_none_is_offered_over_the_lan_or_for_one_pla
     h.app.push("setup", game_id="g2048")
     assert h.top.clock is None
     match = Match("ataxx", None, 5, [Seat("human", "Ann"), Seat("remote", "Ben")])
-    lan = PlayScene(h.app, match, [HumanController(), Controller()], session=object(),
+    lan = PlayScene(h.app, match, [HumanController(), Controller()], session=SilentRemote(match),
                     time_control="5")
     assert lan.clock is None
     assert PlayScene(h.app, Match("ataxx", None, 5, list(TWO)), [HumanController()] * 2,

@@ -11,8 +11,8 @@ import pytest
 from game.match import Match
 from players import arena
 from players.bot import AIController
-from players.driver import play_out
 from players.program import AgentController
+from players.table import play_out
 
 pytestmark = pytest.mark.timeout(60)
 

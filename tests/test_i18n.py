@@ -10,7 +10,7 @@ import pygame
 import pytest
 from babel.messages import pofile
 
-from client.scenes.start import start_match
+from client.scenes.base import start_match
 from client.ui import theme
 from game import i18n, registry, settings
 from game.match import Match, Seat

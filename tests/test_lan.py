@@ -21,6 +21,7 @@ from net import session as lan
 from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
 from net.secrets import Open
 from net.session import Host, join, start_hosted, start_joined
+from players.events import EventKind
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -381,7 +382,7 @@ def test_disconnect_then_resume_goes_on_from_the_move_list():
         g.link.close("cable pulled")
         notes = []
         pump_until([], lambda: notes.extend(h.events()) or not h.connected)
-        assert any(n["type"] == "peer_lost" for n in notes)
+        assert any(n.kind is EventKind.PEER_LOST for n in notes)
         got = {}
         t = threading.Thread(target=lambda: got.update(r=join(
             ("127.0.0.1", host.port), "planes", host.options, "Guest", g.token)))
@@ -410,18 +411,20 @@ def test_takeback_draw_chat_and_rematch():
         n = len(h.match.moves)
         g.request_takeback()
         asks = []
-        pump_until([], lambda: asks.extend(x for x in h.events() if x["type"] == "ask") or asks)
-        asks[0]["on_yes"]()
+        pump_until([], lambda: asks.extend(x for x in h.events()
+                                           if x.kind is EventKind.ASK) or asks)
+        asks[0].question.on_yes()
         pump_until([g], lambda: len(g.match.moves) < n)
         assert h.match.moves == g.match.moves and g.match.to_move() == g.seat
         g.chat("good luck")
         notes = []
         pump_until([], lambda: notes.extend(h.events()) or any(
-            "good luck" in x.get("text", "") for x in notes))
+            x.text is not None and "good luck" in x.text.english() for x in notes))
         h.offer_draw()
         asks = []
-        pump_until([], lambda: asks.extend(x for x in g.events() if x["type"] == "ask") or asks)
-        asks[0]["on_yes"]()
+        pump_until([], lambda: asks.extend(x for x in g.events()
+                                           if x.kind is EventKind.ASK) or asks)
+        asks[0].question.on_yes()
         pump_until([h], lambda: h.match.over)
         assert g.match.over and h.match.outcome().winner is None
         from game.match import Match
@@ -431,8 +434,9 @@ def test_takeback_draw_chat_and_rematch():
         old_seed = h.match.seed
         g.offer_rematch()
         asks = []
-        pump_until([], lambda: asks.extend(x for x in h.events() if x["type"] == "ask") or asks)
-        asks[0]["on_yes"]()
+        pump_until([], lambda: asks.extend(x for x in h.events()
+                                           if x.kind is EventKind.ASK) or asks)
+        asks[0].question.on_yes()
         pump_until([h, g], lambda: not h.match.over and not g.match.over)
         assert g.match.seed == h.match.seed != old_seed and not h.match.moves
     finally:

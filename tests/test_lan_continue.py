@@ -3,7 +3,7 @@ the other side's seat becomes a bot or someone here; otherwise the screen says w
 
 import random
 
-from client.scenes.start import start_match
+from client.scenes.base import start_match
 from game import saves
 from net.secrets import banqi, planes
 from players.bot import AIController
@@ -49,7 +49,7 @@ def test_a_lan_banqi_save_is_dealt_anew_and_goes_on_against_a_bot():
     assert type(scene).__name__ == "PlayScene" and scene.match is joined
     remote = 1 - joined.seats.index(next(s for s in joined.seats if s.kind == "human"))
     assert joined.seats[remote].kind == "ai"
-    assert isinstance(scene.driver.controllers[remote], AIController)
+    assert isinstance(scene.table.driver.controllers[remote], AIController)
 
 
 def test_a_lan_banqi_save_goes_on_hot_seat():

@@ -8,6 +8,7 @@ from game.match import Match
 from game.rules import Termination
 from net.secrets import banqi
 from net.session import join
+from players.events import EventKind
 from tests.test_lan import local_move, pair, play_through, pump_until
 
 FOG = {"fog": True}
@@ -200,8 +201,8 @@ def test_a_fog_guest_resumes_from_the_views_and_takes_back():
         asker.request_takeback()
         asks = []
         pump_until([h, g], lambda: asks.extend(x for x in other.events()
-                                               if x["type"] == "ask") or asks)
-        asks[0]["on_yes"]()
+                                               if x.kind is EventKind.ASK) or asks)
+        asks[0].question.on_yes()
         pump_until([h, g], lambda: len(g.match.moves) == len(h.match.moves) < len(views) - 1)
         assert g.match.views[-1] == h.match.rules.view(h.match.state, g.seat)
         play_through(h, g, rng, max_plies=3000)

@@ -15,6 +15,7 @@ from net import discovery, headless
 from net import session as lan
 from net.link import MAX_INBOX, encode
 from net.secrets import banqi
+from players.events import EventKind
 from tests.test_lan import local_move, pair, play_through, pump_until
 
 
@@ -48,7 +49,7 @@ def test_a_spoofed_closed_message_is_refused_not_taken_for_a_lost_link():
     try:
         notes = raw(g, [{"type": "_closed", "reason": "fake"}], h)
         assert h.connected and h.link.open
-        assert not any(n["type"] == "peer_lost" for n in notes)
+        assert not any(n.kind is EventKind.PEER_LOST for n in notes)
         assert any(m["type"] == "error" for m in replies(g))
     finally:
         h.close(), g.close(), host.stop()
@@ -317,9 +318,9 @@ def test_banqi_checks_hold_after_a_takeback_and_a_rematch():
         asker, other = (g, h) if "takeback" in g.offers else (h, g)
         asks = []
         pump_until([h, g], lambda: asks.extend(x for x in other.events()
-                                               if x["type"] == "ask") or asks)
+                                               if x.kind is EventKind.ASK) or asks)
         n = len(asker.match.moves)
-        asks[0]["on_yes"]()
+        asks[0].question.on_yes()
         pump_until([h, g], lambda: len(asker.match.moves) < n
                    and len(h.match.moves) == len(g.match.moves))
         play_through(h, g, rng, max_plies=30)
@@ -328,9 +329,9 @@ def test_banqi_checks_hold_after_a_takeback_and_a_rematch():
         assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
         g.offer_rematch()
         asks = []
-        pump_until([h, g], lambda: asks.extend(x for x in h.events() if x["type"] == "ask")
+        pump_until([h, g], lambda: asks.extend(x for x in h.events() if x.kind is EventKind.ASK)
                    or asks)
-        asks[0]["on_yes"]()
+        asks[0].question.on_yes()
         pump_until([h, g], lambda: not h.match.over and not g.match.over and not h.waiting)
         play_through(h, g, rng, max_plies=20)
         g.resign()

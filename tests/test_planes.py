@@ -336,7 +336,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_layout():
         for seat, layout in ((0, A), (1, B)):
             assert isinstance(h.top, HandoverScene) and play.board.view is None
             h.key(pygame.K_RETURN)
-            assert play.board.view["layout"] is None and play.viewer() == seat
+            assert play.board.view["layout"] is None and play.table.viewer() == seat
             play.board.placing = [list(p) for p in layout]
             h.key(pygame.K_RETURN)  # ready
             h.frame()

@@ -10,8 +10,9 @@ from game.match import Match, Seat
 from players import program as agent_host
 from players.base import SeatFailure
 from players.bot import AIController
-from players.driver import controller_for, play_out
+from players.driver import controller_for
 from players.program import AgentController, UAIController
+from players.table import play_out
 
 ROOT = Path(__file__).resolve().parent.parent
 AGENTS = ROOT / "tests" / "agents"

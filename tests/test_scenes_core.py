@@ -3,12 +3,12 @@
 import pygame
 import pytest
 
+from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene, HandoverScene
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayPlayerScene
 from client.scenes.result import ResultScene
 from client.scenes.setup import SetupScene
-from client.scenes.start import start_match
 from client.scenes.title import TitleScene
 from game import saves
 from game.match import Match, Seat
@@ -76,7 +76,7 @@ def test_esc_asks_before_leaving_and_the_game_can_be_continued(h):
     assert h.top is play or isinstance(h.top, HandoverScene)
     h.wait_until(lambda: isinstance(h.top, HandoverScene))
     h.key(pygame.K_RETURN)
-    assert play.shown_viewer == 0
+    assert play.table.shown_viewer == 0
     h.key(pygame.K_3, "3")
     assert play.match.moves == [3]
     h.frame()

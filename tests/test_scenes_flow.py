@@ -8,12 +8,12 @@ from pathlib import Path
 import pygame
 import pytest
 
+from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
 from client.scenes.result import ResultScene
 from client.scenes.setup import SetupScene
-from client.scenes.start import start_match
 from client.scenes.title import TitleScene
 from game import saves
 from game.match import Match, Seat
@@ -39,7 +39,7 @@ def test_the_test_game_goes_menu_setup_play_result_replay(h):
     play = h.top
     assert isinstance(play, PlayScene)
     while not play.match.over:
-        h.wait_until(lambda: play.match.over or play.human_to_move() is not None)
+        h.wait_until(lambda: play.match.over or play.table.human_to_move() is not None)
         if not play.match.over:
             h.key(pygame.K_1, "1")
     h.wait_until(lambda: isinstance(h.top, ResultScene))
@@ -201,7 +201,7 @@ def test_the_play_panel_keeps_a_live_move_list_in_the_games_notation(h):
     listed = play.move_list()
     assert len(listed) == 3 and listed[0].startswith("1. red ") and "-" in listed[0]
     assert play.moves_rect.height >= 2 * 19
-    play._undo_one()
+    play._undo_now()
     assert len(play.move_list()) == 2
     hidden = Match("race", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
     start_match(h.app, hidden)
@@ -220,11 +220,10 @@ def test_two_new_lan_players_are_not_both_called_player(h, monkeypatch):
     settings.put("player_name", "Ann")
     assert lobby.lan_name() == "Ann"
 
-    class Link:
-        def close(self) -> None:
-            pass
+    from tests.fakes.remote import SilentRemote
 
     match = Match("race", None, 2, [Seat("human", "Player"), Seat("remote", "Player")])
-    play = PlayScene(h.app, match, [HumanController(), Controller()], session=Link())
+    play = PlayScene(h.app, match, [HumanController(), Controller()],
+                     session=SilentRemote(match))
     assert [play.panel_name(s) for s in (0, 1)] == ["Player (you)", "Player"]
     play.board.close()

@@ -2,16 +2,15 @@
 the game hides something, and undo never takes back the other player's move unasked."""
 
 import random
-import time
 
 import pygame
 
 from ai.base import Budget
-from client.scenes import play as play_scene
+from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene, HandoverScene
 from client.scenes.play import PlayScene
-from client.scenes.start import start_match
 from game.match import Match, Seat
+from players.table import REVEAL_SECONDS
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 
@@ -24,10 +23,10 @@ def _take_the_computer(h) -> PlayScene:
     return h.top
 
 
-def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch):
-    monkeypatch.setattr(play_scene, "REVEAL_SECONDS", 1.5)
+def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h):
+    now = [100.0]
     match = Match("planes", None, 5, list(TWO))
-    start_match(h.app, match)
+    start_match(h.app, match, now=lambda: now[0])
     for seat in (0, 1):  # both set up their planes
         play = _take_the_computer(h)
         layout = play.match.info.ai_module().choose_setup(
@@ -37,13 +36,13 @@ def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch)
     play = _take_the_computer(h)
     shot = match.legal_moves()[0]
     assert play.try_move(shot, by_human=True)
-    shot_at = time.monotonic()
-    while time.monotonic() - shot_at < 0.15:  # 100 ms later the shooter still sees the answer
-        h.frame()
-        time.sleep(0.01)
+    now[0] += REVEAL_SECONDS - 0.1  # just before the reveal ends the shooter still sees it
+    h.frames(3)
     assert h.top is play and play.board.viewer == 0
     assert "hand over" in play.status_text()
-    h.wait_until(lambda: isinstance(h.top, HandoverScene), timeout=5)  # then, unasked
+    now[0] += 0.2  # then, unasked, the hand-over
+    h.frames(3)
+    assert isinstance(h.top, HandoverScene)
     assert play.board.view is None
 
 
@@ -56,7 +55,7 @@ def test_banqi_without_fog_never_hands_over_and_with_fog_does(h):
     assert play.try_move(play.match.legal_moves()[0], by_human=True)
     for _ in range(3):
         h.frame()
-    assert h.top is play and play.human_to_move() == 1
+    assert h.top is play and play.table.human_to_move() == 1
     start_match(h.app, Match("banqi", {"fog": True}, 5, list(TWO)))
     h.frame()
     assert isinstance(h.top, HandoverScene)
@@ -86,7 +85,7 @@ def test_in_hidden_hot_seat_the_mover_takes_back_their_own_move_before_handing_o
     h.key(pygame.K_2, "2")
     assert match.moves == [2] and play.revealing
     h.key(pygame.K_u, "u")
-    assert match.moves == [] and h.top is play and play.shown_viewer == 0
+    assert match.moves == [] and h.top is play and play.table.shown_viewer == 0
 
 
 def test_banqi_seat_dots_show_the_colour_each_seat_plays(h):

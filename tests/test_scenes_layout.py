@@ -7,7 +7,7 @@ import pygame
 import pytest
 
 from ai.base import Budget
-from client.scenes.start import start_match
+from client.scenes.base import start_match
 from client.ui import theme
 from client.ui.widgets import ChoiceRow
 from game import registry

@@ -8,9 +8,9 @@ import msgpack
 import pygame
 import pytest
 
+from client.scenes.base import start_match
 from client.scenes.play import PlayScene
 from client.scenes.result import ResultScene
-from client.scenes.start import start_match
 from client.scenes.stats import StatsScene
 from client.scenes.title import TitleScene
 from game import settings, stats, storage
@@ -96,7 +96,7 @@ def _wait_for(h, game_id: str, opponent: str) -> stats.Record:
     return stats.snapshot()[game_id][opponent]
 
 
-def test_a_game_against_a_bot_is_counted_once_even_after_an_undo_at_the_end(h):
+def test_a_finished_game_is_final_and_counted_once(h):
     start_match(h.app, Match("ataxx", None, 5, list(VS_BOT)))
     play = h.top
     assert isinstance(play, PlayScene)
@@ -106,10 +106,11 @@ def test_a_game_against_a_bot_is_counted_once_even_after_an_undo_at_the_end(h):
     record = _wait_for(h, "ataxx", "hard")
     assert (record.won, record.lost) == (0, 1)
     h.click_button("Look at the board")
-    h.click_button("Undo")  # the end taken back, and the game ends again
-    assert not play.match.over and play.ended_at is None
-    play.match.resign(0)
-    h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
+    undo = next(b for b in play.panel_buttons.buttons if b.label.startswith("Undo"))
+    assert not undo.enabled  # the end is not taken back
+    h.key(pygame.K_u, "u")
+    assert play.match.over and not play.table.undo()
+    h.frames(30)
     assert _reread()["ataxx"]["hard"].lost == 1
 
 

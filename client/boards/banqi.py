@@ -134,10 +134,6 @@ class Board(SquareBoard):
         step = f"{move[:2]}-{move[2:]}"
         return f"{step} x {self.glyph(victim)[0]}" if victim not in ".?~" else step
 
-    def hides_between_seats(self) -> bool:
-        """Face-down pieces are hidden from both alike: only the fog hides one side's sight."""
-        return bool(self.options.get("fog"))
-
     def busy(self) -> bool:
         return bool(self.flips)
 

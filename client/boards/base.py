@@ -124,10 +124,9 @@ class BoardBase:
         text = str(move)
         return text if len(text) <= 22 else text[:20] + "…"
 
-    def hides_between_seats(self) -> bool:
-        """Whether, with these options, one seat's view hides something from the other (then
-        hot-seat hands the computer over between turns); only asked of games that hide."""
-        return True
+    def forget(self) -> None:
+        """Between two hidden hands: nothing of the last player's view stays to be drawn."""
+        self.view, self.legal, self.my_turn = None, [], False
 
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""

@@ -1,8 +1,8 @@
-"""The play scene: a match, its seats, the game's board, the side panel, undo and resign.
+"""The play scene: draws a Table (players/table.py) and turns input into its calls.
 
 It is the same scene for hot-seat, against a bot, against a program, over the LAN and for
-watching bots play: what differs is the controllers (players/) and the optional LAN
-session (net/session.py).
+watching bots play: the table decides who sees what, what may be undone and what happens at
+the end; this scene only draws it, asks the player's questions and plays the sounds.
 """
 
 from __future__ import annotations
@@ -13,17 +13,16 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ai.base import LEVEL_TITLES
-from client.scenes.base import Scene
-from client.scenes.start import start_match
+from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
-from game import replay, saves, settings, stats
-from game.clock import LOW_SECONDS, GameClock, control, format_time
+from game import saves, settings
+from game.clock import LOW_SECONDS, GameClock, format_time
 from game.i18n import _, outcome_reason, seat_title
 from game.match import Match
-from game.rules import RulesError, Termination
-from players.base import Controller, Decision
-from players.driver import SeatDriver
+from players.base import Controller
+from players.events import Event, EventKind
+from players.table import Table
 
 if TYPE_CHECKING:
     from client.app import App
@@ -32,35 +31,24 @@ PANEL_WIDTH = 270
 TOP_BAR = 58
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
 MOVE_ROW = 19  # px a line of the live move list
-REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's answer
 
 
 class PlayScene(Scene):
     def __init__(self, app: App, match: Match, controllers: list[Controller], *,
                  session: Any = None, demo: bool = False, save_name: str | None = None,
-                 watch_speed: float = 1.0, time_control: str = "none"):
+                 watch_speed: float = 1.0, time_control: str = "none",
+                 now: Any = time.monotonic):
         super().__init__(app)
-        self.match = match
-        self.controllers = controllers
-        self.session = session
-        self.demo = demo
-        self.save_name = save_name or saves.autosave_name(match)
-        self.humans = [i for i, c in enumerate(controllers) if c.local_human]
+        save_name = save_name or saves.autosave_name(match)
+        kept = None
+        if session is None and not demo and any(c.local_human for c in controllers):
+            kept = GameClock.from_dict(saves.read_extra(save_name).get("clock"), now=now)
+        self.table = Table(match, controllers, remote=session, demo=demo, save_name=save_name,
+                           time_control=time_control, kept_clock=kept, now=now)
+        self.table.watch_speed = watch_speed
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
-        self.driver = SeatDriver(match, controllers, submit=self._submit, forfeit=self._forfeit)
-        self.pending: Decision | None = None  # a bot's move waiting for an animation to end
-        self.shown_viewer: int | None = None  # whose eyes the board shows (hidden hot-seat)
-        # Hidden hot-seat: the mover still sees the answer to their move until this time (or a
-        # key), and only then is the computer handed over.
-        self.reveal_until: float | None = None
-        self.ended_at: float | None = None
-        self.replay_due = False  # the game ended; its replay waits until the record is final
         self.result_shown = False
-        self.paused = False
-        self.watch_speed = watch_speed
-        self.wait = 0.0  # watch mode: seconds before the next bot move may be asked for
-        self.notices: list[str] = []  # messages from background saves
         self.panel_buttons = ButtonGroup()
         self.moves_rect = pygame.Rect(0, 0, 0, 0)  # the live move list, placed by layout
         self._move_texts: list[tuple[Any, str]] = []  # (move, its line) for the moves so far
@@ -68,152 +56,101 @@ class PlayScene(Scene):
         self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
         self.status_lines: list[str] = []  # the board's panel lines as laid out
-        self.started = time.monotonic()
-        self.time_control = time_control
-        self.clock = self._make_clock(time_control)
-        self._recorded: Match | None = None  # the match whose result the statistics hold
         self._build_buttons()
         self.refresh(animate=False)
 
-    # --- the clocks
-    def _make_clock(self, time_control: str) -> GameClock | None:
-        """Clocks for a two-player game with a person at this computer; over the LAN there are
-        none yet (one side's clock cannot yet be trusted by the other). A resumed game takes
-        the times its save kept."""
-        m = self.match
-        if m.rules.PLAYERS != 2 or self.session is not None or self.demo or not self.humans:
-            return None
-        kept = GameClock.from_dict(saves.read_extra(self.save_name).get("clock"))
-        if kept is not None:
-            self.time_control = kept.control.key
-            return kept
-        chosen = control(time_control)
-        return GameClock(chosen) if chosen is not None else None
+    # --- what the table holds, as the screen names it
+    @property
+    def match(self) -> Match:
+        return self.table.match
 
-    def clock_seat(self) -> int | None:
-        """Whose clock runs now: the seat to move, unless the game is covered (a dialog, the
-        hand-over), over, still being set up, showing a mover their answer, or animating a
-        move already decided."""
-        m = self.match
-        if (m.over or self.app.top is not self or self.revealing or self.needs_handover()
-                or m.setup_pending() or self.pending is not None):
-            return None
-        return m.to_move()
+    @property
+    def session(self) -> Any:
+        return self.table.remote
 
-    def _tick_clock(self) -> None:
-        if self.clock is None:
-            return
-        self.clock.run(self.clock_seat())
-        flagged = self.clock.flagged()
-        if flagged is not None and not self.match.over:
-            self._cancel_all()
-            self.reveal_until = None
-            self.match.resign(flagged, "", Termination.TIME)
-            self.clock.run(None)
-            self.refresh(animate=False)
+    @property
+    def clock(self) -> GameClock | None:
+        return self.table.clock
+
+    @property
+    def humans(self) -> list[int]:
+        return self.table.humans
+
+    @property
+    def demo(self) -> bool:
+        return self.table.demo
+
+    @property
+    def save_name(self) -> str:
+        return self.table.save_name
+
+    @property
+    def watch_speed(self) -> float:
+        return self.table.watch_speed
+
+    @watch_speed.setter
+    def watch_speed(self, speed: float) -> None:
+        self.table.watch_speed = speed
+
+    @property
+    def time_control(self) -> str:
+        return self.table.time_control
+
+    @property
+    def revealing(self) -> bool:
+        return self.table.revealing
+
+    @property
+    def hidden_hotseat(self) -> bool:
+        return self.table.hidden_hotseat
+
+    def stats_entry(self) -> tuple[str, str, str, int | None] | None:
+        return self.table.stats_entry()
 
     def save_extra(self) -> dict:
-        """What a save keeps beside the match record: the clocks' time left."""
-        return {"clock": self.clock.to_dict()} if self.clock is not None else {}
+        return self.table.save_extra()
 
     def leave(self) -> None:
         """Covered (a dialog, the hand-over) or gone: the clocks stop."""
         if self.clock is not None:
             self.clock.run(None)
 
-    # --- who sees what
-    @property
-    def hidden_hotseat(self) -> bool:
-        """Two people at one screen and a game that hides something from one of them."""
-        return (bool(self.match.rules.HIDDEN) and len(self.humans) > 1
-                and self.board.hides_between_seats())
-
-    @property
-    def revealing(self) -> bool:
-        """The mover is looking at the answer to their move before handing over."""
-        return self.reveal_until is not None and not self.match.over
-
     def end_reveal(self) -> None:
-        """The mover has seen their move's answer: the hand-over may come."""
-        if self.reveal_until is not None:
-            self.reveal_until = None
-            self.refresh(animate=False)
-
-    def viewer(self) -> int | None:
-        """The seat whose view the board shows; None shows everything (watching, game over)."""
-        if self.match.over and self.match.rules.HIDDEN:
-            return None
-        if len(self.humans) == 1:
-            return self.humans[0]
-        if not self.humans:
-            return None
-        if self.hidden_hotseat:
-            return self.shown_viewer
-        seat = self.match.to_move()
-        return seat if seat is not None else self.humans[0]
-
-    def needs_handover(self) -> bool:
-        """Hidden-information hot-seat: the seat to move has not taken the computer yet."""
-        if not self.hidden_hotseat or self.match.over or self.revealing:
-            return False
-        seat = self.match.to_move()
-        return seat in self.humans and seat != self.shown_viewer
-
-    def human_to_move(self) -> int | None:
-        seat = self.match.to_move()
-        if seat is None or seat not in self.humans:
-            return None
-        if self.hidden_hotseat and self.shown_viewer != seat:
-            return None
-        return seat
+        self.table.end_reveal()
+        self.refresh(animate=False)
 
     def refresh(self, animate: bool = True) -> None:
-        """Give the board the current view (and, on the local human's turn, the legal moves)."""
-        if self.needs_handover():
-            self.shown_viewer = None
-        viewer = self.viewer()
-        mover = self.human_to_move()
-        legal = self.match.legal_moves() if mover is not None else []
-        view = self.match.view(viewer) if (viewer is not None or not self.hidden_hotseat
-                                           or self.match.over) else None
-        last = self.match.moves[-1] if self.match.moves else None
-        if view is not None:
-            self.board.set_view(view, legal, my_turn=mover is not None, viewer=viewer,
-                                last_move=last, animate=animate)
+        """Give the board what the table lets it show now."""
+        sight = self.table.sight()
+        if sight.view is not None:
+            self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
+                                viewer=sight.viewer, last_move=sight.last_move, animate=animate)
         else:  # between two hidden hands: the board forgets what the last player saw
-            self.board.view, self.board.legal, self.board.my_turn = None, [], False
+            self.board.forget()
         self._build_buttons()
 
     # --- the side panel
     def _build_buttons(self) -> None:
-        buttons = []
+        t, buttons = self.table, []
         if self.humans and not self.demo:
-            lost_on_time = (self.match.ending is not None
-                            and self.match.ending.termination is Termination.TIME)
             buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
-                                  enabled=bool(self.match.moves) and not self.match.over
-                                  or (self.session is None and bool(self.match.moves)
-                                      and self.match.resigned is not None
-                                      and not lost_on_time)))
+                                  enabled=t.can_undo()))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None:
-                buttons.append(Button(_("Offer a draw"), self.offer_draw,
+                buttons.append(Button(_("Offer a draw"), t.offer_draw,
                                       enabled=not self.match.over))
                 buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
             buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
                                   and self.session is None))
-            for label, action in self.board.actions():
-                buttons.append(Button(label, action))
         if not self.humans:
-            buttons.append(Button(_("Resume (P)") if self.paused else _("Pause (P)"),
+            buttons.append(Button(_("Resume (P)") if t.paused else _("Pause (P)"),
                                   self.toggle_pause, hotkey=pygame.K_p))
             buttons.append(Button(_("Step (S)"), self.step_once, hotkey=pygame.K_s,
-                                  enabled=self.paused))
-            buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{self.watch_speed:g}"),
+                                  enabled=t.paused))
+            buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{t.watch_speed:g}"),
                                   self.faster))
-            for label, action in self.board.actions():
-                buttons.append(Button(label, action))
+        buttons += [Button(label, action) for label, action in self.board.actions()]
         buttons.append(Button(_("Rules"), self.show_rules))
         buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
         focus = self.panel_buttons.focus
@@ -223,57 +160,37 @@ class PlayScene(Scene):
 
     # --- actions
     def undo(self) -> None:
-        if self.session is not None:
-            self.session.request_takeback()
-            self.app.toast(_("Takeback requested"))
+        owner = self.table.undo_needs_consent()
+        if owner is not None and not self.revealing:
+            who = seat_title(self.match, owner)
+            self.app.push("confirm", message=_("Take back {player}'s move?").format(player=who),
+                          on_yes=self._undo_now, yes=_("Take it back"), no=_("Keep it"),
+                          detail=_("It is {player}'s move, not yours: ask them first.")
+                          .format(player=who))
             return
-        if len(self.humans) > 1 and self.match.moves and not self.revealing:
-            last = self.match.rules.to_move(self.match.states[-2])
-            if last is not None and last != self.match.to_move():
-                who = seat_title(self.match, last)
-                self.app.push("confirm", message=_("Take back {player}'s move?").format(player=who),
-                              on_yes=self._undo_one, yes=_("Take it back"), no=_("Keep it"),
-                              detail=_("It is {player}'s move, not yours: ask them first.")
-                              .format(player=who))
-                return
-        self._undo_one()
+        self._undo_now()
 
-    def _undo_one(self) -> None:
-        """Take back the last move (against a bot: back to the person's last turn)."""
-        self._cancel_all()
-        self.reveal_until = None
-        if len(self.humans) == 1:
-            taken = self.match.undo_for(self.humans[0])
-        else:
-            taken = self.match.undo(1)
-        if not taken:
+    def _undo_now(self) -> None:
+        if not self.table.undo():
             self.app.toast(_("Nothing to undo"))
             self.app.sound.play("refused")
-        self.ended_at, self.result_shown = None, False
+        self.result_shown = False
         self.refresh(animate=False)
-        self._autosave()
 
     def ask_resign(self) -> None:
-        if self.match.over:
-            return
-        seat = self.humans[0] if len(self.humans) == 1 else self.match.to_move()
+        seat = self.table.resign_seat()
         if seat is None:
             return
 
         def resign() -> None:
-            self._cancel_all()
-            if self.session is not None:
-                self.session.resign()
-            else:
-                self.match.resign(seat)
+            self.table.resign()
             self.refresh(animate=False)
 
         self.app.push("confirm", message=_("Resign this game?"), on_yes=resign,
                       detail=_("{player} gives up.").format(player=seat_title(self.match, seat)))
 
     def save_named(self) -> None:
-        name = time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S")
-        saves.save_in_background(self.match, name, self.notices, extra=self.save_extra())
+        self.table.save_now_in_background(time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S"))
 
     def show_rules(self) -> None:
         self.app.push("rules", game_id=self.match.game_id)
@@ -288,9 +205,8 @@ class PlayScene(Scene):
                       yes=_("Leave"), no=_("Stay"), detail=detail)
 
     def leave_game(self) -> None:
-        self._cancel_all()
-        if not self.match.over and self.humans and not self.demo:
-            saves.save_in_background(self.match, self.save_name, extra=self.save_extra())
+        self.table.cancel()
+        self.table.save_now_in_background()
         if self.app.find("title"):
             self.app.pop_to("title")  # this scene closes on the way
         else:
@@ -298,100 +214,40 @@ class PlayScene(Scene):
 
     def close(self) -> None:
         """Off the stack: the seats and the LAN session let go of their threads and sockets."""
-        self._cancel_all()
-        if self.session is not None:
-            self.session.close()
-        for c in self.controllers:
-            c.close()
+        self.table.close()
         self.board.close()
 
     def toggle_pause(self) -> None:
-        self.paused = not self.paused
+        self.table.toggle_pause()
         self._build_buttons()
 
     def step_once(self) -> None:
-        if self.paused:
-            self.wait = 0.0
-            self._advance_bots(force=True)
+        self.table.step()
 
-    def faster(self) -> None:
-        speeds = [0.5, 1.0, 2.0, 4.0, 8.0]
-        i = speeds.index(self.watch_speed) if self.watch_speed in speeds else 1
-        self.watch_speed = speeds[(i + 1) % len(speeds)]
+    def faster(self, step: int = 1) -> None:
+        self.table.faster(step)
         self._build_buttons()
 
     def back(self) -> None:
         self.ask_leave()
 
-    def _cancel_all(self) -> None:
-        self.driver.cancel()
-        self.pending = None
-
-    def _autosave(self) -> None:
-        if self.humans and not self.demo and not self.match.over:
-            saves.save_in_background(self.match, self.save_name, self.notices, quiet=True,
-                                     extra=self.save_extra())
-
-    # --- moves
-    def try_move(self, move: Any, by_human: bool) -> bool:
-        """Play a move; a refused human move changes nothing and says why."""
-        if self.session is not None:  # the session plays it once the host agrees
-            try:
-                self.session.submit(move)
-            except RulesError as exc:
-                self.app.sound.play("refused")
-                self.app.toast(f"Not allowed: {exc}")
-                return False
-            self.board.legal, self.board.my_turn = [], False
-            return True
-        before = self.board.view
-        on_clock = self.match.to_move()
-        if not by_human:
-            if not self.driver.apply(move):  # a refused bot move forfeits (driver -> _forfeit)
-                return False
-        else:
-            mover = self.match.to_move()
-            try:
-                self.match.play(move)
-            except RulesError as exc:
-                self.app.sound.play("refused")
-                self.app.toast(f"Not allowed: {exc}")
-                return False
-            if self.hidden_hotseat and self.match.to_move() not in (None, mover):
-                self.reveal_until = time.monotonic() + REVEAL_SECONDS
-        self.pending = None
-        if self.clock is not None and on_clock is not None:
-            self.clock.moved(on_clock)
-        self.refresh(animate=True)
-        if self.board.view is not None:
-            self.app.sound.play(self.board.sound_for(before, self.board.view, move))
-        self._autosave()
-        return True
-
-    def _submit(self, move: Any) -> None:
-        """Where the driver sends a bot's move: the match (rules errors go back to it)."""
-        self.match.play(move)
-
-    def _forfeit(self, seat: int, detail: str, why: Termination) -> None:
-        """A seat failed (a program died or lied, a bot broke): it loses, and the screen says so."""
-        if self.session is not None:
-            self.session.resign(detail)
-        else:
-            self.match.resign(seat, detail, why)
-        self.pending = None
-        self.app.toast(detail)
+    def claim_game(self) -> None:
+        self.table.claim()
         self.refresh(animate=False)
 
-    def _advance_bots(self, force: bool = False) -> None:
-        if self.match.over or self.needs_handover():
-            return
-        if self.pending is None:
-            watching_waits = not self.humans and (self.paused and not force or self.wait > 0)
-            self.pending = self.driver.poll(may_ask=not watching_waits)
-        if self.pending is not None and not self.board.busy():
-            decision, self.pending = self.pending, None
-            if self.try_move(decision.move, by_human=False) and not self.humans:
-                self.wait = 0.6 / self.watch_speed
+    def chat(self) -> None:
+        self.app.push("prompt", message=_("Say to the other player"), on_done=self.table.chat)
+
+    def try_move(self, move: Any, by_human: bool = True) -> bool:
+        """A local person's move; a refused one changes nothing and says why."""
+        refused = self.table.play(move)
+        if refused is not None:
+            self.app.sound.play("refused")
+            self.app.toast(refused.say())
+            return False
+        self.board.legal, self.board.my_turn = [], False
+        self._take(self.table.tick(busy=True, covered=self.app.top is not self))
+        return True
 
     # --- the scene
     def toggle_sound(self) -> None:
@@ -409,195 +265,119 @@ class PlayScene(Scene):
         if event.type == pygame.MOUSEBUTTONDOWN and not self.demo \
                 and self.mute_buttons.handle_event(event):
             return
-        if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_ESCAPE:
-                self.ask_leave()
-                return
-            if event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL and self.humans:
-                self.save_named()
-                return
-            if not self.humans and event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
-                self.faster()
-                return
-            if not self.humans and event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
-                self.watch_speed = max(0.5, self.watch_speed / 2)
-                self._build_buttons()
-                return
+        if event.type == pygame.KEYDOWN and self._key(event):
+            return
         if self.demo and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             self.leave_game()  # the idle demo ends at any key or click
             return
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION) or (
-                event.type == pygame.KEYDOWN and event.key in (pygame.K_u, pygame.K_p)):
+                event.type == pygame.KEYDOWN and event.key in (pygame.K_u, pygame.K_p,
+                                                               pygame.K_s)):
             if self.panel_buttons.handle_event(event):
                 return
         if self.revealing and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             self.end_reveal()  # seen: hand over now
             return
-        if self.human_to_move() is not None and not self.match.over:
+        if self.table.human_to_move() is not None and not self.match.over:
             move = self.board.handle_event(event)
             if move is not None:
-                self.try_move(move, by_human=True)
+                self.try_move(move)
         else:
             self.board.handle_event(event)  # hover, assist tools, hints
 
+    def _key(self, event: pygame.event.Event) -> bool:
+        """The scene's own keys; True if the key was one."""
+        if event.key == pygame.K_ESCAPE:
+            self.ask_leave()
+        elif event.key == pygame.K_s and event.mod & pygame.KMOD_CTRL and self.humans:
+            self.save_named()
+        elif not self.humans and event.key in (pygame.K_PLUS, pygame.K_EQUALS, pygame.K_KP_PLUS):
+            self.faster()
+        elif not self.humans and event.key in (pygame.K_MINUS, pygame.K_KP_MINUS):
+            self.faster(-1)
+        else:
+            return False
+        return True
+
     def update(self, dt: float) -> None:
         self.board.update(dt)
-        self._tick_clock()
+        self._take(self.table.tick(busy=self.board.busy(), covered=self.app.top is not self))
         if self._status_lines() != self.status_lines:
             self.relayout()  # the panel's text grew or shrank: the buttons move
         labels = [label for label, _ in self.board.actions()]
         if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
             self._build_buttons()  # a board's own buttons changed their labels
-        self.wait = max(0.0, self.wait - dt)
-        while self.notices:
-            self.app.toast(self.notices.pop(0))
-        if self.session is not None:
-            self._session_events()
-        if self.revealing and time.monotonic() >= self.reveal_until:
-            self.end_reveal()
-        if self.needs_handover() and self.app.top is self:
-            seat = self.match.to_move()
+        seat = self.table.handover_seat()
+        if seat is not None and self.app.top is self:
+            self.refresh(animate=False)  # nobody's hand on the board while it is handed over
             note = _("Set up your planes.") if self.match.setup_pending() else ""
             self.app.push("handover", player=seat_title(self.match, seat),
                           on_ready=lambda s=seat: self._show_seat(s), note=note,
                           on_leave=self.ask_leave)
             return
-        if not self.match.over:
-            mover = self.human_to_move()
-            if mover is not None:
-                move = self.board.pending_move()
-                if move is not None:
-                    self.try_move(move, by_human=True)
-            else:
-                self._advance_bots()
+        if self.table.human_to_move() is not None and not self.match.over:
+            move = self.board.pending_move()
+            if move is not None:
+                self.try_move(move)
         if self.match.over:
-            self._finish(dt)
+            self._after_end()
 
     def _show_seat(self, seat: int) -> None:
-        self.shown_viewer = seat
+        self.table.take_seat(seat)
         self.refresh(animate=False)
 
-    def _session_events(self) -> None:
-        for event in self.session.events():
-            kind = event.get("type")
-            if kind == "message":
-                self.app.toast(str(event.get("text", "")))
-            elif kind in ("refresh", "new_game"):
-                if self.session.match is not self.match:  # a rematch or a resume
-                    self.match, self.started = self.session.match, time.monotonic()
-                    self.driver.match = self.match
-                    if self.app.top is not self:
-                        self.app.pop_to(PlayScene)
+    def _take(self, events: list[Event]) -> None:
+        """Draw what the table says happened."""
+        for event in events:
+            kind = event.kind
+            if kind is EventKind.MOVED:
                 before = self.board.view
-                self.ended_at, self.result_shown = None, False
-                self._cancel_all()
-                self.refresh(animate=bool(event.get("animate", False)))
-                moves = self.match.moves
-                if event.get("animate") and moves and self.board.view is not None:
-                    self.app.sound.play(self.board.sound_for(before, self.board.view, moves[-1]))
-                self._autosave()
-            elif kind == "peer_lost":
-                saves.save_in_background(self.match, self.save_name, self.notices,
-                                         extra=self.save_extra())
+                self.refresh(animate=True)
+                if self.board.view is not None:
+                    self.app.sound.play(self.board.sound_for(before, self.board.view, event.move))
+            elif kind in (EventKind.REFRESH, EventKind.NEW_MATCH):
+                if kind is EventKind.NEW_MATCH and self.app.top is not self:
+                    self.app.pop_to(PlayScene)
+                self.result_shown = False
+                self.refresh(animate=False)
+            elif kind is EventKind.NOTICE:
+                self.app.toast(event.text.say())
+            elif kind is EventKind.PEER_LOST:
                 self.app.push(
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
-                             "the game.").format(reason=_(str(event.get("reason", "")))),
+                             "the game.").format(reason=event.text.say()),
                     yes=_("Claim the game"), no=_("Wait"))
-            elif kind == "ask":
-                self.app.push("confirm", message=_(str(event.get("question", "?"))),
-                              on_yes=event["on_yes"], detail=_(str(event.get("detail", ""))),
-                              yes=_(str(event.get("yes", "Yes"))),
-                              no=_(str(event.get("no", "No"))),
-                              on_no=event.get("on_no"))
+            elif kind is EventKind.ASK:
+                q = event.question
+                self.app.push("confirm", message=q.text.say(), on_yes=q.on_yes,
+                              detail=q.detail.say(), yes=q.yes.say(), no=q.no.say(),
+                              on_no=q.on_no)
+            elif kind is EventKind.ENDED:
+                self.refresh(animate=False)
+                self._end_sound()
 
-    def claim_game(self) -> None:
-        if self.session is not None and not self.match.over and not self.session.connected:
-            self.match.resign(self.session.peer_seat, "the other player left; game claimed",
-                              Termination.DISCONNECT)
-            self.refresh(animate=False)
+    def _end_sound(self) -> None:
+        out = self.match.outcome()
+        if len(self.humans) == 1 and self.match.rules.PLAYERS == 2 and out is not None:
+            self.app.sound.play("win" if out.winner == self.humans[0] else "lose")
+        else:
+            self.app.sound.play("win")
 
-    def offer_draw(self) -> None:
-        self.session.offer_draw()
-        self.app.toast(_("Draw offered"))
-
-    def chat(self) -> None:
-        self.app.push("prompt", message=_("Say to the other player"), on_done=self.session.chat)
-
-    def _finish(self, dt: float) -> None:
-        if self.replay_due and (self.session is None or self.session.settled()):
-            self.replay_due = False
-            self._write_replay()
-        if self.ended_at is None:
-            self.ended_at = time.monotonic()
-            self._cancel_all()
-            self.refresh(animate=False)
-            self.replay_due = True
-            self._record_stats()
-            if self.humans and not self.demo:
-                saves.remove(self.save_name)
-            out = self.match.outcome()
-            if self.humans and self.match.rules.PLAYERS == 2 and len(self.humans) == 1:
-                self.app.sound.play("win" if out.winner == self.humans[0] else "lose")
-            else:
-                self.app.sound.play("win")
-        if self.demo and time.monotonic() - self.ended_at >= 3 * RESULT_DELAY:
-            self.next_demo_game()
-            return
-        if not self.result_shown and time.monotonic() - self.ended_at >= RESULT_DELAY \
-                and self.app.top is self and not self.demo:
+    def _after_end(self) -> None:
+        """The final position shows for a moment, then the result card (the demo: a new game)."""
+        shown_for = self.table.now() - (self.table.ended_at or self.table.now())
+        if self.demo and shown_for >= 3 * RESULT_DELAY:
+            m = self.match
+            start_match(self.app, Match(m.game_id, m.options, None, m.seats), replace=True,
+                        demo=True, watch_speed=self.table.watch_speed)
+        elif not self.result_shown and shown_for >= RESULT_DELAY and self.app.top is self \
+                and not self.demo:
             self.result_shown = True
             self.app.push("result", play=self)
 
-    def stats_entry(self) -> tuple[str, str, str, int | None] | None:
-        """(game, opponent, result, solo score) for the player's statistics; None when the game
-        is nobody's own (bots watched, the demo, hot-seat between two people here)."""
-        m, out = self.match, self.match.outcome()
-        if self.demo or len(self.humans) != 1 or out is None:
-            return None
-        me = self.humans[0]
-        if m.rules.PLAYERS == 1:
-            return m.game_id, stats.SOLO, "won" if out.winner == me else "lost", out.score[me]
-        other = m.seats[1 - me]
-        opponent = {"ai": other.level, "agent": stats.PROGRAM, "remote": stats.LAN}.get(
-            other.kind, other.kind)
-        result = "drawn" if out.winner is None else "won" if out.winner == me else "lost"
-        return m.game_id, opponent, result, None
-
-    def _record_stats(self) -> None:
-        """Count a finished game once (an undo after the end and a second finish do not)."""
-        entry = self.stats_entry()
-        if entry is None or self._recorded is self.match:
-            return
-        self._recorded = self.match
-        stats.record_in_background(*entry)
-
-    def next_demo_game(self) -> None:
-        """The idle demo goes on with a new game of the same kind."""
-        m = self.match
-        start_match(self.app, Match(m.game_id, m.options, None, m.seats), replace=True,
-                    demo=True, watch_speed=self.watch_speed)
-
-    def _write_replay(self) -> None:
-        import threading
-        match, duration = self.match, time.monotonic() - self.started
-
-        def write() -> None:
-            try:
-                replay.save_replay(match, duration)
-            except OSError as exc:
-                self.notices.append(
-                    _("Replay not saved: {error}").format(error=exc.strerror or exc))
-
-        threading.Thread(target=write, name="replay-save", daemon=True).start()
-
     def on_quit(self) -> None:
-        self._cancel_all()
-        if not self.match.over and self.humans and not self.demo:
-            try:
-                saves.save(self.match, self.save_name, extra=self.save_extra())
-            except OSError:
-                pass
+        self.table.save_on_quit()
 
     # --- drawing
     def layout(self, size: tuple[int, int]) -> None:
@@ -637,7 +417,7 @@ class PlayScene(Scene):
         """The moves so far in the game's notation (kept in step with undo and new moves);
         empty while the game hides one seat's moves from the other."""
         m = self.match
-        if m.rules.HIDDEN and self.board.hides_between_seats() and not m.over:
+        if m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not m.over:
             return []
         texts = self._move_texts
         if [move for move, _ in texts] != m.moves[:len(texts)]:
@@ -668,9 +448,9 @@ class PlayScene(Scene):
             if len(self.humans) == 1:
                 return _("Place your planes") if setup else _("Your move")
             return (_("{player}: set up") if setup else _("{player}: your move")).format(player=who)
-        thinking = self.controllers[seat].thinking
-        dots = "." * (1 + int(time.monotonic() * 3) % 3)
-        if self.paused:
+        thinking = self.table.controllers[seat].thinking
+        dots = "." * (1 + int(self.table.now() * 3) % 3)
+        if self.table.paused:
             return _("Paused — {player} to move").format(player=who)
         if thinking:
             return _("{player} is thinking").format(player=who) + dots

@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.scenes.base import Scene
-from client.scenes.start import start_match
+from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, card, card_rect
 from game.i18n import _, format_number, outcome_reason, seat_title

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.base import LEVEL_TITLES, LEVELS
-from client.scenes.base import Scene
-from client.scenes.start import start_match
+from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import clock, registry, settings

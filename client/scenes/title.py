@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.scenes.base import Scene
-from client.scenes.start import start_match
+from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import APP_NAME, APP_VERSION, registry, saves, storage

@@ -107,6 +107,16 @@ def no_setup_pending(state: Any) -> bool:
     return False
 
 
+def seats_hide_nothing(options: dict) -> bool:
+    """The default for games whose seats see the same (HIDDEN = False, or hidden from all)."""
+    return False
+
+
+def seats_hide_their_views(options: dict) -> bool:
+    """For games where each seat's view hides something from the other seat."""
+    return True
+
+
 def no_reseed(state: Any, seed: int) -> Any:
     """The default for games without hidden chance (CHANCE = False): nothing to redraw."""
     return state
@@ -162,6 +172,10 @@ class Rules(Protocol):
 
     def reseed(self, state: Any, seed: int) -> Any:
         """The state with what is still unrevealed drawn again from seed."""
+
+    def hides_between_seats(self, options: dict) -> bool:
+        """Whether, with these options, one seat's view hides something from the other (then
+        two people at one computer hand it over between turns)."""
 
 
 def rules_members() -> Sequence[str]:

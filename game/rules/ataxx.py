@@ -17,6 +17,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    seats_hide_nothing,
 )
 
 ID = "ataxx"
@@ -25,6 +26,7 @@ TAGLINE = "Clone, jump, convert."
 PLAYERS = 2
 SEAT_NAMES = ("x", "o")
 HIDDEN = False
+hides_between_seats = seats_hide_nothing
 SETUP = False
 CHANCE = False
 UAI = True

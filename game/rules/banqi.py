@@ -24,6 +24,12 @@ TAGLINE = "Chinese dark chess."
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
 HIDDEN = True
+
+
+def hides_between_seats(options: dict) -> bool:
+    """Face-down pieces are hidden from both alike: only the fog hides one side's sight."""
+    return bool(options.get("fog"))
+
 SETUP = False
 CHANCE = True
 UAI = False

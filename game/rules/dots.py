@@ -18,6 +18,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    seats_hide_nothing,
 )
 
 ID = "dots"
@@ -26,6 +27,7 @@ TAGLINE = "Close boxes, keep control."
 PLAYERS = 2
 SEAT_NAMES = ("red", "blue")
 HIDDEN = False
+hides_between_seats = seats_hide_nothing
 SETUP = False
 CHANCE = False
 UAI = False

@@ -20,6 +20,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    seats_hide_their_views,
 )
 
 ID = "foxhunt"
@@ -28,6 +29,7 @@ TAGLINE = "Find the hidden foxes in few probes."
 PLAYERS = 1
 SEAT_NAMES = ("hunter",)
 HIDDEN = True
+hides_between_seats = seats_hide_their_views
 SETUP = False
 CHANCE = False  # the field is fixed by the seed; a probe's answer, once seen, stays true
 UAI = False

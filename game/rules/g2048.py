@@ -18,7 +18,15 @@ from functools import cache
 
 import numpy as np
 
-from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
+from game.rules import (
+    Option,
+    Outcome,
+    RulesError,
+    Termination,
+    no_setup_pending,
+    normalize_with,
+    seats_hide_nothing,
+)
 
 ID = "g2048"
 TITLE = "2048"
@@ -26,6 +34,7 @@ TAGLINE = "Slide and merge to 2048."
 PLAYERS = 1
 SEAT_NAMES = ("player",)
 HIDDEN = False
+hides_between_seats = seats_hide_nothing
 SETUP = False
 CHANCE = True
 UAI = False

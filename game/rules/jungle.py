@@ -19,6 +19,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    seats_hide_nothing,
 )
 
 ID = "jungle"
@@ -27,6 +28,7 @@ TAGLINE = "Dou Shou Qi: the rat takes the elephant."
 PLAYERS = 2
 SEAT_NAMES = ("red", "blue")
 HIDDEN = False
+hides_between_seats = seats_hide_nothing
 SETUP = False
 CHANCE = False
 UAI = False

@@ -19,7 +19,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from game.rules import Option, Outcome, RulesError, Termination, no_reseed, normalize_with
+from game.rules import (
+    Option,
+    Outcome,
+    RulesError,
+    Termination,
+    no_reseed,
+    normalize_with,
+    seats_hide_their_views,
+)
 
 ID = "planes"
 TITLE = "炸飞机 Bomb the Planes"
@@ -27,6 +35,7 @@ TAGLINE = "Find the three hidden planes first."
 PLAYERS = 2
 SEAT_NAMES = ("red", "blue")
 HIDDEN = True
+hides_between_seats = seats_hide_their_views
 SETUP = True
 CHANCE = False
 UAI = False

@@ -7,7 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal
-from game.rules import Outcome, RulesError, Termination, no_reseed, normalize_with
+from game.rules import (
+    Outcome,
+    RulesError,
+    Termination,
+    no_reseed,
+    normalize_with,
+    seats_hide_their_views,
+)
 
 ID = "hide"
 TITLE = "Hide"
@@ -15,6 +22,7 @@ PLAYERS = 2
 SEAT_NAMES = ("first", "second")
 TAGLINE = "Hide a token, find theirs."
 HIDDEN = True
+hides_between_seats = seats_hide_their_views
 SETUP = True
 CHANCE = False
 UAI = False

@@ -15,6 +15,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    seats_hide_nothing,
 )
 
 ID = "solo"
@@ -23,6 +24,7 @@ PLAYERS = 1
 SEAT_NAMES = ("player",)
 TAGLINE = "Pass the target."
 HIDDEN = False
+hides_between_seats = seats_hide_nothing
 SETUP = False
 CHANCE = False
 UAI = False

@@ -12,7 +12,15 @@ import pygame
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
 from client.boards.base import BoardBase
-from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
+from game.rules import (
+    Option,
+    Outcome,
+    RulesError,
+    Termination,
+    no_setup_pending,
+    normalize_with,
+    seats_hide_their_views,
+)
 
 ID = "race"
 TITLE = "Race to the last"
@@ -20,6 +28,7 @@ TAGLINE = "Take the last counter."
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
 HIDDEN = True
+hides_between_seats = seats_hide_their_views
 SETUP = False
 CHANCE = True
 UAI = False

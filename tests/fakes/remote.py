@@ -1,0 +1,41 @@
+"""A LAN link that never hears from anyone: a play scene's session in screen tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.match import Match
+
+
+class SilentRemote:
+    """A players.table.Remote whose peer says nothing and takes every call silently."""
+
+    def __init__(self, match: Match, seat: int = 0):
+        self.match, self.seat, self.peer_seat = match, seat, 1 - seat
+        self.connected = True
+        self.waiting = False
+        self.sent: list[tuple[str, Any]] = []
+
+    def events(self) -> list:
+        return []
+
+    def submit(self, move: Any) -> None:
+        self.sent.append(("move", move))
+
+    def resign(self, reason: str = "") -> None:
+        self.sent.append(("resign", reason))
+
+    def offer_draw(self) -> None:
+        self.sent.append(("draw", None))
+
+    def request_takeback(self) -> None:
+        self.sent.append(("takeback", None))
+
+    def chat(self, text: str) -> None:
+        self.sent.append(("chat", text))
+
+    def settled(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self.connected = False
