@@ -12,13 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from ai.base import LEVEL_TITLES
-from client.scenes.base import Scene, start_match
-from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, panel
+from client.scenes.base import start_match
+from client.scenes.play_view import PlayView
 from game import saves, settings
-from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import _, outcome_reason, seat_title
+from game.clock import GameClock
+from game.i18n import _, seat_title
 from game.match import Match
 from players.base import Controller
 from players.events import Event, EventKind
@@ -27,13 +25,10 @@ from players.table import Table
 if TYPE_CHECKING:
     from client.app import App
 
-PANEL_WIDTH = 270
-TOP_BAR = 58
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
-MOVE_ROW = 19  # px a line of the live move list
 
 
-class PlayScene(Scene):
+class PlayScene(PlayView):
     def __init__(self, app: App, match: Match, controllers: list[Controller], *,
                  session: Any = None, demo: bool = False, save_name: str | None = None,
                  watch_speed: float = 1.0, time_control: str = "none",
@@ -49,60 +44,8 @@ class PlayScene(Scene):
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
         self.result_shown = False
-        self.panel_buttons = ButtonGroup()
-        self.moves_rect = pygame.Rect(0, 0, 0, 0)  # the live move list, placed by layout
-        self._move_texts: list[tuple[Any, str]] = []  # (move, its line) for the moves so far
-        self.mute_buttons = ButtonGroup([Button("", self.toggle_sound)])  # in the top bar
-        self._label_mute()
-        self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
-        self.status_lines: list[str] = []  # the board's panel lines as laid out
-        self._build_buttons()
+        self.lay_out_panel()
         self.refresh(animate=False)
-
-    # --- what the table holds, as the screen names it
-    @property
-    def match(self) -> Match:
-        return self.table.match
-
-    @property
-    def session(self) -> Any:
-        return self.table.remote
-
-    @property
-    def clock(self) -> GameClock | None:
-        return self.table.clock
-
-    @property
-    def humans(self) -> list[int]:
-        return self.table.humans
-
-    @property
-    def demo(self) -> bool:
-        return self.table.demo
-
-    @property
-    def save_name(self) -> str:
-        return self.table.save_name
-
-    @property
-    def watch_speed(self) -> float:
-        return self.table.watch_speed
-
-    @watch_speed.setter
-    def watch_speed(self, speed: float) -> None:
-        self.table.watch_speed = speed
-
-    @property
-    def time_control(self) -> str:
-        return self.table.time_control
-
-    @property
-    def revealing(self) -> bool:
-        return self.table.revealing
-
-    @property
-    def hidden_hotseat(self) -> bool:
-        return self.table.hidden_hotseat
 
     def stats_entry(self) -> tuple[str, str, str, int | None] | None:
         return self.table.stats_entry()
@@ -128,35 +71,6 @@ class PlayScene(Scene):
         else:  # between two hidden hands: the board forgets what the last player saw
             self.board.forget()
         self._build_buttons()
-
-    # --- the side panel
-    def _build_buttons(self) -> None:
-        t, buttons = self.table, []
-        if self.humans and not self.demo:
-            buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
-                                  enabled=t.can_undo()))
-            if self.match.rules.PLAYERS == 2:
-                buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
-            if self.session is not None:
-                buttons.append(Button(_("Offer a draw"), t.offer_draw,
-                                      enabled=not self.match.over))
-                buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
-            buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
-                                  and self.session is None))
-        if not self.humans:
-            buttons.append(Button(_("Resume (P)") if t.paused else _("Pause (P)"),
-                                  self.toggle_pause, hotkey=pygame.K_p))
-            buttons.append(Button(_("Step (S)"), self.step_once, hotkey=pygame.K_s,
-                                  enabled=t.paused))
-            buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{t.watch_speed:g}"),
-                                  self.faster))
-        buttons += [Button(label, action) for label, action in self.board.actions()]
-        buttons.append(Button(_("Rules"), self.show_rules))
-        buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
-        focus = self.panel_buttons.focus
-        self.panel_buttons.set(buttons)
-        self.panel_buttons.focus = min(focus, len(buttons) - 1)
-        self.relayout()
 
     # --- actions
     def undo(self) -> None:
@@ -250,17 +164,6 @@ class PlayScene(Scene):
         return True
 
     # --- the scene
-    def toggle_sound(self) -> None:
-        """The top bar's mute button: sound on or off at once, and remembered."""
-        settings.put("sound", not settings.get("sound"))
-        self.app.sound.configure(settings.get("sound"), settings.get("volume"))
-        self._label_mute()
-
-    def _label_mute(self) -> None:
-        on = bool(settings.get("sound"))
-        self.mute_buttons.buttons[0].label = "♪ " + (_("on") if on else _("off"))
-        self.mute_buttons.buttons[0].selected = not on
-
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEBUTTONDOWN and not self.demo \
                 and self.mute_buttons.handle_event(event):
@@ -379,159 +282,3 @@ class PlayScene(Scene):
     def on_quit(self) -> None:
         self.table.save_on_quit()
 
-    # --- drawing
-    def layout(self, size: tuple[int, int]) -> None:
-        w, h = size
-        self.mute_buttons.buttons[0].rect = pygame.Rect(w - 12 - 76, (TOP_BAR - 34) // 2, 76, 34)
-        self.side = side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH,
-                                       h - TOP_BAR - 20)
-        board_rect = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
-        if board_rect != self.board.rect:
-            self.board.layout(board_rect)
-        self.status_lines = self._status_lines()
-        y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
-        buttons = self.panel_buttons.buttons
-        n = len(buttons)
-        height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
-        if y + n * (height + 8) <= side.bottom - 2:
-            top = max(y, side.bottom - 10 - n * (height + 8))
-            self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
-            self._place_move_list(y)
-            return
-        # A small window: two columns, so the last button (Menu) stays on screen.
-        rows = (n + 1) // 2
-        height = max(26, min(34, (side.bottom - y - 10) // max(1, rows) - 6))
-        top = max(y, side.bottom - 10 - rows * (height + 6))
-        half = (side.width - 28 - 6) // 2
-        for i, b in enumerate(buttons):
-            b.rect = pygame.Rect(side.x + 14 + (i % 2) * (half + 6), top + (i // 2) * (height + 6),
-                                 half, height)
-        self._place_move_list(y)
-
-    def _place_move_list(self, y: int) -> None:
-        """The live move list fills the room between the panel's text and its buttons."""
-        top = min((b.rect.y for b in self.panel_buttons.buttons), default=self.side.bottom)
-        self.moves_rect = pygame.Rect(self.side.x + 14, y, self.side.width - 28, top - y - 8)
-
-    def move_list(self) -> list[str]:
-        """The moves so far in the game's notation (kept in step with undo and new moves);
-        empty while the game hides one seat's moves from the other."""
-        m = self.match
-        if m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not m.over:
-            return []
-        texts = self._move_texts
-        if [move for move, _ in texts] != m.moves[:len(texts)]:
-            texts.clear()  # taken back, or another game: rebuilt below
-        for i in range(len(texts), len(m.moves)):
-            before, after = m.rules.view(m.states[i], None), m.rules.view(m.states[i + 1], None)
-            mover = m.rules.to_move(m.states[i])
-            who = m.rules.SEAT_NAMES[mover] if mover is not None and m.rules.PLAYERS > 1 else ""
-            text = self.board.move_text(m.moves[i], before, after)
-            texts.append((m.moves[i], " ".join(p for p in (f"{i + 1}.", who, text) if p)))
-        return [t for _, t in texts]
-
-    def _status_lines(self) -> list[str]:
-        """The board's lines for the side panel, wrapped to its width."""
-        lines = self.board.status() if self.board.view is not None else []
-        return [part for line in lines for part in theme.wrap(line, self.side.width - 28, 17)]
-
-    def status_text(self) -> str:
-        m = self.match
-        if m.over:
-            return outcome_reason(m.outcome()) or _("Game over")
-        seat = m.to_move()
-        who = seat_title(m, seat)
-        setup = m.setup_pending()
-        if self.revealing:
-            return _("{player} is next: press a key to hand over").format(player=who)
-        if seat in self.humans:
-            if len(self.humans) == 1:
-                return _("Place your planes") if setup else _("Your move")
-            return (_("{player}: set up") if setup else _("{player}: your move")).format(player=who)
-        thinking = self.table.controllers[seat].thinking
-        dots = "." * (1 + int(self.table.now() * 3) % 3)
-        if self.table.paused:
-            return _("Paused — {player} to move").format(player=who)
-        if thinking:
-            return _("{player} is thinking").format(player=who) + dots
-        return _("{player} to move").format(player=who)
-
-    def draw(self, surface: pygame.Surface) -> None:
-        w = surface.get_width()
-        pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
-        title = theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
-                           anchor="midleft")
-        status, size = self.status_text(), 22
-        while size > 13 and theme.font(size, True).size(status)[0] > w - 100 - title.right - 24:
-            size -= 1  # a long status never runs into the title
-        theme.text(surface, status, (w - 100, TOP_BAR // 2), size, theme.ACCENT, bold=True,
-                   anchor="midright")
-        self.mute_buttons.draw(surface, show_focus=False)
-        if self.board.view is not None:
-            self.board.draw(surface)
-        self._draw_panel(surface, self.side)
-
-    def panel_name(self, seat: int) -> str:
-        """A seat's name in the panel; over the LAN the local player's is marked, so two
-        players with the same name can tell who is who."""
-        name = self.match.seats[seat].name
-        if self.session is not None and seat in self.humans:
-            return _("{name} (you)").format(name=name)
-        return name
-
-    def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
-        panel(surface, side)
-        y = side.y + 14
-        to_move = self.match.to_move()
-        for seat, s in enumerate(self.match.seats):
-            colour = self.board.seat_colour(seat)
-            if seat == to_move:
-                pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
-                                 border_radius=8)
-            pygame.draw.circle(surface, colour, (side.x + 26, y + 20), 11)
-            level = _(LEVEL_TITLES.get(s.level, s.level))
-            kind = {"human": "", "ai": _("AI {level}").format(level=level),
-                    "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
-            name, size = self.panel_name(seat), 20
-            room = side.right - 46 - (98 if self.clock is not None else 14) - side.x
-            while size > 13 and theme.font(size, True).size(name)[0] > room:
-                size -= 1  # a long name never runs into the clock
-            theme.text(surface, name, (side.x + 46, y), size, bold=True)
-            theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
-                       (side.x + 46, y + 22), 16, theme.INK_SOFT)
-            if self.clock is not None:
-                self._draw_clock(surface, seat, pygame.Rect(side.right - 90, y - 2, 78, 25))
-            y += 54
-        y += 6
-        for part in self.status_lines:
-            theme.text(surface, part, (side.x + 14, y), 17)
-            y += 22
-        self._draw_move_list(surface)
-        self.panel_buttons.draw(surface, show_focus=False)
-
-    def _draw_clock(self, surface: pygame.Surface, seat: int, box: pygame.Rect) -> None:
-        """A seat's time left: the running clock inked in, low time in red."""
-        left = self.clock.left(seat)
-        low = left < LOW_SECONDS
-        if self.clock.running == seat:
-            pygame.draw.rect(surface, theme.BAD if low else theme.INK, box, border_radius=8)
-            colour = theme.PAPER
-        else:
-            pygame.draw.rect(surface, theme.BAD if low else theme.GRID, box, width=2,
-                             border_radius=8)
-            colour = theme.BAD if low else theme.INK
-        theme.text(surface, format_time(left), box.center, 19, colour, bold=True,
-                   anchor="center")
-
-    def _draw_move_list(self, surface: pygame.Surface) -> None:
-        box = self.moves_rect
-        rows = box.height // MOVE_ROW
-        moves = self.move_list()
-        if rows < 2 or not moves:
-            return
-        pygame.draw.line(surface, theme.GRID, box.topleft, box.topright)
-        shown = moves[max(0, len(moves) - rows + 1):]  # the latest, newest at the bottom
-        for i, text in enumerate(shown):
-            newest = i == len(shown) - 1
-            theme.text(surface, text, (box.x + 4, box.y + 6 + i * MOVE_ROW), 15,
-                       theme.INK if newest else theme.INK_SOFT, bold=newest)
