@@ -239,9 +239,9 @@ def win_chance(margin: float, exact: bool) -> float:
 
 def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     """Hard's judgement of the view (ai.base.Bot.appraise): exact where the position is solved
-    (the 3x3 table, or few lines left), else Hard's move, with values by the game's theory one
-    move deep: a move is worth the boxes it takes and whatever more they lead to, less what it
-    gives away. `limit` is not used: the exact values take what they take."""
+    (the 3x3 table, or few lines left), else the game's theory one move deep: a move is worth
+    the boxes it takes and whatever more they lead to, less what it gives away. `limit` is not
+    used: the exact values take what they take."""
     KERNEL.load()  # a review waits for the compiled exact search: it judges many positions
     state = rules.state_from_view(view)
     geo = geometry(state.rows, state.cols)
@@ -267,8 +267,9 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     values = {line: margin(line) for line in legal}
     top = max(values.values())
     best = _exact_move(state, legal, budget) if exact else None
-    if best is None:
-        best = choose(view, legal, budget, "hard", random.Random(state.mask))
+    if best is None:  # the game's theory (Hard's chain search, ai/dots_chains.py, is not
+        # used here: its values are not margins of this model)
+        best = theory_move(state, legal, random.Random(state.mask), budget)
         if values[best] < top:
             best = max(legal, key=lambda line: values[line])
     value = win_chance(ahead + values[best], exact)

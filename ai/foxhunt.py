@@ -299,6 +299,21 @@ def probe_cost(size: int, foxes: int, probes: list, cell: int, post: Posterior,
     return total
 
 
+def _estimate(size: int, foxes: int, probes: list, seconds: float) -> Posterior:
+    """The chances of a fox: counted if the count finishes in `seconds`, else sampled for as
+    long again (hint's way, in a review's time)."""
+    try:
+        return posterior(size, foxes, probes, Budget(seconds))
+    except Deadline:
+        found = {c for c, a in probes if a == rules.FOX}
+        probed = {c for c, _ in probes}
+        empties = [(c, a) for c, a in probes if a != rules.FOX]
+        need = [a - len(rules.sight(size, c) & found) for c, a in empties]
+        unknown = [c for c in range(size * size) if c not in probed]
+        return _sampled(size, [0.0] * (size * size), unknown, empties, need,
+                        foxes - len(found), Budget(seconds))
+
+
 def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     """Hard's judgement of the hunter's view (ai.base.Bot.appraise): the expected final score
     (probes made and still needed; fewer is better) with Hard's probe, and with each asked
@@ -307,7 +322,9 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     details give its chance of a fox. `limit` is not used."""
     size, foxes, probes = rules.parse_view(view)
     legal = rules.legal_moves_from_view(view, {})
-    post = posterior(size, foxes, probes, Budget(3600, budget.cancel))
+    post = _estimate(size, foxes, probes, budget.remaining() / 3)
+    if budget.cancel.is_set():
+        raise Deadline
     best = choose(view, legal, Budget(budget.remaining() / 2, budget.cancel), "hard",
                   random.Random(len(probes)))
     left = foxes - sum(1 for _, a in probes if a == rules.FOX)

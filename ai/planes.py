@@ -320,7 +320,10 @@ def choose_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> 
 
 
 # --- judging a position (the review, ai/review.py)
-REVIEW_SCALE = 2.0  # expected shots ahead in the race at which the win chance is 73%
+# The race's spread: a hunt's shots still needed vary with a variance of about this much per
+# shot expected (a Hard hunt of ~22 shots spreads about 3 either way), so a lead of a shot
+# counts more late in the game than early.
+REVIEW_VARIANCE = 0.4
 REVIEW_EXACT_BELOW = 12  # layouts left at which a review searches to the last head (exact;
 # measured: 0.1 s at 11 layouts, 2 s at 16, over 20 s at 25)
 
@@ -410,10 +413,13 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     mine, best, costs, exact = shot_costs(view, cells, budget, limit)
     theirs = _rest(codes, planes, view["incoming"])
 
+    # the logistic with the spread of the difference of the two hunts (sd * sqrt(3) / pi)
+    scale = max(0.5, math.sqrt(REVIEW_VARIANCE * (mine + theirs)) * math.sqrt(3) / math.pi)
+
     def chance(cost: float) -> float:
         if not math.isfinite(cost):
             return 0.0
-        return 1.0 / (1.0 + math.exp(-(theirs - cost + 0.5) / REVIEW_SCALE))
+        return 1.0 / (1.0 + math.exp(-(theirs - cost + 0.5) / scale))
 
     live = codes[consistent(size, planes, view["shots"])]
     n = max(len(live), 1)

@@ -43,14 +43,14 @@ class Settings:
     """How hard each position is searched: seconds of Hard's search, and `limit`, a bound in
     the bot's own unit (plies, shots) that makes a review the same on every machine (0: none)."""
 
-    seconds: float = 0.15
+    seconds: float = 0.12
     limit: int = 0
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-QUICK = Settings(0.15)
+QUICK = Settings(0.12)  # a 60-ply game in about 10 s (bench/review_speed.py)
 DEEP = Settings(1.0)
 
 
@@ -114,8 +114,9 @@ class Review:
     """One review of a match (a finished game, or any record). Run it off the loop thread."""
 
     def __init__(self, match: Match, settings: Settings = QUICK,
-                 cancel: threading.Event | None = None):
+                 cancel: threading.Event | None = None, first: int = 0):
         self.match = match
+        self.first = max(0, first)  # plies before this one are left out ("skipped")
         self.settings = settings
         self.rules = match.rules
         self.bot = bot_module(match.game_id)
@@ -123,8 +124,8 @@ class Review:
         self.cancelled = cancel if cancel is not None else threading.Event()
         self.entries: list[dict] = []
         self.result: dict | None = None
-        hidden = 2 if self.rules.HIDDEN else 1  # the truth costs a second look
-        self.total = len(match.moves) * hidden
+        hidden = 2 if self.rules.HIDDEN else 1  # the truth is a second pass
+        self.total = max(0, len(match.moves) - self.first) * hidden
         self.done = 0
 
     def cancel(self) -> None:
@@ -135,14 +136,13 @@ class Review:
     def progress(self) -> Progress:
         return Progress(self.done, self.total)
 
-    def budget(self) -> Budget:
-        return Budget(self.settings.seconds, self.cancelled)
-
-    def appraise(self, state: Any, moves: list) -> tuple[int, Appraisal]:
-        """The seat to move in state, and Hard's judgement from that seat's view."""
+    def appraise(self, state: Any, moves: list, share: float = 1.0) -> tuple[int, Appraisal]:
+        """The seat to move in state, and Hard's judgement from that seat's view, with `share`
+        of a position's time."""
         seat = self.rules.to_move(state)
         view = self.rules.view(state, seat)
-        return seat, self.bot.appraise(view, moves, self.budget(), self.settings.limit)
+        budget = Budget(self.settings.seconds * share, self.cancelled)
+        return seat, self.bot.appraise(view, moves, budget, self.settings.limit)
 
     def run(self) -> Iterator[Progress]:
         """Judge every ply, yielding progress after each; `result` is set at the end, or stays
@@ -152,6 +152,9 @@ class Review:
         for ply, move in enumerate(moves):
             state = states[ply]
             seat = self.rules.to_move(state)
+            if ply < self.first:
+                self.entries.append({"ply": ply, "seat": seat, "move": move, "kind": "skipped"})
+                continue
             if self.rules.SETUP and self.rules.setup_pending(state):
                 self.entries.append({"ply": ply, "seat": seat, "move": move, "kind": "setup"})
             else:
@@ -164,7 +167,7 @@ class Review:
             self.done += 1
             yield self.progress
         if self.rules.HIDDEN:
-            for entry in self.entries:
+            for entry in self.entries[self.first:]:
                 if entry["kind"] == "move":
                     try:
                         entry["truth"] = self.truth(entry)
@@ -184,15 +187,16 @@ class Review:
             "figures": a.figures,
         })
 
-    def realised(self, state: Any, mover: int) -> float:
+    def realised(self, state: Any, mover: int, share: float = 1.0) -> float:
         """What `state` is worth to `mover`, judged by whoever moves in it with its view (the
-        answer of the move that led here known); a finished game is worth its result."""
+        answer of the move that led here known), with `share` of a position's time; a finished
+        game is worth its result."""
         out = self.rules.outcome(state)
         if out is not None:
             if self.rules.PLAYERS == 1:
                 return float(out.score[0])
             return 0.5 if out.winner is None else float(out.winner == mover)
-        seat, a = self.appraise(state, [])
+        seat, a = self.appraise(state, [], share)
         return a.value if seat == mover or self.rules.PLAYERS == 1 else 1.0 - a.value
 
     def truth(self, entry: dict) -> dict:
@@ -203,11 +207,14 @@ class Review:
         after = self._next_before(ply, mover)
         if after is None:
             after = self.realised(self.match.states[ply + 1], mover)
+        if entry["best"] == entry["move"]:
+            return _plain({"after": after, "best_after": after})
         try:
             best_state = self.rules.apply(state, self.rules.move_from_wire(entry["best"]))
         except ValueError:
             best_state = None
-        best_after = self.realised(best_state, mover) if best_state is not None else None
+        best_after = self.realised(best_state, mover, 1 / 3) if best_state is not None \
+            else None
         return _plain({"after": after, "best_after": best_after})
 
     def _next_before(self, ply: int, mover: int) -> float | None:
@@ -241,7 +248,8 @@ class Review:
                 graph.append(e["before"])
         return {
             "version": VERSION, "game": self.match.game_id,
-            "settings": self.settings.to_dict(), "unit": unit, "better": better,
+            "settings": self.settings.to_dict(), "first": self.first, "unit": unit,
+            "better": better,
             "thresholds": self.limits, "plies": plies, "graph": graph,
             "summary": {"counts": counts, "lost_at": lost_at},
         }
@@ -259,7 +267,7 @@ def review(match: Match, settings: Settings = QUICK) -> dict:
 def reusable(stored: dict | None, match: Match, settings: Settings) -> bool:
     """Whether a review stored with a replay answers for this match at these settings."""
     return (isinstance(stored, dict) and stored.get("version") == VERSION
-            and stored.get("game") == match.game_id
+            and stored.get("game") == match.game_id and stored.get("first") == 0
             and stored.get("settings") == settings.to_dict()
             and isinstance(stored.get("plies"), list)
             and len(stored["plies"]) == len(match.moves))
