@@ -9,15 +9,16 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from game import registry
+from game.match import Level
 
-LEVELS = ("random", "easy", "normal", "hard")
-LEVEL_TITLES = {"random": "Random", "easy": "Easy", "normal": "Normal", "hard": "Hard"}
+LEVELS = tuple(Level)  # weakest first, as menus offer them
+LEVEL_TITLES = {Level.RANDOM: "Random", Level.EASY: "Easy", Level.NORMAL: "Normal",
+                Level.HARD: "Hard"}
 # Seconds a move at each level, unless the player's settings say otherwise.
-DEFAULT_SECONDS = {"random": 0.0, "easy": 0.25, "normal": 0.5, "hard": 1.0}
+DEFAULT_SECONDS = {Level.RANDOM: 0.0, Level.EASY: 0.25, Level.NORMAL: 0.5, Level.HARD: 1.0}
 
 
 class Deadline(Exception):
@@ -53,12 +54,12 @@ class Bot(Protocol):
     # Random plies played after the first round of arena openings (0: none).
     OPENING_PLIES: int
 
-    def choose(self, view: dict, legal: list, budget: Budget, level: str,
+    def choose(self, view: dict, legal: list, budget: Budget, level: Level,
                rng: random.Random) -> Any:
         """The move to play from this view, legal one of `legal` (rebuilt from the view if
         empty), the best found before budget.expired()."""
 
-    def choose_setup(self, view: dict, budget: Budget, level: str, rng: random.Random) -> Any:
+    def choose_setup(self, view: dict, budget: Budget, level: Level, rng: random.Random) -> Any:
         """The setup to give while the game's setup phase is pending (SETUP games)."""
 
     def appraise(self, view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
@@ -108,15 +109,17 @@ def bot_members() -> Sequence[str]:
         n for n, v in vars(Bot).items() if callable(v) and not n.startswith("_")]
 
 
-def check_level(level: str) -> str:
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}")
-    return level
+def check_level(level: str) -> Level:
+    """The level named `level` (a Level is its own name); ValueError if there is none."""
+    try:
+        return Level(level)
+    except ValueError:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVELS)}") from None
 
 
-def bot_module(game_id: str) -> ModuleType:
-    """The game's bot module (a `Bot`)."""
-    return registry.get(game_id).ai_module()
+def bot_module(game_id: str) -> Bot:
+    """The game's bot module (ai/<id>.py), which keeps the `Bot` contract."""
+    return cast(Bot, registry.get(game_id).ai_module())
 
 
 def opening_plan(game_id: str) -> tuple[str | None, int]:
@@ -129,8 +132,8 @@ def opening_plan(game_id: str) -> tuple[str | None, int]:
 def decide(game_id: str, view: dict, legal: list, level: str, budget: Budget,
            rng: random.Random) -> Any:
     """The move the built-in bot of this game and level plays from this view."""
-    check_level(level)
-    if level == "random" and legal:
+    level = check_level(level)
+    if level is Level.RANDOM and legal:
         return rng.choice(legal)
     return bot_module(game_id).choose(view, legal, budget, level, rng)
 
@@ -138,5 +141,5 @@ def decide(game_id: str, view: dict, legal: list, level: str, budget: Budget,
 def decide_setup(game_id: str, view: dict, level: str, budget: Budget,
                  rng: random.Random) -> Any:
     """The setup (for games with a setup phase) the built-in bot chooses."""
-    check_level(level)
+    level = check_level(level)
     return bot_module(game_id).choose_setup(view, budget, level, rng)

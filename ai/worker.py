@@ -21,6 +21,7 @@ from typing import Any
 
 from ai import compiled
 from ai.base import Budget, bot_module, check_level
+from game.match import Level
 
 
 @dataclass
@@ -210,14 +211,14 @@ def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level
                        asked_at: float) -> Any:
     """Runs in the bot process. The budget counts from asked_at (the monotonic clock is the
     machine's, so it holds across processes) and keeps a reserve for the way back."""
-    check_level(level)
+    level = check_level(level)
     rng = random.Random(seed)
     left = seconds - (time.monotonic() - asked_at) - min(ANSWER_RESERVE_S, seconds / 10)
     budget = Budget(left, _Generation(_SHARED, slot, generation))
     module = importlib.import_module(ai_module)
     if kind == "setup":
         return module.choose_setup(view, budget, level, rng)
-    if level == "random" and legal:
+    if level is Level.RANDOM and legal:
         return rng.choice(legal)
     return module.choose(view, legal, budget, level, rng)
 

@@ -6,17 +6,17 @@ reseeds): replaying that record rebuilds every state bit for bit.
 
 from __future__ import annotations
 
+import enum
 import math
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from game import registry
 from game.rules import Outcome, RulesError, Termination
 from game.text import LINE_MAX, NAME_MAX, clean_text
 
-SEAT_KINDS = ("human", "ai", "remote", "agent")
 MAX_MOVES = 100_000  # longer than any real game (a 2048 game to 131072 is about 60,000 moves)
 SEED_RANGE = range(-(2**63), 2**64)
 COMMAND_MAX = 4096  # an outside program's command line, as a file gives it
@@ -49,24 +49,67 @@ def _record_reseeds(raw: Any, moves: int) -> list[tuple[int, int]]:
     return out
 
 
+class SeatKind(str, enum.Enum):
+    """Who plays a seat. The value is the seat's kind in files and on the wire."""
+
+    HUMAN = "human"  # someone at this computer
+    AI = "ai"  # a built-in bot, at the seat's level
+    REMOTE = "remote"  # the other player of a LAN game
+    AGENT = "agent"  # an outside program, run with the seat's command
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Level(str, enum.Enum):
+    """How strong a built-in bot plays, weakest first. The value is its name in files, settings,
+    statistics and on the command line."""
+
+    RANDOM = "random"
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _member(kind: type[enum.Enum], value: Any, what: str) -> Any:
+    """The member of `kind` whose value is `value`; RulesError naming the ones there are."""
+    try:
+        return kind(value)
+    except ValueError:
+        names = ", ".join(str(m.value) for m in kind)
+        raise RulesError(f"unknown {what} {_short(value)}; {what}s: {names}") from None
+
+
 @dataclass
 class Seat:
-    """Who plays a seat: a local human, a built-in bot, a LAN peer or an outside program."""
+    """Who plays a seat: a local human, a built-in bot, a LAN peer or an outside program.
+    A kind or level given as its string becomes the enum member (ValueError if unknown)."""
 
-    kind: str = "human"
+    kind: SeatKind = SeatKind.HUMAN
     name: str = "Player"
-    level: str = "normal"  # the bot level, for kind "ai"
-    command: str = ""  # the program's command line, for kind "agent"
+    level: Level = Level.NORMAL  # the bot level, for kind AI
+    command: str = ""  # the program's command line, for kind AGENT
+
+    def __post_init__(self) -> None:
+        self.kind = SeatKind(self.kind)
+        self.level = Level(self.level)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {"kind": str(self.kind), "name": self.name, "level": str(self.level),
+                "command": self.command}
 
     @classmethod
     def from_dict(cls, d: Any) -> Seat:
-        if not isinstance(d, dict) or d.get("kind") not in SEAT_KINDS:
-            raise RulesError(f"bad seat {d!r}")
-        return cls(kind=d["kind"], name=clean_text(d.get("name", "Player"), NAME_MAX) or "Player",
-                   level=clean_text(d.get("level", "normal"), NAME_MAX) or "normal",
+        """The seat a file or a message gives; RulesError on an unknown kind or level."""
+        if not isinstance(d, dict):
+            raise RulesError(f"bad seat {_short(d)}")
+        return cls(kind=_member(SeatKind, d.get("kind"), "seat kind"),
+                   name=clean_text(d.get("name", "Player"), NAME_MAX) or "Player",
+                   level=_member(Level, clean_text(d.get("level"), NAME_MAX) or "normal",
+                                 "bot level"),
                    command=clean_text(d.get("command", ""), COMMAND_MAX))
 
 

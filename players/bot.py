@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ai.base import DEFAULT_SECONDS
+from ai.base import DEFAULT_SECONDS, check_level
 from ai.worker import AIWorker
 from game.match import Match
 from players.base import Controller, Decision, SeatFailure
@@ -14,7 +14,7 @@ class AIController(Controller):
     """A built-in bot on a worker thread; it sees only its seat's view."""
 
     def __init__(self, level: str, seconds: float | None = None, seed: int | None = None):
-        self.level = level
+        self.level = check_level(level)
         self.seconds = DEFAULT_SECONDS[level] if seconds is None else seconds
         self.rng = random.Random(seed)
         self.worker = AIWorker()

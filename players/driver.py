@@ -6,25 +6,30 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game.match import Match, Seat
+from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from players.base import Controller, Decision, HumanController, SeatFailure
 from players.bot import AIController
 from players.program import AgentController
 
 
+def _remote(seat: Seat, seconds: float | None, seed: int | None) -> Controller:
+    raise ValueError("this game was played over the LAN; it goes on only there")
+
+
+# How each kind of seat gets its controller here: (seat, seconds a move, seed).
+CONTROLLERS: dict[SeatKind, Callable[[Seat, float | None, int | None], Controller]] = {
+    SeatKind.HUMAN: lambda seat, seconds, seed: HumanController(),
+    SeatKind.AI: lambda seat, seconds, seed: AIController(seat.level, seconds, seed),
+    SeatKind.AGENT: lambda seat, seconds, seed: AgentController(seat.command),
+    SeatKind.REMOTE: _remote,  # the LAN session makes a peer's controller
+}
+
+
 def controller_for(seat: Seat, seconds: float | None = None, seed: int | None = None) -> Controller:
     """The controller for a local human, a built-in bot or an outside program (LAN seats are
     made by the LAN session)."""
-    if seat.kind == "human":
-        return HumanController()
-    if seat.kind == "ai":
-        return AIController(seat.level, seconds, seed)
-    if seat.kind == "agent":
-        return AgentController(seat.command)
-    if seat.kind == "remote":
-        raise ValueError("this game was played over the LAN; it goes on only there")
-    raise ValueError(f"no local controller for a {seat.kind} seat")
+    return CONTROLLERS[seat.kind](seat, seconds, seed)
 
 
 Submit = Callable[[Any], Any]

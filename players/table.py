@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from game import replay, saves, stats
 from game.clock import GameClock, control
 from game.i18n import N_, Text
-from game.match import Match
+from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from players.base import Controller, Decision
 from players.driver import SeatDriver
@@ -27,6 +27,13 @@ from players.events import Event, EventKind, Question
 REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's answer
 WATCH_PAUSE = 0.6  # watching bots: seconds between two moves at speed 1
 WATCH_SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
+# The statistics' key for the player's opponent in each kind of seat (a bot's is its level).
+OPPONENTS: dict[SeatKind, Callable[[Seat], str]] = {
+    SeatKind.AI: lambda seat: str(seat.level),
+    SeatKind.AGENT: lambda seat: stats.PROGRAM,
+    SeatKind.REMOTE: lambda seat: stats.LAN,
+    SeatKind.HUMAN: lambda seat: str(seat.kind),  # someone here whom no local input plays
+}
 
 
 def in_background(work: Callable[[], None]) -> None:
@@ -424,8 +431,7 @@ class Table:
         if m.rules.PLAYERS == 1:
             return m.game_id, stats.SOLO, "won" if out.winner == me else "lost", out.score[me]
         other = m.seats[1 - me]
-        opponent = {"ai": other.level, "agent": stats.PROGRAM, "remote": stats.LAN}.get(
-            other.kind, other.kind)
+        opponent = OPPONENTS[other.kind](other)
         result = "drawn" if out.winner is None else "won" if out.winner == me else "lost"
         return m.game_id, opponent, result, None
 

@@ -13,13 +13,22 @@ from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import _, outcome_reason, seat_title
-from game.match import Match
+from game.i18n import N_, _, outcome_reason, seat_title
+from game.match import Match, Seat, SeatKind
 from players.table import Table
 
 PANEL_WIDTH = 270
 TOP_BAR = 58
 MOVE_ROW = 19  # px a line of the live move list
+# What the panel says of each kind of seat, under its name ({level}: a bot's level).
+KIND_LABELS = {SeatKind.HUMAN: None, SeatKind.AI: N_("AI {level}"),
+               SeatKind.REMOTE: N_("over the LAN"), SeatKind.AGENT: N_("program")}
+
+
+def seat_label(seat: Seat) -> str:
+    """The panel's words for who plays this seat ("" for someone here)."""
+    label = KIND_LABELS[seat.kind]
+    return "" if label is None else _(label).format(level=_(LEVEL_TITLES[seat.level]))
 
 
 class PlayView(Scene):
@@ -240,9 +249,7 @@ class PlayView(Scene):
                 pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
                                  border_radius=8)
             pygame.draw.circle(surface, colour, (side.x + 26, y + 20), 11)
-            level = _(LEVEL_TITLES.get(s.level, s.level))
-            kind = {"human": "", "ai": _("AI {level}").format(level=level),
-                    "remote": _("over the LAN"), "agent": _("program")}.get(s.kind, s.kind)
+            kind = seat_label(s)
             name, size = self.panel_name(seat), 20
             room = side.right - 46 - (98 if self.clock is not None else 14) - side.x
             while size > 13 and theme.font(size, True).size(name)[0] > room:
