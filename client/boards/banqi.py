@@ -23,6 +23,7 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
 class Board(SquareBoard):
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
                         (("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters"))),)
+    PRIVATE = ("selected", "cursor")
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):

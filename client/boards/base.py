@@ -6,6 +6,7 @@ only draws the view it is given and turns the local player's clicks and keys int
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -36,6 +37,10 @@ class BoardBase:
 
     # The game's own settings (keys start with the game id); game/settings.py gathers them.
     SETTINGS: ClassVar[tuple[Setting, ...]] = ()
+    # What belongs to the person at the screen, not to the game (a selection, the cursor,
+    # planes being placed, guesses): kept per viewer, so nothing of one seat's stays on the
+    # board when another seat takes it (see new_viewer).
+    PRIVATE: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -55,6 +60,8 @@ class BoardBase:
         self.my_turn = False
         self.viewer: int | None = None
         self.last_move: Any = None
+        self._fresh: dict[str, Any] | None = None  # PRIVATE as a new board has them
+        self._kept: dict[int | None, dict[str, Any]] = {}  # PRIVATE, per viewer
 
     def remember(self, key: str, value: Any) -> None:
         """Keep a setting of this game's (in prefs, and in the settings file if given a store)."""
@@ -74,8 +81,25 @@ class BoardBase:
         animate is False when the view jumps (undo, load, replay seek); boards then skip their
         move animations.
         """
+        if self._fresh is None:
+            self._fresh = copy.deepcopy({name: getattr(self, name) for name in self.PRIVATE})
+        if viewer != self.viewer:
+            self.new_viewer(viewer)
         self.view, self.legal, self.my_turn = view, list(legal), my_turn
         self.viewer, self.last_move = viewer, last_move
+
+    def new_viewer(self, viewer: int | None) -> None:
+        """Another seat (None: nobody's) has the screen: the last one's PRIVATE state is put
+        away and the new one's comes back (a fresh board's the first time)."""
+        if self._fresh is None:
+            self._fresh = copy.deepcopy({name: getattr(self, name) for name in self.PRIVATE})
+        self._kept[self.viewer] = {name: getattr(self, name) for name in self.PRIVATE}
+        mine = self._kept.pop(viewer, None)
+        if mine is None:
+            mine = self.fresh_private(viewer)
+        for name, value in mine.items():
+            setattr(self, name, value)
+        self.viewer = viewer
 
     def layout(self, rect: pygame.Rect) -> None:
         """Fit the board inside rect (called on every resize)."""
@@ -124,9 +148,16 @@ class BoardBase:
         text = str(move)
         return text if len(text) <= 22 else text[:20] + "…"
 
+    def fresh_private(self, viewer: int | None) -> dict[str, Any]:
+        """The PRIVATE state a seat starts with: a new board's (nothing of another seat's)."""
+        return copy.deepcopy(self._fresh or {})
+
     def forget(self) -> None:
-        """Between two hidden hands: nothing of the last player's view stays to be drawn."""
+        """Between two hidden hands: nothing of the last player's view, nor of what they were
+        doing on the board, stays to be drawn."""
         self.view, self.legal, self.my_turn = None, [], False
+        if self.viewer is not None:
+            self.new_viewer(None)
 
     def busy(self) -> bool:
         """True while an animation is running that the next move should wait for."""

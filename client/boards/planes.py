@@ -41,6 +41,9 @@ def cell_name(size: int, cell: int) -> str:
 
 
 class Board(BoardBase):
+    PRIVATE = ("placing", "selected", "drag", "ready", "ghosts", "ghost_drag", "heat_mode",
+               "heat", "cursor", "hover", "banner")
+
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
         super().__init__(options, seat_names, prefs, store)
@@ -64,6 +67,17 @@ class Board(BoardBase):
         # The answer to the latest shot, shown over its grid for a moment: (answer, grid
         # "enemy" or "own", seconds left).
         self.banner: tuple[str, str, float] | None = None
+
+    def new_viewer(self, viewer: int | None) -> None:
+        self.worker.cancel()  # a heat map of the last seat's view never reaches the next
+        super().new_viewer(viewer)
+        self.heat = None
+
+    def fresh_private(self, viewer: int | None) -> dict:
+        """A seat starts from a layout of its own: never the one another seat was shown."""
+        fresh = super().fresh_private(viewer)
+        fresh["placing"] = [list(p) for p in self._random_layout()]
+        return fresh
 
     def _random_layout(self) -> list:
         index, _layouts = rules.layouts(self.size, self.count)
