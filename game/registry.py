@@ -1,21 +1,39 @@
-"""The list of games, and where each game's rules, board and bot live."""
+"""The list of games: each game's rules, imported here, and where its board, bot and LAN secrets
+live. Those three belong to the layers above the core and are found there by convention
+(client/boards/<id>.py, ai/<id>.py, net/secrets/<id>.py), imported when first needed: a bot
+brings numba and a board pygame. tests/test_registry.py imports all of them for every game, so a
+misnamed module fails there rather than when someone opens the game."""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
-from functools import cache
 from types import ModuleType
+from typing import cast
 
-# The order the title menu shows them in.
-GAME_IDS = ("ataxx", "dots", "planes", "banqi", "jungle", "g2048", "foxhunt")
+from game.rules import Rules, ataxx, banqi, dots, foxhunt, g2048, jungle, planes
+
+# The arcade's own games, in the order the title menu shows them: one line per game.
+GAMES: tuple[Rules, ...] = (
+    ataxx,
+    dots,
+    planes,
+    banqi,
+    jungle,
+    g2048,
+    foxhunt,
+)
+GAME_IDS = tuple(rules.ID for rules in GAMES)
 
 
 @dataclass(frozen=True)
 class GameInfo:
+    """A game: its rules, and the modules of the layers above (a path given at registration,
+    or the convention)."""
+
     id: str
-    rules: ModuleType
+    rules: Rules
     board_path: str = ""
     ai_path: str = ""
     lan_path: str = ""
@@ -44,18 +62,28 @@ class GameInfo:
         return importlib.import_module(path)
 
 
-_extra: dict[str, GameInfo] = {}
+_OWN = {rules.ID: GameInfo(rules.ID, rules) for rules in GAMES}
+# Games registered at run time, with the arguments they were registered with.
+_extra: dict[str, tuple[GameInfo, tuple[str, str, str, str, str]]] = {}
 
 
 def register(game_id: str, rules_path: str, board_path: str, ai_path: str,
              lan_path: str = "") -> None:
     """Add a game that is not one of the arcade's own (tests use this for a tiny game)."""
-    _extra[game_id] = GameInfo(game_id, importlib.import_module(rules_path), board_path, ai_path,
-                               lan_path)
+    rules = cast(Rules, importlib.import_module(rules_path))
+    _extra[game_id] = (GameInfo(game_id, rules, board_path, ai_path, lan_path),
+                       (game_id, rules_path, board_path, ai_path, lan_path))
 
 
 def unregister(game_id: str) -> None:
     _extra.pop(game_id, None)
+
+
+def registration(game_id: str) -> tuple[str, str, str, str, str] | None:
+    """The register() arguments of a game added at run time (another process registers it with
+    them); None for the arcade's own games."""
+    extra = _extra.get(game_id)
+    return None if extra is None else extra[1]
 
 
 def get(game_id: str) -> GameInfo:
@@ -63,35 +91,16 @@ def get(game_id: str) -> GameInfo:
     if not isinstance(game_id, str):
         raise KeyError(f"bad game id {game_id!r}")
     if game_id in _extra:
-        return _extra[game_id]
-    return _own(game_id)
-
-
-@cache
-def _own(game_id: str) -> GameInfo:
-    if game_id not in GAME_IDS:
+        return _extra[game_id][0]
+    if game_id not in _OWN:
         raise KeyError(f"unknown game {game_id!r}; games: {', '.join(available())}")
-    try:
-        rules = importlib.import_module(f"game.rules.{game_id}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"game.rules.{game_id}":
-            raise KeyError(f"game {game_id!r} is not built yet") from exc
-        raise
-    return GameInfo(game_id, rules)
+    return _OWN[game_id]
 
 
 def available() -> list[str]:
-    """Ids of the games whose rules module is present, in menu order, then the games
-    registered at run time."""
-    found = []
-    for game_id in GAME_IDS:
-        try:
-            get(game_id)
-        except KeyError:
-            continue
-        found.append(game_id)
-    return found + [g for g in _extra if g not in found]
+    """Ids of the arcade's games in menu order, then the games registered at run time."""
+    return list(GAME_IDS) + [g for g in _extra if g not in _OWN]
 
 
-def rules(game_id: str) -> ModuleType:
+def rules(game_id: str) -> Rules:
     return get(game_id).rules

@@ -97,7 +97,7 @@ class Job:
     b: str
     time_ms: int
     out: str
-    register: tuple | None = None  # a game registered at run time (tests), re-registered here
+    register: tuple[str, ...] | None = None  # a game added at run time (tests), added here too
 
 
 @dataclass
@@ -201,9 +201,7 @@ def schedule(game: str, a: str, b: str, games: int, time_ms: int, seed: int, out
     """The jobs of a run: pairs with seats swapped (two players), or each seed played by A
     and by B (one player)."""
     info = registry.get(game)
-    register = None
-    if game not in registry.GAME_IDS:
-        register = (game, info.rules.__name__, info.board_path, info.ai_path)
+    register = registry.registration(game)
     options = info.rules.normalize_options(options or {})
     pairs = (games + 1) // 2 if info.players == 2 else games
     rng = random.Random(seed)
