@@ -26,6 +26,7 @@ from players.events import Event, EventKind, Question
 
 REVEAL_SECONDS = 2.5  # hidden hot-seat: how long the mover sees their move's answer
 WATCH_PAUSE = 0.6  # watching bots: seconds between two moves at speed 1
+BOT_PACE = 0.7  # a person's move shows at least this long before a bot's answer lands
 WATCH_SPEEDS = (0.5, 1.0, 2.0, 4.0, 8.0)
 # The statistics' key for the player's opponent in each kind of seat (a bot's is its level).
 OPPONENTS: dict[SeatKind, Callable[[Seat], str]] = {
@@ -100,6 +101,7 @@ class Table:
         self.paused = False
         self.watch_speed = 1.0
         self.wait_until = 0.0  # watching: no bot is asked before this time
+        self.answer_after = 0.0  # no bot's move lands before this time (a person's shows)
         self.notices: list[str] = []  # messages from background saves and replays
         self.replay_due = False
         self._ended: Match | None = None  # the match whose end-of-game work was done
@@ -339,7 +341,8 @@ class Table:
             watching_waits = not self.humans and (
                 self.paused and not force or self.now() < self.wait_until)
             self.pending = self.driver.poll(may_ask=not watching_waits and not self._held())
-        if self.pending is not None and not busy and not self._held():
+        if (self.pending is not None and not busy and not self._held()
+                and self.now() >= self.answer_after):
             decision, self.pending = self.pending, None
             seat = self.match.to_move()
             if self.driver.apply(decision.move) and self.remote is None:
@@ -372,6 +375,8 @@ class Table:
     def _moved(self, seat: int | None, move: Any) -> None:
         if self.clock is not None and seat is not None:
             self.clock.moved(seat)
+        if seat in self.humans and self.human_to_move() is None:
+            self.answer_after = self.now() + BOT_PACE  # the person sees their move land
         self._emit(EventKind.MOVED, move=move)
         self.autosave()
 

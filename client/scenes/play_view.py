@@ -204,6 +204,10 @@ class PlayView(Scene):
         setup = m.setup_pending()
         if self.revealing:
             return _("{player} is next: press a key to hand over").format(player=who)
+        if seat in self.humans and self.board.busy() and len(m.moves) > 0:
+            mover = m.rules.to_move(m.states[-2])  # the last move still lands: not yet yours
+            if mover is not None and mover != seat:
+                return _("{player} moved").format(player=seat_title(m, mover))
         if seat in self.humans:
             if len(self.humans) == 1:
                 return _("Place your planes") if setup else _("Your move")

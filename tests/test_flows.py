@@ -1,0 +1,98 @@
+"""The flows a player meets (issue 29, 3-14): finality, pace, watching, setup, notation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from client.scenes.play import PlayScene
+from game.match import Match, Seat
+from players.base import Controller, Decision, HumanController
+from players.table import BOT_PACE, Table
+
+
+class Instant(Controller):
+    """A seat that answers at once with its first legal move (never thinks)."""
+
+    def __init__(self) -> None:
+        self.asked: list[int] = []
+        self.move: Any = None
+
+    def request(self, match: Match, seat: int) -> None:
+        self.asked.append(len(match.moves))
+        self.move = match.legal_moves()[0]
+
+    def poll(self) -> Decision | None:
+        return Decision(self.move) if self.move is not None else None
+
+    def cancel(self) -> None:
+        self.move = None
+
+
+def vs_instant(game: str = "ataxx", options: dict | None = None) -> tuple[Table, list[float]]:
+    now = [10.0]
+    match = Match(game, options, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    table = Table(match, [HumanController(), Instant()], records=False, now=lambda: now[0],
+                  io=lambda work: work())
+    return table, now
+
+
+# --- 12: pace
+def test_a_bots_answer_lands_only_after_the_persons_move_has_shown_for_a_while():
+    table, now = vs_instant()
+    m = table.match
+    assert table.play(m.legal_moves()[0]) is None
+    table.tick()
+    assert len(m.moves) == 1  # decided at once, but not shown yet
+    now[0] += BOT_PACE / 2
+    table.tick()
+    assert len(m.moves) == 1
+    now[0] += BOT_PACE
+    table.tick(busy=True)  # the person's move is still being drawn
+    assert len(m.moves) == 1
+    table.tick()
+    assert len(m.moves) == 2 and table.human_to_move() == 0
+
+
+def test_your_move_shows_only_once_the_bots_move_has_landed(h):
+    now = [10.0]
+    match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    play = PlayScene(h.app, match, [HumanController(), Instant()], now=lambda: now[0])
+    h.app.push(play)
+    h.frame()
+    assert play.try_move(match.legal_moves()[0])
+    seen = []
+    for _ in range(120):
+        now[0] += 1 / 60
+        h.frame()
+        seen.append((len(match.moves), play.board.busy(), play.status_text()))
+    assert any(n == 2 and busy for n, busy, _ in seen), "the bot's move is animated"
+    assert all(text != "Your move" for n, busy, text in seen if busy)
+    assert seen[-1] == (2, False, "Your move")
+    first_answer = next(i for i, (n, _, _) in enumerate(seen) if n == 2)
+    assert first_answer >= BOT_PACE * 60 - 2
+
+
+# --- 9: watch mode's S key
+def test_watching_bots_p_pauses_and_s_plays_one_move(h):
+    now = [10.0]
+    match = Match("ataxx", None, 3, [Seat("ai", "Bot A", "easy"), Seat("ai", "Bot B", "easy")])
+    play = PlayScene(h.app, match, [Instant(), Instant()], now=lambda: now[0])
+    h.app.push(play)
+    h.frame()
+    h.key(pygame.K_p, "p")
+    assert play.table.paused
+    moves = len(match.moves)
+    for _ in range(30):
+        now[0] += 0.5
+        h.frame()
+    assert len(match.moves) == moves  # paused: nothing moves
+    h.key(pygame.K_s, "s")
+    for _ in range(5):
+        h.frame()
+    assert len(match.moves) == moves + 1
+    for _ in range(30):
+        now[0] += 0.5
+        h.frame()
+    assert len(match.moves) == moves + 1  # one move, and still paused
