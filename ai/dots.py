@@ -212,7 +212,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     geo = geometry(state.rows, state.cols)
     if level == "hard" or len(undrawn(geo, state.mask)) <= 12:
         # The exact search gets most of the time; the theory needs the rest if it gives up.
-        move = _exact_move(state, legal, Budget(budget.remaining() * 0.6, budget.cancel))
+        move = _exact_move(state, legal, Budget(budget.remaining() * 0.5, budget.cancel))
         if move is not None:
             return move
     if level == "hard":
@@ -220,7 +220,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         if search is not None:
             # A margin for the machine's load: the search stops on a watcher thread's word.
             move = chain_move(geo, state.mask, legal,
-                              Budget(budget.remaining() * 0.8, budget.cancel), rng, search)
+                              Budget(budget.remaining() * 0.75, budget.cancel), rng, search)
             if move is not None:
                 return move
     return theory_move(state, legal, rng, budget)

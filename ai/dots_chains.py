@@ -28,10 +28,9 @@ from typing import Any
 import numpy as np
 
 from ai.base import Budget
-from ai.compiled import Kernel
+from ai.dots_solver import KERNEL
 from game.rules.dots import Geometry, completed, geometry
 
-KERNEL = Kernel("ai.dots_kernel")
 GUESS = 2  # boxes the long chain rule's guess is worth where the search stops
 
 
