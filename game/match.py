@@ -308,7 +308,8 @@ class Match:
         if ending is not None and not match.over:
             match.ending = ending
         started = record.get("started")
-        if type(started) in (int, float) and math.isfinite(started):
+        if isinstance(started, (int, float)) and type(started) is not bool \
+                and math.isfinite(started):
             match.started = float(started)
         return match
 

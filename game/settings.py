@@ -175,6 +175,6 @@ def take_problem() -> str | None:
 
 
 def reset_for_tests() -> None:
-    global _values, _problem, _defaults
+    global _values, _problem, _defaults, _file_body
     with _lock:
         _values, _problem, _defaults, _file_body = None, None, None, {}

@@ -24,7 +24,7 @@ ID = "ataxx"
 TITLE = "Ataxx"
 TAGLINE = "Clone, jump, convert."
 PLAYERS = 2
-SEAT_NAMES = ("x", "o")
+SEAT_NAMES: tuple[str, ...] = ("x", "o")
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False
@@ -44,7 +44,7 @@ LAYOUTS = {
     "sides": "x5o/7/3-3/2-1-2/3-3/7/o5x x 0 1",
     "cross": "x5o/7/2-1-2/3-3/2-1-2/7/o5x x 0 1",
 }
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("layout", "Board", (("empty", "Open board"), ("corners", "4 corners"),
                                ("sides", "4 sides"), ("cross", "Cross")), "empty"),
 )

@@ -22,7 +22,7 @@ ID = "banqi"
 TITLE = "Banqi"
 TAGLINE = "Chinese dark chess."
 PLAYERS = 2
-SEAT_NAMES = ("first", "second")
+SEAT_NAMES: tuple[str, ...] = ("first", "second")
 HIDDEN = True
 
 
@@ -39,7 +39,7 @@ KINDS = "KAERNCP"
 RANK_OF = {k: 7 - i for i, k in enumerate(KINDS)}  # K 7 ... P 1
 COUNTS = {"K": 1, "A": 2, "E": 2, "R": 2, "N": 2, "C": 2, "P": 5}
 QUIET_LIMIT = 180
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("variant", "Rules", (("taiwan", "Taiwan"), ("china", "China")), "taiwan"),
     Option("fog", "Fog of war", ((False, "Off"), (True, "On")), False),
 )
@@ -278,7 +278,7 @@ def score(state: State) -> tuple[int, int]:
         n = sum(1 for p in state.board if colour_of(p) == colour)
         n += sum(1 for p in state.under if p and colour_of(p) == colour)
         result.append(n)
-    return tuple(result)
+    return result[0], result[1]
 
 
 def to_move(state: State) -> int | None:
@@ -374,7 +374,7 @@ def parse_board(text: str) -> tuple[str, ...]:
 def view(state: State, seat: int | None) -> dict:
     shown = list(state.board)
     fogged = seat is not None and state.fog and outcome(state) is None
-    seen = visible(state, seat) if fogged else set(range(32))
+    seen = visible(state, seat) if fogged and seat is not None else set(range(32))
     if fogged:
         shown = [shown[sq] if sq in seen else "~" for sq in range(32)]
     last = state.last

@@ -25,7 +25,7 @@ ID = "dots"
 TITLE = "Dots and Boxes"
 TAGLINE = "Close boxes, keep control."
 PLAYERS = 2
-SEAT_NAMES = ("red", "blue")
+SEAT_NAMES: tuple[str, ...] = ("red", "blue")
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False
@@ -34,7 +34,7 @@ UAI = False
 setup_pending = no_setup_pending
 reseed = no_reseed
 SIZES = tuple((n, str(n)) for n in range(1, 6))
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("rows", "Rows of boxes", SIZES, 3),
     Option("cols", "Columns of boxes", SIZES, 3),
     Option("first_reply_rule", "First reply rule", ((False, "Off"), (True, "On")), False),

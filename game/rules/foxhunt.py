@@ -27,7 +27,7 @@ ID = "foxhunt"
 TITLE = "Fox Hunt"
 TAGLINE = "Find the hidden foxes in few probes."
 PLAYERS = 1
-SEAT_NAMES = ("hunter",)
+SEAT_NAMES: tuple[str, ...] = ("hunter",)
 HIDDEN = True
 hides_between_seats = seats_hide_their_views
 SETUP = False
@@ -37,7 +37,7 @@ setup_pending = no_setup_pending
 reseed = no_reseed
 FOX = "fox"
 FIELDS = {10: 8, 8: 5}  # size -> foxes
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("size", "Field", ((10, "10x10, 8 foxes"), (8, "8x8, 5 foxes")), 10),
 )
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 import numpy as np
 
@@ -32,7 +33,7 @@ ID = "g2048"
 TITLE = "2048"
 TAGLINE = "Slide and merge to 2048."
 PLAYERS = 1
-SEAT_NAMES = ("player",)
+SEAT_NAMES: tuple[str, ...] = ("player",)
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False
@@ -145,7 +146,7 @@ def slide_paths(cells: tuple[int, ...], direction: str) -> list[tuple[int, int, 
     """Where each tile goes: (from cell, to cell, value before, merged) for every tile.
 
     Both tiles of a merge are listed with merged True; the boards use this to animate."""
-    paths = []
+    paths: list[tuple[int, int, int, bool]] = []
     for line in _LINES[direction]:
         slot, last_value, last_open = -1, 0, False
         for i in line:
@@ -180,8 +181,9 @@ def new_game(options: dict | None, seed: int) -> State:
     return State(tuple(cells), 0, rng)
 
 
-def from_rows(rows: list[list[int]], score: int = 0, seed: int = 0) -> State:
-    """A state with these tiles (for tests, puzzles and the bot); RulesError if malformed."""
+def from_rows(rows: Any, score: int = 0, seed: int = 0) -> State:
+    """A state with these tiles, 4 rows of 4 (for tests, puzzles, views and the bot);
+    RulesError if malformed."""
     if (not isinstance(rows, (list, tuple)) or len(rows) != SIZE
             or any(not isinstance(r, (list, tuple)) or len(r) != SIZE for r in rows)):
         raise RulesError("a 2048 board is 4 rows of 4 tiles")

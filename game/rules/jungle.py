@@ -26,7 +26,7 @@ ID = "jungle"
 TITLE = "Jungle"
 TAGLINE = "Dou Shou Qi: the rat takes the elephant."
 PLAYERS = 2
-SEAT_NAMES = ("red", "blue")
+SEAT_NAMES: tuple[str, ...] = ("red", "blue")
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False
@@ -48,7 +48,7 @@ NAMES = {"E": "elephant", "L": "lion", "T": "tiger", "P": "leopard", "D": "dog",
          "C": "cat", "R": "rat"}
 REPEAT_LIMIT = 3  # the same position (board and side to move) this many times
 
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("ranks", "Ranks", (("standard", "Dog over wolf"), ("wolf_over_dog", "Wolf over dog")),
            "standard"),
     Option("traps", "Traps", (("enemy", "Enemy traps only"), ("any", "Any trap")), "enemy"),

@@ -33,7 +33,7 @@ ID = "planes"
 TITLE = "炸飞机 Bomb the Planes"
 TAGLINE = "Find the three hidden planes first."
 PLAYERS = 2
-SEAT_NAMES = ("red", "blue")
+SEAT_NAMES: tuple[str, ...] = ("red", "blue")
 HIDDEN = True
 hides_between_seats = seats_hide_their_views
 SETUP = True
@@ -43,7 +43,7 @@ reseed = no_reseed
 DIRECTIONS = ("up", "down", "left", "right")
 ANSWERS = ("miss", "body", "head")
 HIDDEN_LAYOUT = "hidden"
-OPTIONS = (
+OPTIONS: tuple[Option, ...] = (
     Option("equal_turns", "Equal turns", ((False, "Off"), (True, "On")), False),
 )
 
@@ -118,7 +118,7 @@ def layouts(size: int, count: int) -> tuple[np.ndarray, np.ndarray]:
     n = len(codes)
     combos: list[tuple[int, ...]] = [()]
     for _ in range(count):
-        grown = []
+        grown: list[tuple[int, ...]] = []
         for combo in combos:
             start = combo[-1] + 1 if combo else 0
             ok = np.ones(n, dtype=bool)
@@ -145,7 +145,8 @@ def check_setup(size: int, planes: int, setup) -> tuple[tuple[int, int, str], ..
     """A SETUP value as a tuple of planes; RulesError saying what is wrong with it."""
     if not isinstance(setup, (list, tuple)) or len(setup) != planes:
         raise RulesError(f"a layout is a list of {planes} planes [row, col, direction]")
-    result, used = [], set()
+    result: list[tuple[int, int, str]] = []
+    used: set[int] = set()
     for plane in setup:
         if not isinstance(plane, (list, tuple)) or len(plane) != 3:
             raise RulesError(f"a plane is [row, col, direction], not {plane!r}")
@@ -268,6 +269,7 @@ def apply(state: State, move) -> State:
     if seat is None:
         raise RulesError("the game is over")
     if setup_pending(state):
+        layout: str | tuple[tuple[int, int, str], ...]
         if move == HIDDEN_LAYOUT:
             layout = HIDDEN_LAYOUT
         elif isinstance(move, list) and (not move or isinstance(move[0], list)):
