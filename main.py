@@ -7,6 +7,8 @@ import argparse
 import os
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any, TextIO
 
 from net.link import DEFAULT_PORT
 
@@ -22,8 +24,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--port", type=int, default=DEFAULT_PORT,
                    help="TCP port to host on (0: any free port)")
     p.add_argument("--headless", action="store_true", help="no window: print the result line")
-    p.add_argument("--ai", default="normal", metavar="LEVEL",
-                   help="bot level for --demo/--host/--join (random, easy, normal, hard)")
+    p.add_argument("--ai", default=None, metavar="LEVEL",
+                   help="bot level for --demo/--host/--join (random, easy, normal, hard; "
+                        "normal, or easy at DEMO_SECONDS a move for --demo --headless)")
     p.add_argument("--seconds", type=float, default=None, help="bot time a move, seconds")
     p.add_argument("--seed", type=int, default=None, help="the game's seed (--demo)")
     p.add_argument("--install-shortcut", action="store_true",
@@ -33,22 +36,50 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
-def headless_demo(game_id: str, level: str, seconds: float | None, seed: int | None) -> int:
+DEMO_LEVEL, DEMO_SECONDS = "easy", 0.05  # --demo --headless with no --ai: done in seconds
+PROGRESS_EVERY = 20  # --demo --headless: a progress line on stderr every so many moves
+
+
+def demo_budget(level: str | None, seconds: float | None) -> tuple[str, float | None]:
+    """The bots' level and seconds a move for --demo --headless: what was asked, else a game
+    that ends in seconds."""
+    if level is None:
+        return DEMO_LEVEL, DEMO_SECONDS if seconds is None else seconds
+    return level, seconds
+
+
+def demo_progress(match: Any, out: TextIO) -> Callable[[Any], None]:
+    """What --demo --headless prints while it plays: a notice as a warning, and every
+    PROGRESS_EVERY moves how far the game is (so a long game is seen to go on)."""
+    from players.events import EventKind
+
+    def on_event(event: Any) -> None:
+        if event.kind is EventKind.NOTICE:
+            print(f"warning: {event.text.english()}", file=out)
+        elif event.kind is EventKind.MOVED and len(match.moves) % PROGRESS_EVERY == 0:
+            score = "-".join(str(n) for n in match.score())
+            print(f"{match.game_id}: {len(match.moves)} moves, score {score}", file=out,
+                  flush=True)
+
+    return on_event
+
+
+def headless_demo(game_id: str, level: str | None, seconds: float | None,
+                  seed: int | None) -> int:
     from game import registry
     from game.match import Match, Seat
     from players.bot import AIController
-    from players.events import EventKind
     from players.table import play_out
     try:
         info = registry.get(game_id)
     except KeyError as exc:
         print(f"error: {exc.args[0]}", file=sys.stderr)
         return 2
+    level, seconds = demo_budget(level, seconds)
     seats = [Seat("ai", f"Bot {i + 1}", level) for i in range(info.players)]
     match = Match(game_id, None, seed, seats)
     controllers = [AIController(level, seconds, seed=(match.seed + i)) for i in range(len(seats))]
-    play_out(match, controllers, records=True, on_event=lambda e: print(
-        f"warning: {e.text.english()}", file=sys.stderr) if e.kind is EventKind.NOTICE else None)
+    play_out(match, controllers, records=True, on_event=demo_progress(match, sys.stderr))
     print(match.result_line())
     return 0
 
@@ -72,12 +103,12 @@ def headless_lan(args: argparse.Namespace) -> int:
         return 2
     try:
         if args.host:
-            line = headless.run_host(args.host, args.ai, args.port, seed=args.seed,
+            line = headless.run_host(args.host, args.ai or "normal", args.port, seed=args.seed,
                                      on_listening=lambda port: print(
                                          f"hosting {args.host} on port {port}",
                                          file=sys.stderr, flush=True))
         else:
-            line = headless.run_join(args.join, args.ai)
+            line = headless.run_join(args.join, args.ai or "normal")
     except (OSError, ValueError, KeyError, TypeError, ConnectionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

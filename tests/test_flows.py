@@ -96,3 +96,59 @@ def test_watching_bots_p_pauses_and_s_plays_one_move(h):
         now[0] += 0.5
         h.frame()
     assert len(match.moves) == moves + 1  # one move, and still paused
+
+
+# --- 3: a finished game is final
+def test_a_finished_game_is_final_its_stats_and_replay_are_written_once(monkeypatch):
+    from game import stats
+    recorded, written = [], []
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: recorded.append(entry))
+    now = [10.0]
+    match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    table = Table(match, [HumanController(), Instant()], now=lambda: now[0],
+                  io=lambda work: written.append(work))
+    assert table.play(match.legal_moves()[0]) is None
+    table.resign()
+    for _ in range(3):
+        now[0] += 1.0
+        table.tick()
+    assert match.over and not table.can_undo()
+    assert table.undo() is False and match.over
+    for _ in range(3):
+        table.tick()
+    assert len(recorded) == 1 and len(written) == 1
+
+
+def test_no_takeback_is_asked_over_the_lan_once_the_game_is_over():
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("remote", "Ben")])
+    remote = SilentRemote(match, seat=0)
+    table = Table(match, [HumanController(), Controller()], remote=remote, records=False,
+                  now=lambda: 10.0, io=lambda work: work())
+    match.play(match.legal_moves()[0])
+    assert table.can_undo()
+    match.resign(1)
+    table.tick()
+    assert table.undo() is False
+    assert ("takeback", None) not in remote.sent
+
+
+# --- 14: --demo GAME --headless with no --ai
+def test_a_headless_demo_with_no_level_plays_quick_bots_and_says_how_far_it_is():
+    import io
+
+    import main
+    from players.events import Event, EventKind
+    args = main.parse_args(["--demo", "ataxx", "--headless"])
+    level, seconds = main.demo_budget(args.ai, args.seconds)
+    assert level == "easy" and seconds is not None and seconds <= 0.05
+    assert main.demo_budget("hard", None) == ("hard", None)  # asked for: as asked
+    assert main.demo_budget(None, 0.3) == ("easy", 0.3)
+    match = Match("ataxx", None, 3, [Seat("ai", "A", "easy"), Seat("ai", "B", "easy")])
+    out = io.StringIO()
+    on_event = main.demo_progress(match, out)
+    for _ in range(2 * main.PROGRESS_EVERY):
+        match.play(match.legal_moves()[0])
+        on_event(Event(EventKind.MOVED, move=match.moves[-1]))
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[-1].startswith(f"ataxx: {2 * main.PROGRESS_EVERY} moves")
