@@ -43,6 +43,10 @@ WON = 900.0  # a score beyond this is a win or a loss found
 INF = 1e9
 PASS = "pass"  # the search's stand-in for a flip below the root
 CONTEMPT = 10.0  # what a draw costs the side ahead in material (and is worth to the side behind)
+# Hard's transposition table, 2**bits positions: off (-1), as 2**18 it showed no gain in a
+# paired match (bench/banqi_ab.py, 24 deals x both seats at 0.2 s: 24-2-22)
+TABLE_BITS = -1
+RESERVE = 0.08  # seconds the search leaves unused (at most this share of a short budget)
 KEY_ROOM = MAX_DEPTH + 4  # room on the kernel's position stack for the search's own plies
 
 
@@ -50,7 +54,7 @@ class Searcher:
     """Alpha-beta below a root of moves and flips; `kernel` (ai.banqi_kernel, loaded) runs
     the tree below the root compiled, None keeps it in Python (the reference)."""
 
-    def __init__(self, variant: str, budget: Budget, kernel: Any = None):
+    def __init__(self, variant: str, budget: Budget, kernel: Any = None, table_bits: int = -1):
         self.variant = variant
         self.values = VALUES[variant]
         self.budget = budget
@@ -60,6 +64,8 @@ class Searcher:
             self.ctl = kernel.new_ctl()
             self.vals = kernel.values_of(self.values)
             self.hashes: dict = {}  # search key -> the kernel's hash_of
+            # a transposition table (compiled only; none: the pure search's tree exactly)
+            self.table = kernel.new_table(table_bits)
 
     def search(self, board: list[str], colour: str, depth: int, alpha: float, beta: float,
                keys: list | None = None, rev: int = 0, ply: int = 0, draw: float = 0.0
@@ -80,7 +86,7 @@ class Searcher:
         before = int(self.ctl[k.NODES])
         value = k.negamax(k.encode(board), int(colour == "black"), depth, alpha, beta,
                           self.variant == "china", self.vals, self.ctl, hashes, len(keys) - 1,
-                          rev, ply, draw)
+                          rev, ply, draw, *self.table)
         self.nodes += int(self.ctl[k.NODES]) - before
         if self.ctl[k.ABORTED]:
             raise Deadline
@@ -291,7 +297,10 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     board = determinize(view, rng)
     pool = Counter({k: n for k, n in view["hidden"].items() if n})
     kernel = KERNEL.get()
-    searcher = Searcher(view["variant"], budget, kernel)
+    # the search stops a little before the budget, for the answer's way out on a busy machine
+    budget = Budget(max(0.0, budget.remaining() - min(RESERVE, RESERVE * budget.seconds)),
+                    budget.cancel)
+    searcher = Searcher(view["variant"], budget, kernel, TABLE_BITS)
     best = greedy_move(view, legal, rng)
     max_depth = 1 if level == "easy" else MAX_DEPTH
     keys = history_keys(view, board)
@@ -336,6 +345,8 @@ def greedy_move(view: dict, legal: list, rng: random.Random) -> str:
         return rng.choice([m for v, m in captures if v == top])
     flips = [m for m in legal if len(m) == 2]
     return rng.choice(flips or legal)
+
+
 
 # --- judging a position (the review, ai/review.py)
 REVIEW_SCALE = 40.0  # material ahead (a king 100, a rook 12) at which the win chance is 73%

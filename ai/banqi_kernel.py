@@ -20,6 +20,8 @@ SOLDIER, CANNON, GENERAL = RANK_OF["P"], RANK_OF["C"], RANK_OF["K"]
 MAX_MOVES = 96  # more than any position has: 16 pieces x 4 steps + 2 cannons x 4 jumps
 LOST = -1000.0
 INF = 1e9
+TT_EXACT, TT_LOWER, TT_UPPER = 0, 1, 2
+PASS_MOVE = 32 * 32  # the table's code for the flip seen as a pass (a move is from * 32 + to)
 
 # Zobrist keys: a random number for each code on each square (none for an empty square) and one
 # for black to move
@@ -263,12 +265,16 @@ def quiesce(board, colour, alpha, beta, china, vals, ctl, ply):
 
 
 @njit("float64(int8[::1], int64, int64, float64, float64, boolean, float64[::1], int64[::1], "
-      "int64[::1], int64, int64, int64, float64)", cache=True, nogil=True)
-def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev, ply, draw):
+      "int64[::1], int64, int64, int64, float64, int64[::1], float64[::1], int64[::1])",
+      cache=True, nogil=True)
+def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev, ply, draw,
+            tt_keys, tt_vals, tt_info):
     """ai.banqi.Searcher.negamax on board (made and unmade in place, left as it was). keys[top]
     is this position's hash_of, keys[rev:top] the positions since the last flip or capture
-    (written further up as the search goes). Stopped by ctl[STOP], it sets ctl[ABORTED] and
-    its value means nothing."""
+    (written further up as the search goes). tt_*: a transposition table (a power of two
+    long; empty: none, the pure search's tree exactly): a position's value and bound at a
+    depth, and its best move, tried first. Stopped by ctl[STOP], it sets ctl[ABORTED] and its
+    value means nothing."""
     if ctl[STOP] != 0:
         ctl[ABORTED] = 1
         return 0.0
@@ -277,6 +283,18 @@ def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev,
     for i in range(rev, top):
         if keys[i] == h:
             return draw
+    size = tt_keys.shape[0]
+    slot = h & (size - 1)
+    tt_move = -1
+    if size > 0 and depth > 0 and tt_keys[slot] == h:
+        info = tt_info[slot]
+        tt_move = (info >> 10) - 1
+        if info & 255 >= depth:
+            v = tt_vals[slot]
+            bound = (info >> 8) & 3
+            if bound == TT_EXACT or (bound == TT_LOWER and v >= beta) or (
+                    bound == TT_UPPER and v <= alpha):
+                return v
     hidden = False
     for sq in range(32):
         if board[sq] == HIDDEN:
@@ -290,15 +308,42 @@ def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev,
     if depth <= 0:
         return quiesce(board, colour, alpha, beta, china, vals, ctl, ply)
     captures = sort_moves(board, vals, froms, tos, n)
-    best = -INF
+    # the order: the table's move, the captures, the flip (as a pass), the other moves
     total = n + 1 if hidden else n
+    seq = np.empty(total, dtype=np.int64)
+    k = 0
+    first = -2
+    if tt_move == PASS_MOVE and hidden:
+        first = -1
+    elif tt_move >= 0:
+        for i in range(n):
+            if froms[i] * 32 + tos[i] == tt_move:
+                first = i
+                break
+    if first != -2:
+        seq[0] = first
+        k = 1
+    for i in range(captures):
+        if i != first:
+            seq[k] = i
+            k += 1
+    if hidden and first != -1:
+        seq[k] = -1
+        k += 1
+    for i in range(captures, n):
+        if i != first:
+            seq[k] = i
+            k += 1
+    alpha0 = alpha
+    best = -INF
+    best_move = -1
     for j in range(total):
-        if hidden and j == captures:  # a flip, seen as a pass: a new run of positions
+        i = seq[j]
+        if i < 0:  # a flip, seen as a pass: a new run of positions
             keys[top + 1] = h ^ SIDE
             score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl,
-                             keys, top + 1, top + 1, ply + 1, -draw)
+                             keys, top + 1, top + 1, ply + 1, -draw, tt_keys, tt_vals, tt_info)
         else:
-            i = j - 1 if hidden and j > captures else j
             a, b = froms[i], tos[i]
             victim = board[b]
             p = board[a]
@@ -306,18 +351,32 @@ def negamax(board, colour, depth, alpha, beta, china, vals, ctl, keys, top, rev,
             board[a] = EMPTY
             keys[top + 1] = h ^ ZOBRIST[a, p] ^ ZOBRIST[b, victim] ^ ZOBRIST[b, p] ^ SIDE
             score = -negamax(board, 1 - colour, depth - 1, -beta, -alpha, china, vals, ctl,
-                             keys, top + 1, top + 1 if victim != EMPTY else rev, ply + 1, -draw)
+                             keys, top + 1, top + 1 if victim != EMPTY else rev, ply + 1, -draw,
+                             tt_keys, tt_vals, tt_info)
             board[a] = p
             board[b] = victim
         if ctl[ABORTED] != 0:
             return 0.0
         if score > best:
             best = score
+            best_move = PASS_MOVE if i < 0 else froms[i] * 32 + tos[i]
         if score > alpha:
             alpha = score
         if alpha >= beta:
             break
+    if size > 0:
+        bound = TT_UPPER if best <= alpha0 else TT_LOWER if best >= beta else TT_EXACT
+        tt_keys[slot] = h
+        tt_vals[slot] = best
+        tt_info[slot] = depth | (bound << 8) | ((best_move + 1) << 10)
     return best
+
+
+def new_table(bits: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """An empty transposition table of 2**bits entries (bits < 0: none)."""
+    size = 0 if bits < 0 else 1 << bits
+    return (np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.float64),
+            np.zeros(size, dtype=np.int64))
 
 
 def new_ctl() -> np.ndarray:
@@ -342,4 +401,6 @@ def warm() -> None:
         evaluate(board, 0, china, vals)
         keys = np.zeros(8, dtype=np.int64)
         keys[0] = hash_of(board, 0)
-        negamax(board, 0, 2, -1e9, 1e9, china, vals, new_ctl(), keys, 0, 0, 0, 0.0)
+        for bits in (-1, 4):
+            negamax(board, 0, 2, -1e9, 1e9, china, vals, new_ctl(), keys, 0, 0, 0, 0.0,
+                    *new_table(bits))

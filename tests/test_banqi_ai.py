@@ -165,3 +165,21 @@ def test_the_history_keys_follow_the_view():
     assert keys.count(keys[-1]) == 2  # this position, seen once before
     fogged = rules.view(s._replace(fog=True), 0)
     assert bot.history_keys(fogged, list(s.board)) == [(s.board, "red")]  # fog: no history
+
+
+def test_with_a_table_the_compiled_search_still_sees_the_threat_in_fewer_nodes():
+    """The transposition table (off at Hard for now) keeps the verdict and saves work."""
+    k = bot.KERNEL.load()
+    if k is None:
+        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
+    s = threat_state()
+    board = list(s.board)
+    pool = Counter({kind: n for kind, n in rules.hidden_counts(s).items() if n})
+    legal = rules.legal_moves(s)
+    plain = bot.Searcher("taiwan", Budget(3600), k)
+    table = bot.Searcher("taiwan", Budget(3600), k, 16)
+    for depth in (1, 2, 3, 4, 5):
+        without = plain.root(board, "red", pool, legal, depth)
+        found = table.root(board, "red", pool, legal, depth)
+    assert found[0][1] != GRAB and without[0][1] != GRAB
+    assert table.nodes < plain.nodes

@@ -60,7 +60,8 @@ def compiled_value(kernel, board, colour, variant, depth):
     keys = np.zeros(depth + 2, dtype=np.int64)
     keys[0] = kernel.hash_of(coded, COLOURS.index(colour))
     value = kernel.negamax(coded, COLOURS.index(colour), depth, -1e9, 1e9,
-                           variant == "china", vals, ctl, keys, 0, 0, 0, 0.0)
+                           variant == "china", vals, ctl, keys, 0, 0, 0, 0.0,
+                           *kernel.new_table(-1))
     assert (coded == before).all()  # made and unmade in place
     assert not ctl[kernel.ABORTED]
     return value
@@ -157,7 +158,8 @@ def test_the_stop_flag_aborts_and_leaves_the_board(kernel):
     ctl[kernel.STOP] = 1
     keys = np.zeros(8, dtype=np.int64)
     kernel.negamax(coded, COLOURS.index(colour), 6, -1e9, 1e9, False,
-                   kernel.values_of(bot.VALUES["taiwan"]), ctl, keys, 0, 0, 0, 0.0)
+                   kernel.values_of(bot.VALUES["taiwan"]), ctl, keys, 0, 0, 0, 0.0,
+                   *kernel.new_table(10))
     assert ctl[kernel.ABORTED] and (coded == before).all()
 
 
