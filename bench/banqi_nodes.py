@@ -21,7 +21,7 @@ from ai import banqi as bot  # noqa: E402
 from ai.base import Budget, Deadline  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
-HARD_DEPTH = 6  # where ai.banqi stops deepening at Hard
+HARD_DEPTH = 6  # where Hard stopped before issue 31 (now it deepens until its budget ends)
 
 
 def positions(count: int, variant: str) -> list[dict]:
