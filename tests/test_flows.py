@@ -152,3 +152,28 @@ def test_a_headless_demo_with_no_level_plays_quick_bots_and_says_how_far_it_is()
         on_event(Event(EventKind.MOVED, move=match.moves[-1]))
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 and lines[-1].startswith(f"ataxx: {2 * main.PROGRESS_EVERY} moves")
+
+
+# --- 5: Fox Hunt's moves by the field's coordinates
+def test_fox_hunt_moves_are_named_by_the_coordinates_drawn_on_the_field(monkeypatch):
+    from client.boards.foxhunt import Board, cell_name
+    from game.rules import foxhunt
+    match = Match("foxhunt", {"size": 10}, 4, [Seat("human", "Ann")])
+    fox = match.view(None)["fox_cells"][0]
+    board = Board(match.options, foxhunt.SEAT_NAMES)
+    for cell in (34, fox):
+        before = match.view(None)
+        match.play(cell)
+        text = board.move_text(cell, before, match.view(None))
+        assert text.startswith(cell_name(10, cell) + ":") and str(cell) not in text.split(":")[0]
+    assert cell_name(10, 34) == "E4" and text.endswith("fox")
+    labels = []
+    board.set_view(match.view(0), [], my_turn=False, viewer=0)
+    board.layout(pygame.Rect(0, 0, 600, 600))
+    import client.ui.theme as theme
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda surface, words, *a, **k: labels.append(words)
+                        or real(surface, words, *a, **k))
+    board.draw(pygame.Surface((600, 600)))
+    assert {"A", "J", "1", "10"} <= set(labels)
+    assert board.grid.x >= 20 and board.grid.y >= 20  # room for the labels

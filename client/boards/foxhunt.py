@@ -15,8 +15,16 @@ from client.ui import theme
 from game.i18n import _
 from game.rules import foxhunt as rules
 
+LABEL_ROOM = 26  # px above and left of the field for its coordinates
 AUTOPLAY_PAUSE = 0.35  # seconds between autoplay's probes, so a person can follow them
 FOX_ORANGE = (214, 110, 40)
+
+
+def cell_name(size: int, cell: int) -> str:
+    """A square as the field's edges label it: columns A, B, ... left to right, rows 1, 2, ...
+    from the top (as Bomb the Planes' grids): "D5"."""
+    row, col = divmod(cell, size)
+    return f"{'ABCDEFGHIJKLMNOP'[col]}{row + 1}"
 
 
 class Board(BoardBase):
@@ -59,11 +67,12 @@ class Board(BoardBase):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        side = max(80, min(rect.width, rect.height) - 20)
+        margin = LABEL_ROOM  # the coordinates above and left of the field
+        side = max(80, min(rect.width, rect.height) - 20 - margin)
         self.cell = side // self.size
         side = self.cell * self.size
         self.grid = pygame.Rect(0, 0, side, side)
-        self.grid.center = rect.center
+        self.grid.center = (rect.centerx + margin // 2, rect.centery + margin // 2)
 
     def cell_rect(self, cell: int) -> pygame.Rect:
         r, c = divmod(cell, self.size)
@@ -168,6 +177,15 @@ class Board(BoardBase):
                            "column and diagonals."))
         return lines
 
+    def move_text(self, move, before: dict, after: dict) -> str:
+        """A probe by the square's name as the field's edges label it, and its answer: "D5: 2",
+        "C3: fox"."""
+        answer = next((a for c, a in after.get("probes", []) if c == move), None)
+        name = cell_name(int(after["size"]), int(move))
+        if answer is None:
+            return name
+        return f"{name}: {_('fox') if answer == rules.FOX else answer}"
+
     def sound_for(self, old_view, new_view, move) -> str:
         probes = new_view.get("probes") or []
         return "hit" if probes and probes[-1][1] == rules.FOX else "miss"
@@ -220,6 +238,19 @@ class Board(BoardBase):
             pygame.draw.rect(surface, theme.ACCENT, self.cell_rect(self.hover), 3)
         if self.last_move is not None and self.last_move in answers:
             pygame.draw.rect(surface, theme.INK, self.cell_rect(self.last_move), 2)
+        self._draw_coordinates(surface)
+
+    def _draw_coordinates(self, surface) -> None:
+        """Column letters above the field, row numbers left of it: the move list's names."""
+        size = max(11, min(16, self.cell // 3))
+        for i in range(self.size):
+            name = cell_name(self.size, i)
+            theme.text(surface, name[0], (self.grid.x + i * self.cell + self.cell // 2,
+                                          self.grid.y - 4), size, theme.INK_SOFT,
+                       anchor="midbottom")
+            theme.text(surface, str(i + 1), (self.grid.x - 6, self.grid.y + i * self.cell
+                                             + self.cell // 2), size, theme.INK_SOFT,
+                       anchor="midright")
 
     def _draw_answer(self, surface, rect: pygame.Rect, answer, font_size: int) -> None:
         if answer == rules.FOX:
