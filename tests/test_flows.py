@@ -177,3 +177,22 @@ def test_fox_hunt_moves_are_named_by_the_coordinates_drawn_on_the_field(monkeypa
     board.draw(pygame.Surface((600, 600)))
     assert {"A", "J", "1", "10"} <= set(labels)
     assert board.grid.x >= 20 and board.grid.y >= 20  # room for the labels
+
+
+# --- 8: the planes rules diagram says what its shots are
+def test_the_planes_diagram_marks_and_names_each_shot_by_its_true_answer():
+    import re
+
+    from client.boards import planes as board
+    from game.rules import planes
+    cells = planes.plane_cells(*board.DIAGRAM_PLANE)
+    truth = {r * 5 + c: ("head" if i == 0 else "body") for i, (r, c) in enumerate(cells)}
+    for cell, answer in board.DIAGRAM_SHOTS:
+        assert truth.get(cell, "miss") == answer, f"cell {cell} drawn as {answer}"
+    caption = board.Board({}, planes.SEAT_NAMES).diagrams()[1].caption
+    named = re.findall(r"\b([A-E][1-5])\b", caption)
+    shots = {f"{'ABCDE'[c % 5]}{c // 5 + 1}": a for c, a in board.DIAGRAM_SHOTS}
+    assert sorted(named) == sorted(shots)
+    for name, answer in shots.items():
+        words = {"head": "head", "body": "body", "miss": "miss"}[answer]
+        assert words in caption[caption.index(name):], f"{name} is not called a {answer}"

@@ -31,6 +31,10 @@ PLANE_INK = (70, 96, 140)
 GHOST_INK = (60, 140, 80)
 HEAT = (230, 60, 40)
 BANNER_SECONDS = 1.3
+# The rules page's second picture: a plane in a 5 x 5 corner and shots on it, as its caption
+# names them (C1, C2, A4, E1).
+DIAGRAM_PLANE = [0, 2, "up"]
+DIAGRAM_SHOTS = [[2, "head"], [7, "body"], [15, "miss"], [4, "miss"]]
 LEGEND_H = 48  # room under the grids for the legend and the assist controls
 
 
@@ -373,12 +377,11 @@ class Board(BoardBase):
 
     def diagrams(self) -> list[Diagram]:
         """A plane's shape; the three answers a shot can get."""
-        plane = [0, 2, "up"]
-        shots = [[2, "head"], [7, "body"], [18, "miss"], [4, "miss"]]
+        plane, shots = DIAGRAM_PLANE, DIAGRAM_SHOTS
         return [Diagram(_("A plane: its head (the round nose), wings five cells wide, the body "
                           "and a tail three wide: ten cells."),
                         lambda s, r: self._draw_mini(s, r, [], plane), "Setting up"),
-                Diagram(_("Shots on it: C1 the head (★), C2 a hit on the body, D4 and E1 "
+                Diagram(_("Shots on it: C1 the head (★), C2 a hit on the body, A4 and E1 "
                           "misses (crossed out)."),
                         lambda s, r: self._draw_mini(s, r, shots, plane), "Playing")]
 
