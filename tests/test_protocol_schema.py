@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import queue
 import random
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,7 @@ def schema(name: str) -> dict:
     return REGISTRY.contents(name)
 
 
+@cache
 def validator(name: str) -> Draft202012Validator:
     return Draft202012Validator(schema(name), registry=REGISTRY)
 
@@ -92,10 +94,13 @@ def play_out(game_id: str, options: dict, seed: int, each=check_views) -> Match:
             check(f"{game_id}.setup.json", setup)
         match.play(setup)
         each(match)
+    checked: set[str] = set()  # each legal move is checked once, the first time it is legal
     while not match.over and len(match.moves) < MAX_PLIES:
         legal = match.legal_moves()
         for move in legal:
-            check(f"{game_id}.move.json", move)
+            if json.dumps(move) not in checked:
+                check(f"{game_id}.move.json", move)
+                checked.add(json.dumps(move))
         match.play(rng.choice(legal))
         each(match)
     return match
