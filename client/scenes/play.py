@@ -20,7 +20,7 @@ from game.i18n import _, seat_title
 from game.match import Match
 from players.base import Controller
 from players.events import Event, EventKind
-from players.table import Table
+from players.table import WATCH_PAUSE, Table
 
 if TYPE_CHECKING:
     from client.app import App
@@ -39,7 +39,8 @@ class PlayScene(PlayView):
         if session is None and not demo and any(c.local_human for c in controllers):
             kept = GameClock.from_dict(saves.read_extra(save_name).get("clock"), now=now)
         self.table = Table(match, controllers, remote=session, demo=demo, save_name=save_name,
-                           time_control=time_control, kept_clock=kept, now=now)
+                           time_control=time_control, kept_clock=kept, now=now,
+                           pace=WATCH_PAUSE)
         self.table.watch_speed = watch_speed
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)

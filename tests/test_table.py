@@ -1,0 +1,194 @@
+"""The Table: a game in progress without a window. Whole games of every game through it with
+pygame never imported, and its rules checked over generated games: a secret is never given to
+the wrong seat, a finished game stays finished, and the end-of-game work is done once."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from ai.base import Budget, decide_setup
+from game import saves
+from game.match import Match, Seat
+from players.base import HumanController
+from players.bot import AIController
+from players.events import EventKind
+from players.table import REVEAL_SECONDS, Table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_every_game_plays_hot_seat_over_the_lan_and_as_a_demo_without_pygame():
+    run = subprocess.run([sys.executable, "-m", "tests.table_games"], cwd=ROOT,
+                         capture_output=True, text=True, timeout=240)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "pygame imported: no" in run.stdout
+    for game in ("ataxx", "dots", "planes", "banqi", "jungle"):
+        assert f"{game}: hot-seat, demo, LAN" in run.stdout
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+GAMES = [("planes", None), ("banqi", {"fog": True}), ("banqi", {"fog": False}), ("ataxx", None)]
+
+
+class HotSeat(RuleBasedStateMachine):
+    """Two people at one computer do anything in any order: move, hand over, undo, resign, let
+    time pass. What the board is given is always the present seat's own view, never anything
+    during a hand-over; the end is final and its work is done once."""
+
+    @initialize(which=st.sampled_from(range(len(GAMES))), seed=st.integers(0, 2**20))
+    def start(self, which: int, seed: int) -> None:
+        game, options = GAMES[which]
+        self.rng = random.Random(seed)
+        self.clock = Clock()
+        self.writes: list = []
+        self.match = Match(game, options, seed, [Seat("human", "A"), Seat("human", "B")])
+        self.table = Table(self.match, [HumanController(), HumanController()],
+                           now=self.clock, io=self.writes.append, save_name="table-test")
+        self.ended: tuple | None = None
+        self.endings = 0
+
+    def _tick(self) -> None:
+        events = self.table.tick()
+        self.endings += sum(e.kind is EventKind.ENDED for e in events)
+
+    @rule()
+    def move(self) -> None:
+        t, m = self.table, self.match
+        sight = t.sight()
+        if t.human_to_move() is None or sight.view is None:
+            assert t.play(0) is not None or m.over or sight.view is not None  # refused
+            return
+        if m.setup_pending():
+            move = decide_setup(m.game_id, sight.view, "random", Budget(0.0), self.rng)
+        else:
+            move = self.rng.choice(sight.legal)
+        assert t.play(move) is None
+        self._tick()
+
+    @rule()
+    def hand_over(self) -> None:
+        seat = self.table.handover_seat()
+        if seat is not None:
+            self.table.take_seat(seat)
+        self._tick()
+
+    @rule(seconds=st.floats(0, 2 * REVEAL_SECONDS))
+    def time_passes(self, seconds: float) -> None:
+        self.clock.t += seconds
+        self._tick()
+
+    @rule()
+    def key_after_seeing(self) -> None:
+        self.table.end_reveal()
+        self._tick()
+
+    @rule()
+    def undo(self) -> None:
+        was_over = self.match.over
+        moves = list(self.match.moves)
+        taken = self.table.undo()
+        if was_over:
+            assert not taken and self.match.moves == moves
+        self._tick()
+
+    @rule()
+    def resign(self) -> None:
+        self.table.resign()
+        self._tick()
+
+    @invariant()
+    def the_board_sees_only_its_own_seat(self) -> None:
+        if not hasattr(self, "table"):
+            return
+        t, m = self.table, self.match
+        sight = t.sight()
+        if m.over:
+            return
+        if t.hidden_hotseat:
+            if t.needs_handover():
+                assert sight.view is None
+            if sight.view is not None:
+                assert sight.viewer == t.shown_viewer is not None
+                assert sight.view == m.rules.view(m.state, sight.viewer)
+        elif sight.view is not None:
+            assert sight.view == m.view(sight.viewer)
+        if sight.my_turn:
+            assert sight.viewer == m.to_move()
+
+    @invariant()
+    def a_finished_game_stays_finished(self) -> None:
+        if not hasattr(self, "table"):
+            return
+        m = self.match
+        if self.ended is not None:
+            assert m.over and (len(m.moves), m.outcome()) == self.ended
+        elif m.over:
+            self.ended = (len(m.moves), m.outcome())
+        assert self.endings <= 1
+        assert len(self.writes) == (1 if self.endings else 0)  # the replay, once
+
+    def teardown(self) -> None:
+        if hasattr(self, "table"):
+            self.table.close()
+            saves.remove("table-test")
+
+
+HotSeat.TestCase.settings = settings(max_examples=25, stateful_step_count=40, deadline=None,
+                                     suppress_health_check=[HealthCheck.too_slow])
+test_hot_seat_rules_hold_in_any_order = HotSeat.TestCase
+
+
+def test_the_clock_flags_with_the_injected_time_and_the_end_is_counted_once():
+    clock = Clock()
+    writes: list = []
+    match = Match("ataxx", None, 3, [Seat("human", "A"), Seat("human", "B")])
+    table = Table(match, [HumanController(), HumanController()], time_control="5",
+                  now=clock, io=writes.append, save_name="table-test")
+    try:
+        assert table.clock is not None
+        table.tick()
+        clock.t += table.clock.left(0) + 1
+        events = table.tick()
+        assert match.over and match.outcome().winner == 1
+        assert [e.kind for e in events].count(EventKind.ENDED) == 1
+        for _ in range(3):
+            assert not table.undo() and table.tick() == []
+        assert len(writes) == 1
+    finally:
+        table.close()
+        saves.remove("table-test")
+
+
+def test_a_bot_seat_moves_through_the_table_and_a_human_move_out_of_turn_is_refused():
+    clock = Clock()
+    match = Match("ataxx", None, 4, [Seat("human", "A"), Seat("ai", "B", "random")])
+    table = Table(match, [HumanController(), AIController("random", 0.0, seed=1)],
+                  now=clock, io=lambda work: None, save_name="table-test")
+    try:
+        assert table.play(match.legal_moves()[0]) is None
+        assert table.play(match.legal_moves()[0]) is not None  # the bot's turn: refused
+        for _ in range(2000):  # the bot thinks on its worker: wait for its answer, bounded
+            table.tick()
+            if match.to_move() == 0:
+                break
+            clock.t += 0.1
+            time.sleep(0.005)
+        assert len(match.moves) == 2 and match.to_move() == 0
+    finally:
+        table.close()
+        saves.remove("table-test")
