@@ -79,7 +79,7 @@ class Table:
 
     def __init__(self, match: Match, controllers: list[Controller], *,
                  remote: Remote | None = None, demo: bool = False, records: bool = True,
-                 save_name: str | None = None, time_control: str = "none",
+                 save_name: str | None = None, time_control: str = "none", pace: float = 0.0,
                  kept_clock: GameClock | None = None,
                  now: Callable[[], float] = time.monotonic,
                  io: Callable[[Callable[[], None]], None] = in_background):
@@ -100,6 +100,7 @@ class Table:
         self.started = now()
         self.paused = False
         self.watch_speed = 1.0
+        self.pace = pace  # watching bots on a screen: seconds between two moves at speed 1
         self.wait_until = 0.0  # watching: no bot is asked before this time
         self.answer_after = 0.0  # no bot's move lands before this time (a person's shows)
         self.notices: list[str] = []  # messages from background saves and replays
@@ -348,7 +349,7 @@ class Table:
             if self.driver.apply(decision.move) and self.remote is None:
                 self._moved(seat, decision.move)
                 if not self.humans:
-                    self.wait_until = self.now() + WATCH_PAUSE / self.watch_speed
+                    self.wait_until = self.now() + self.pace / self.watch_speed
 
     def _held(self) -> bool:
         """Over the LAN: a bot at this seat waits while its last move is out or the link down."""
