@@ -124,30 +124,31 @@ class Agent:
             raise ValueError(f"bad time_ms {time_ms!r}")
         return Budget(budget_seconds(time_ms))
 
-    def _view(self, msg: dict, phase: str) -> dict:
-        if self.game is None:
+    def _view(self, msg: dict, phase: str) -> tuple[str, dict]:
+        """The game started and the message's view, completed."""
+        if self.game is None or self.seat is None:
             raise ValueError("no game started")
         view = msg.get("view")
         if not isinstance(view, dict):
             raise ValueError("the view must be a JSON object")
-        return complete_view(view, self.fields, self.options, self.seat, phase)
+        return self.game, complete_view(view, self.fields, self.options, self.seat, phase)
 
     def on_setup(self, msg: dict) -> list[dict]:
-        view, budget = self._view(msg, "setup"), self._budget(msg)
-        if not registry.rules(self.game).SETUP:
-            return [error(f"{self.game} has no setup phase")]
-        setup = decide_setup(self.game, view, self.level, budget, self.rng)
+        (game, view), budget = self._view(msg, "setup"), self._budget(msg)
+        if not registry.rules(game).SETUP:
+            return [error(f"{game} has no setup phase")]
+        setup = decide_setup(game, view, self.level, budget, self.rng)
         return [{"type": "setup", "setup": setup}]
 
     def on_turn(self, msg: dict) -> list[dict]:
-        view, budget = self._view(msg, "play"), self._budget(msg)
-        rules = registry.rules(self.game)
+        (game, view), budget = self._view(msg, "play"), self._budget(msg)
+        rules = registry.rules(game)
         legal = msg.get("legal")
         if legal is None:
             legal = legal_from_view(rules, view, self.options)
         if not isinstance(legal, list) or not legal:
             raise ValueError("no legal moves to choose from")
-        move = decide(self.game, view, legal, self.level, budget, self.rng)
+        move = decide(game, view, legal, self.level, budget, self.rng)
         return [{"type": "move", "move": rules.move_to_wire(move)}]
 
     def on_result(self, msg: dict) -> list[dict]:

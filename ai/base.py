@@ -25,13 +25,22 @@ class Deadline(Exception):
     """A search ran out of time (or was cancelled): raised by Budget.check()."""
 
 
+class CancelFlag(Protocol):
+    """What cancels a search early: a threading.Event, or the bot process's shared generation
+    (ai/worker.py)."""
+
+    def is_set(self) -> bool: ...
+
+    def set(self) -> None: ...
+
+
 class Budget:
     """A deadline a search must answer by, and a flag that cancels it early."""
 
-    def __init__(self, seconds: float, cancel: threading.Event | None = None):
+    def __init__(self, seconds: float, cancel: CancelFlag | None = None):
         self.seconds = max(0.0, float(seconds))
         self.deadline = time.monotonic() + self.seconds
-        self.cancel = cancel if cancel is not None else threading.Event()
+        self.cancel: CancelFlag = cancel if cancel is not None else threading.Event()
 
     def expired(self) -> bool:
         return self.cancel.is_set() or time.monotonic() >= self.deadline

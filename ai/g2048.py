@@ -139,6 +139,10 @@ def empty_cells(boards: np.ndarray) -> np.ndarray:
 
 
 # --- the tree
+def _nothing() -> np.ndarray:
+    return np.empty(0, dtype=np.int64)
+
+
 @dataclass
 class Level:
     """One chance level: distinct after-slide boards, their values and how they were reached."""
@@ -146,15 +150,15 @@ class Level:
     boards: np.ndarray
     heur: np.ndarray
     reach: np.ndarray  # summed probability of the paths reaching each board
-    # Filled in when the level below is built:
-    expanded: np.ndarray | None = None  # indices of the boards expanded
-    spawn_parent: np.ndarray | None = None  # per spawn child: position in `expanded`
-    spawn_prob: np.ndarray | None = None
-    spawn_node: np.ndarray | None = None  # per spawn child: its max node (distinct board)
+    # Filled in when the level below is built (empty until then):
+    expanded: np.ndarray = field(default_factory=_nothing)  # indices of the boards expanded
+    spawn_parent: np.ndarray = field(default_factory=_nothing)  # per spawn child: in `expanded`
+    spawn_prob: np.ndarray = field(default_factory=_nothing)
+    spawn_node: np.ndarray = field(default_factory=_nothing)  # per spawn child: its max node
     max_count: int = 0
-    slide_node: np.ndarray | None = None  # per legal slide: its max node
-    slide_dir: np.ndarray | None = None
-    slide_after: np.ndarray | None = None  # per legal slide: its board in the next level
+    slide_node: np.ndarray = field(default_factory=_nothing)  # per legal slide: its max node
+    slide_dir: np.ndarray = field(default_factory=_nothing)
+    slide_after: np.ndarray = field(default_factory=_nothing)  # per slide: its next-level board
 
 
 @dataclass

@@ -191,8 +191,8 @@ class Engine:
                 if kind in kinds:
                     cancel.set()
 
-    def finish(self, timeout: float = 5.0) -> None:
-        """Wait until the job thread has given every answer still due."""
+    def finish(self, timeout: float | None = 5.0) -> None:
+        """Wait until the job thread has given every answer still due (None: however long)."""
         if self.thread is not None:
             self.jobs.put(None)
             self.thread.join(timeout)

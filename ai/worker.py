@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai import compiled
-from ai.base import Budget, bot_module, check_level
+from ai.base import Budget, check_level
+from game import registry
 from game.match import Level
 
 
@@ -113,7 +114,8 @@ class _Generation:
 
 SLOTS = 256  # workers with a generation of their own; more share one (only over-cancelling)
 _POOL: ProcessPoolExecutor | None = None
-_SHARED = None  # the generations, one per slot, in the parent and (inherited) the bot process
+# the generations, one per slot, in the parent and (inherited) the bot process
+_SHARED: Any = None  # a multiprocessing Array of SLOTS signed 64-bit integers
 _SLOT_NUMBERS = itertools.count()
 
 
@@ -243,7 +245,7 @@ class AIWorker:
                 seconds: float, rng: random.Random) -> int:
         self.cancel()
         pool = _bot_pool()
-        module = bot_module(game_id).__name__
+        module = registry.get(game_id).ai_module().__name__
         self._ticket += 1
         self._future = pool.submit(_decide_in_process, kind, module, view, legal, level,
                                    seconds, rng.randrange(2**62), self._slot,
