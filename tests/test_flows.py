@@ -196,3 +196,81 @@ def test_the_planes_diagram_marks_and_names_each_shot_by_its_true_answer():
     for name, answer in shots.items():
         words = {"head": "head", "body": "body", "miss": "miss"}[answer]
         assert words in caption[caption.index(name):], f"{name} is not called a {answer}"
+
+
+# --- 6: planes: the heat map after a head, planes shot down, the move list
+def _planes_layout(seed: int) -> list:
+    import random
+
+    from game.rules import planes
+    rng = random.Random(seed)
+    index, _layouts = planes.layouts(10, 3)
+    every = planes.all_planes(10)
+    return [list(every[p]) for p in index[rng.randrange(len(index))]]
+
+
+class Hider(Instant):
+    """Instant, and in the planes setup a fixed layout."""
+
+    def request(self, match: Match, seat: int) -> None:
+        self.asked.append(len(match.moves))
+        self.move = _planes_layout(9) if match.setup_pending() else match.legal_moves()[0]
+
+
+def test_the_heat_map_still_shows_once_a_head_is_found():
+    from ai.planes import assist
+    from client.boards.planes import Board
+    from game.rules import planes
+    match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(_planes_layout(1))
+    match.play(_planes_layout(2))
+    head = planes.plane_cells(*match.view(None)["layouts"][1][0])[0]
+    match.play(head[0] * 10 + head[1])
+    board = Board(match.options, planes.SEAT_NAMES)
+    view = match.view(0)
+    board.set_view(view, [], my_turn=False, viewer=0)
+    board.heat_mode, board.heat = 1, assist(view)
+    shades = board.heat_shades(view["shots"])
+    assert head[0] * 10 + head[1] not in shades  # called: its answer is known
+    assert max(shades.values()) == 200  # the likeliest open cell at full strength
+
+
+def test_planes_shot_down_are_marked_on_both_grids():
+    from client.boards.planes import Board, downed, downed_unseen
+    from game.rules import planes
+    match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(_planes_layout(1))
+    match.play(_planes_layout(2))
+    target = match.view(None)["layouts"][1][0]
+    cells = [r * 10 + c for r, c in planes.plane_cells(*target)]
+    for cell in cells[1:] + cells[:1]:  # the whole plane, its head last
+        match.play(cell)  # Ann
+        if not match.over:
+            match.play(next(c for c in match.legal_moves()
+                            if c not in {s for s, _ in match.view(1)["shots"]}))  # Ben
+    ann, ben = match.view(0), match.view(1)
+    assert downed_unseen(ann) == [list(target)]
+    assert downed(10, ben["layout"], ben["incoming"]) == [list(target)]
+    board = Board(match.options, planes.SEAT_NAMES)
+    board.set_view(ann, match.legal_moves(), my_turn=True, viewer=0)
+    assert board.enemy_down == [list(target)]
+
+
+def test_a_planes_game_lists_its_shots_while_it_is_played(h):
+    now = [10.0]
+    match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    play = PlayScene(h.app, match, [HumanController(), Hider()], now=lambda: now[0])
+    h.app.push(play)
+    h.frame()
+    assert play.try_move(_planes_layout(4))
+    for _ in range(3):
+        now[0] += 1.0
+        h.frame()
+    assert play.try_move(match.legal_moves()[0])
+    for _ in range(3):
+        now[0] += 1.0
+        h.frame()
+    assert len(match.moves) == 4
+    lines = play.move_list()
+    assert len(lines) == 4 and "planes placed" in lines[0]
+    assert lines[2].startswith("3.") and lines[2].split()[-1] in ("miss", "body", "head")

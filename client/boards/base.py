@@ -41,6 +41,10 @@ class BoardBase:
     # planes being placed, guesses): kept per viewer, so nothing of one seat's stays on the
     # board when another seat takes it (see new_viewer).
     PRIVATE: ClassVar[tuple[str, ...]] = ()
+    # True if a seat's moves, as move_text writes them from that seat's views, tell nothing of
+    # its secrets (planes: the cells called and their answers, known to both): then a game
+    # that hides something between seats still lists its moves while it is played.
+    PUBLIC_MOVES: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -29,6 +29,7 @@ WATER = (232, 240, 242)
 WATER_DARK = (200, 218, 226)
 PLANE_INK = (70, 96, 140)
 GHOST_INK = (60, 140, 80)
+DOWN_INK = (110, 70, 60)  # a plane whose head was hit: shot down
 HEAT = (230, 60, 40)
 BANNER_SECONDS = 1.3
 # The rules page's second picture: a plane in a 5 x 5 corner and shots on it, as its caption
@@ -44,7 +45,39 @@ def cell_name(size: int, cell: int) -> str:
     return f"{'ABCDEFGHIJ'[col]}{row + 1}"
 
 
+def head_cell(size: int, plane) -> int:
+    r, c = rules.plane_cells(*plane)[0]
+    return r * size + c
+
+
+def downed(size: int, layout, shots) -> list[list]:
+    """The planes of a known layout whose head has been hit."""
+    hit = {c for c, a in shots if a == "head"}
+    return [list(p) for p in layout or [] if head_cell(size, p) in hit]
+
+
+def downed_unseen(view: dict) -> list[list]:
+    """The enemy planes whose head this seat has hit and whose place every layout still
+    possible agrees on (so the grid may draw them shot down)."""
+    size, count, shots = view["size"], view["planes"], view["shots"]
+    heads = {c for c, a in shots if a == "head"}
+    if not heads:
+        return []
+    from ai.planes import consistent
+    index, _codes = rules.layouts(size, count)
+    live = index[consistent(size, count, shots)]
+    every = rules.all_planes(size)
+    found: dict[int, set[int]] = {}
+    for p in {int(p) for p in live.ravel()}:
+        head = head_cell(size, every[p])
+        if head in heads:
+            found.setdefault(head, set()).add(p)
+    return [list(every[next(iter(ids))]) for ids in found.values() if len(ids) == 1]
+
+
 class Board(BoardBase):
+    # A shot and its answer are known to both players: a hidden game's move list may show them.
+    PUBLIC_MOVES = True
     PRIVATE = ("placing", "selected", "drag", "ready", "ghosts", "ghost_drag", "heat_mode",
                "heat", "cursor", "hover", "banner")
 
@@ -61,6 +94,7 @@ class Board(BoardBase):
         self.ghost_drag: tuple[int, int, int] | None = None
         self.heat_mode = 0  # 0 off, 1 heads, 2 any part of a plane
         self.heat: dict | None = None
+        self.enemy_down: list[list] = []  # enemy planes known to be shot down, where they lie
         self.worker = Worker()
         self.cursor = 44
         self.hover: int | None = None
@@ -103,6 +137,8 @@ class Board(BoardBase):
             for key, grid in (("shots", "enemy"), ("incoming", "own")):
                 if len(view.get(key, [])) > len(old.get(key, [])):
                     self.banner = (view[key][-1][1], grid, BANNER_SECONDS)
+        self.enemy_down = (downed_unseen(view) if view.get("phase") == "play" and viewer is not None
+                           else [])
         self._ask_heat()
 
     def setting_up(self) -> bool:
@@ -363,16 +399,21 @@ class Board(BoardBase):
             names = self.seat_names
             self._draw_grid(surface, self.own_rect, _("{side}'s planes").format(side=_(names[0])),
                             v["layouts"][0],
-                            v["incoming"])
+                            v["incoming"], down=downed(self.size, v["layouts"][0], v["incoming"]))
             self._draw_grid(surface, self.enemy_rect, _("{side}'s planes").format(side=_(names[1])),
                             v["layouts"][1],
-                            v["shots"])
+                            v["shots"], down=downed(self.size, v["layouts"][1], v["shots"]))
             self._draw_legend(surface)
             return
-        self._draw_grid(surface, self.own_rect, _("Your planes"), v.get("layout"), v["incoming"])
+        mine = v.get("layout")
+        self._draw_grid(surface, self.own_rect, _("Your planes"), mine, v["incoming"],
+                        down=downed(self.size, mine if isinstance(mine, list) else [],
+                                    v["incoming"]))
         enemy = v.get("opponent_layout") if v["phase"] == "over" else None
+        down = (downed(self.size, enemy, v["shots"]) if isinstance(enemy, list)
+                else self.enemy_down)
         self._draw_grid(surface, self.enemy_rect, _("Enemy grid: call a cell"), enemy, v["shots"],
-                        heat=True, target=self.my_turn)
+                        heat=True, target=self.my_turn, down=down)
         self._draw_legend(surface)
 
     def diagrams(self) -> list[Diagram]:
@@ -402,7 +443,9 @@ class Board(BoardBase):
         if before.get("phase") == "setup":
             return _("planes placed")
         cell = move if isinstance(move, int) else move[0]
-        shots = after["shots"] if before.get("to_move") == 0 else after["incoming"]
+        grew = [key for key in ("shots", "incoming")
+                if len(after.get(key, [])) > len(before.get(key, []))]  # whoever's view
+        shots = after[grew[0]] if grew else []
         answer = next((a for c, a in reversed(shots) if c == cell), "")
         return f"{cell_name(after['size'], cell)} {_(answer)}".strip()
 
@@ -453,23 +496,39 @@ class Board(BoardBase):
         pygame.draw.circle(layer, (255, 255, 255, alpha), centre(0), max(2, k // 9))
         surface.blit(layer, grid.topleft)
 
-    def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False):
+    def heat_shades(self, shots) -> dict[int, int]:
+        """The heat map's alpha per cell not yet called, the likeliest at full strength: a
+        called cell's answer is known, so it neither shows nor sets the scale (a found head,
+        certain, would fade every other cell to nothing)."""
+        if self.heat is None or not self.heat_mode:
+            return {}
+        probs = self.heat["head" if self.heat_mode == 1 else "plane"]
+        called = {c for c, _a in shots}
+        open_cells = [c for c in range(self.size ** 2) if c not in called]
+        top = max((float(probs[c]) for c in open_cells), default=0.0)
+        if top <= 0:
+            return {}
+        return {c: int(200 * probs[c] / top) for c in open_cells if probs[c] > 0}
+
+    def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False,
+                   down=()):
         theme.text(surface, title, (grid.centerx, grid.y - 26), 20, bold=True,
                    anchor="midbottom")
         self._draw_water(surface, grid)
-        if heat and self.heat is not None and self.heat_mode:
-            probs = self.heat["head" if self.heat_mode == 1 else "plane"]
-            top = max(float(probs.max()), 1e-9)
+        if heat:
             layer = pygame.Surface(grid.size, pygame.SRCALPHA)
-            for cell in range(self.size ** 2):
-                if probs[cell] > 0:
-                    r, c = divmod(cell, self.size)
-                    layer.fill((*HEAT, int(200 * probs[cell] / top)),
-                               pygame.Rect(c * self.cell, r * self.cell, self.cell, self.cell))
+            for cell, alpha in self.heat_shades(shots).items():
+                r, c = divmod(cell, self.size)
+                layer.fill((*HEAT, alpha),
+                           pygame.Rect(c * self.cell, r * self.cell, self.cell, self.cell))
             surface.blit(layer, grid.topleft)
         if isinstance(layout, list):
             for plane in layout:
-                self._draw_plane(surface, grid, plane, PLANE_INK, 210)
+                if list(plane) not in down:
+                    self._draw_plane(surface, grid, plane, PLANE_INK, 210)
+        for plane in down:
+            self._draw_plane(surface, grid, plane, DOWN_INK, 150)
+            self._draw_strike(surface, grid, plane)
         if heat:
             for ghost in self.ghosts:
                 self._draw_plane(surface, grid, ghost, GHOST_INK, 120)
@@ -484,6 +543,15 @@ class Board(BoardBase):
                                      width=2)
         if self.banner is not None and self.banner[1] == ("enemy" if heat else "own"):
             self._draw_banner(surface, grid)
+
+    def _draw_strike(self, surface, grid: pygame.Rect, plane) -> None:
+        """A shot-down plane: struck through along its body, head to tail."""
+        cells = rules.plane_cells(*plane)
+        (r0, c0), (r1, c1) = cells[0], cells[8]
+        k = self.cell
+        a = (grid.x + c0 * k + k // 2, grid.y + r0 * k + k // 2)
+        b = (grid.x + c1 * k + k // 2, grid.y + r1 * k + k // 2)
+        pygame.draw.line(surface, DOWN_INK, a, b, max(2, k // 8))
 
     def _draw_mark(self, surface, rect: pygame.Rect, answer: str) -> None:
         """A miss crossed out in pencil, a hit an ink blot, a head a red ring with a star."""

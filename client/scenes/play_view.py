@@ -177,13 +177,16 @@ class PlayView(Scene):
         """The moves so far in the game's notation (kept in step with undo and new moves);
         empty while the game hides one seat's moves from the other."""
         m = self.match
+        eyes = None  # the whole truth, unless the game hides something between the seats
         if m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not m.over:
-            return []
+            eyes = self.board.viewer
+            if not self.board.PUBLIC_MOVES or eyes is None:
+                return []
         texts = self._move_texts
         if [move for move, _ in texts] != m.moves[:len(texts)]:
             texts.clear()  # taken back, or another game: rebuilt below
         for i in range(len(texts), len(m.moves)):
-            before, after = m.rules.view(m.states[i], None), m.rules.view(m.states[i + 1], None)
+            before, after = m.rules.view(m.states[i], eyes), m.rules.view(m.states[i + 1], eyes)
             mover = m.rules.to_move(m.states[i])
             who = m.rules.SEAT_NAMES[mover] if mover is not None and m.rules.PLAYERS > 1 else ""
             text = self.board.move_text(m.moves[i], before, after)
