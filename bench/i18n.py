@@ -5,7 +5,7 @@
     python bench/i18n.py compile    # the .po files to .mo (committed: no Babel at run time)
     python bench/i18n.py status     # untranslated and fuzzy entries per language
 
-Strings come from `_()`, `N_()` and `ngettext()` in game/, players/, net/ and ai/, and from the
+Strings come from `_()`, `N_()` and `ngettext()` in game/, client/, players/, net/ and ai/, and from the
 data pure modules keep in English: each game's title, tagline, seat names, options, settings
 rows and rules page (one entry per paragraph), the Termination texts and the bot levels.
 Needs Babel (requirements-dev.txt).
@@ -26,7 +26,7 @@ from babel.messages.extract import extract_from_dir  # noqa: E402
 from game.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, paragraphs  # noqa: E402
 
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
-SOURCES = ("game", "players", "net", "ai", "main.py")
+SOURCES = ("game", "client", "players", "net", "ai", "main.py")
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 PROJECT = "Paper Arcade"
 

@@ -16,7 +16,6 @@ import datetime as _dt
 import gettext
 import locale
 import os
-import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -150,36 +149,6 @@ def paragraphs(text: str) -> list[str]:
     return [p.strip() for p in text.strip().split("\n\n") if p.strip()]
 
 
-# --- templates: English data from a pure module (an outcome's detail) shown in the language
-
-_FIELD = re.compile(r"\{(\w+)\}")
-
-
-def _pattern(template: str) -> re.Pattern[str]:
-    parts = _FIELD.split(template)
-    rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
-    return re.compile(rx + r"\Z")
-
-
-def translate_from(text: str, templates: tuple[str, ...]) -> str:
-    """text, written by one of these English templates ("{seat} has no legal move"), rewritten
-    by the same template's translation; its words ({seat}: "red") are translated too."""
-    if not text or _language == "en":
-        return text
-    direct = _(text)
-    if direct != text:
-        return direct
-    for template in templates:
-        m = _pattern(template).match(text)
-        if m:
-            values = {k: (v if v.lstrip("-").isdigit() else _(v)) for k, v in m.groupdict().items()}
-            try:
-                return _(template).format(**values)
-            except (KeyError, IndexError, ValueError):
-                return text
-    return text
-
-
 # --- numbers and dates, as Babel writes them for each language (checked by the tests)
 
 def format_number(n: float, digits: int = 0) -> str:
@@ -234,25 +203,9 @@ def seat_title(match, seat: int) -> str:
     return name
 
 
-# The outcome details the games' rules write in English (Outcome.detail), as templates: the
-# result card shows them in the language through translate_from.
-OUTCOME_DETAILS = (
-    N_("{seat} has no stones left"), N_("{n} moves without a clone"),
-    N_("the board is full"), N_("neither side can move"),
-    N_("{n} moves without a flip or a capture"), N_("the same position three times"),
-    N_("{seat} has no pieces left"), N_("{seat} has no legal move"), N_("all lines drawn"),
-    N_("every fox found in {n} probes"), N_("best tile {n}"),
-    N_("{seat} entered the {other} den"), N_("{seat} has no animals left"),
-    N_("{n} moves without a capture"), N_("both found every head in {n} shots"),
-    N_("{seat} found every head in {n} shots"),
-)
-
-
 def outcome_reason(outcome) -> str:
-    """Why a game ended, in the language (an Outcome's detail, else its Termination's text)."""
-    if outcome.detail:
-        return translate_from(outcome.detail, OUTCOME_DETAILS)
-    return _(outcome.termination.text)
+    """Why a game ended, in the language."""
+    return outcome.words.say()
 
 
 def result_summary(match) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game import registry
+from game.i18n import N_, Text
 from game.rules import Outcome, RulesError, Termination
 from game.text import LINE_MAX, NAME_MAX, clean_text
 
@@ -176,9 +177,12 @@ class Match:
         end = self.ending
         if end is None:
             return self.rules.outcome(self.state)
-        detail = end.detail
+        detail = Text(end.detail) if end.detail else None
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
-            detail = f"{self.seat_title(end.loser)} resigned"
+            detail = Text(N_("{name} ({side}) resigned"), {
+                "name": self.seats[end.loser].name,
+                "side": Text(self.rules.SEAT_NAMES[end.loser])}) if self.rules.PLAYERS > 1 \
+                else Text(N_("{name} resigned"), {"name": self.seats[end.loser].name})
         # two players: the other seat wins; one gives up alone, and of three or more the
         # match cannot say who would have won
         winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None

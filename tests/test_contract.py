@@ -8,7 +8,7 @@ import pytest
 
 from game import registry, replay, saves
 from game.match import Match
-from game.rules import Outcome, Rules, RulesError, Termination, rules_members
+from game.rules import Rules, RulesError, Termination, rules_members
 
 GAMES = registry.available()
 TEST_GAMES = ("tests.fakes.race", "tests.agents.hide", "tests.agents.solo")
@@ -122,7 +122,8 @@ def test_a_resigned_game_shows_its_real_score(race):
     m.play(3)
     m.resign(1)
     out = m.outcome()
-    assert out == Outcome(0, (3, 0), Termination.RESIGNATION, "Player 2 (second) resigned")
+    assert (out.winner, out.score, out.termination) == (0, (3, 0), Termination.RESIGNATION)
+    assert out.reason == "Player 2 (second) resigned"
     assert m.result_line().endswith("3-0 (Player 2 (second) resigned)")
 
 

@@ -13,6 +13,7 @@ from babel.messages import pofile
 from client.scenes.base import start_match
 from client.ui import theme
 from game import i18n, registry, settings
+from game.i18n import N_, Text
 from game.match import Match, Seat
 from game.rules import Outcome, Termination
 from tests.harness import Harness
@@ -139,22 +140,41 @@ def test_plurals_follow_the_language():
 
 
 def test_an_outcome_detail_written_by_the_rules_is_shown_in_the_language():
-    out = Outcome(1, (0, 5), Termination.NO_MOVES, "red has no legal move")
-    assert i18n.outcome_reason(out) == "red has no legal move"
+    out = Outcome(1, (0, 5), Termination.NO_MOVES,
+                  Text(N_("{seat} has no legal move"), {"seat": Text("red")}))
+    assert i18n.outcome_reason(out) == out.reason == "red has no legal move"
     i18n.set_language("zh_CN")
     assert i18n.outcome_reason(out) == "红方无棋可走"
+    assert out.reason == "red has no legal move"  # the English line stays English
     i18n.set_language("zh_TW")
-    assert i18n.outcome_reason(Outcome(0, (9,), Termination.ALL_FOUND,
-                                       "every fox found in 23 probes")) == "23 次探測找到了所有狐狸"
+    assert i18n.outcome_reason(Outcome(0, (9,), Termination.ALL_FOUND, Text(
+        N_("every fox found in {n} probes"), {"n": 23}))) == "23 次探測找到了所有狐狸"
     assert i18n.outcome_reason(Outcome(None, (1, 1), Termination.AGREED_DRAW)) == "雙方同意和棋"
-    # an English detail no template knows stays as it is rather than vanish
-    assert i18n.outcome_reason(Outcome(None, (1, 1), Termination.SCORE, "odd")) == "odd"
+    # words no catalogue knows stay as they are rather than vanish
+    assert i18n.outcome_reason(Outcome(None, (1, 1), Termination.SCORE, Text("odd"))) == "odd"
 
 
-def test_every_outcome_template_is_in_the_catalogues():
+def test_every_outcome_the_rules_write_is_data_in_the_catalogues():
+    """Each game's ending words are a catalogue key with values, never English prose."""
+    import random
+
+    from game.match import Match
     with POT.open("rb") as f:
         ids = {m.id for m in pofile.read_po(f)}
-    assert set(i18n.OUTCOME_DETAILS) <= ids
+    for game_id in registry.available():
+        rng = random.Random(1)
+        for seed in range(3):
+            m = Match(game_id, None, seed)
+            while not m.over:
+                if m.setup_pending():
+                    from ai.base import Budget, decide_setup
+                    m.play(decide_setup(game_id, m.view(m.to_move()), "random", Budget(0.0), rng))
+                else:
+                    m.play(rng.choice(m.legal_moves()))
+            words = m.outcome().words
+            assert isinstance(words, Text) and words.key in ids, (game_id, words)
+            for value in words.params.values():
+                assert not isinstance(value, str) or value.isdigit(), (game_id, words)
 
 
 def test_the_rules_page_shows_every_paragraph_translated():

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 class SettingsScene(Scene):
     def __init__(self, app: App):
         super().__init__(app)
+        games = [s for s in game_settings() if s.choices]  # each game's, declared by its board
         v = settings.all_values()
         self.name = TextField(_("Player name"), v["player_name"], max_len=24)
 
@@ -39,7 +40,7 @@ class SettingsScene(Scene):
             row(_("Hard AI time"), "ai_seconds",
                 [(s, _("{seconds} s").format(seconds=f"{s:g}")) for s in (0.5, 1.0, 2.0, 5.0)]),
             *(row(_(s.label), s.key, [(c, _(lbl)) for c, lbl in s.choices])
-              for s in game_settings() if s.choices),
+              for s in games),
             row(_("Full screen"), "fullscreen", [(False, _("Off")), (True, _("On"))]),
         ]
         self.focus = 0

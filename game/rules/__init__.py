@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from game.i18n import Text
+
 
 class RulesError(ValueError):
     """A malformed or illegal move, option or text form. Nothing was changed."""
@@ -64,11 +66,17 @@ class Outcome:
     winner: int | None
     score: tuple[int, ...]
     termination: Termination
-    detail: str = ""
+    detail: Text | None = None
+
+    @property
+    def words(self) -> Text:
+        """Why it ended, as data: the game's own words, else the Termination's."""
+        return self.detail or Text(self.termination.text)
 
     @property
     def reason(self) -> str:
-        return self.detail or self.termination.text
+        """Why it ended, in English (logs, --headless lines, the arena)."""
+        return self.words.english()
 
 
 @dataclass(frozen=True)

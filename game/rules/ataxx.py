@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -332,12 +333,13 @@ def outcome(state: Position) -> Outcome | None:
     nx, no = score(state)
     if not nx or not no:
         return Outcome(0 if nx else 1, (nx, no), Termination.NO_PIECES,
-                       f"{'o' if nx else 'x'} has no stones left")
+                       Text(N_("{seat} has no stones left"),
+                            {"seat": Text(SEAT_NAMES[1 if nx else 0])}))
     if state.halfmove >= DRAW_HALFMOVES:
         return Outcome(None, (nx, no), Termination.MOVE_LIMIT,
-                       f"{DRAW_HALFMOVES} moves without a clone")
-    reason = "the board is full" if not ALL & ~(state.x | state.o | state.gaps) \
-        else "neither side can move"
+                       Text(N_("{n} moves without a clone"), {"n": DRAW_HALFMOVES}))
+    reason = Text(N_("the board is full")) if not ALL & ~(state.x | state.o | state.gaps) \
+        else Text(N_("neither side can move"))
     return Outcome(None if nx == no else (0 if nx > no else 1), (nx, no), Termination.SCORE,
                    reason)
 

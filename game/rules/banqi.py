@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from typing import NamedTuple
 
+from game.i18n import N_, Text
 from game.rules import Option, Outcome, RulesError, Termination, no_setup_pending, normalize_with
 
 ID = "banqi"
@@ -249,10 +250,11 @@ def outcome(state: State) -> Outcome | None:
     counts = score(state)
     if state.quiet >= QUIET_LIMIT:
         return Outcome(None, counts, Termination.MOVE_LIMIT,
-                       f"{QUIET_LIMIT} moves without a flip or a capture")
+                       Text(N_("{n} moves without a flip or a capture"), {"n": QUIET_LIMIT}))
     key = _public_key(state)
     if sum(1 for k in state.history if k == key) >= 3:
-        return Outcome(None, counts, Termination.REPETITION, "the same position three times")
+        return Outcome(None, counts, Termination.REPETITION,
+                       Text(N_("the same position three times")))
     mover = state.turn
     colour = state.colors[mover]
     if colour is not None:
@@ -260,10 +262,10 @@ def outcome(state: State) -> Outcome | None:
             colour_of(p) == colour for p in state.under if p)
         if not mine:
             return Outcome(1 - mover, counts, Termination.NO_PIECES,
-                           f"{SEAT_NAMES[mover]} has no pieces left")
+                           Text(N_("{seat} has no pieces left"), {"seat": Text(SEAT_NAMES[mover])}))
     if not moves_on(state.board, colour, state.variant):
         return Outcome(1 - mover, counts, Termination.NO_MOVES,
-                       f"{SEAT_NAMES[mover]} has no legal move")
+                       Text(N_("{seat} has no legal move"), {"seat": Text(SEAT_NAMES[mover])}))
     return None
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import NamedTuple
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -204,7 +205,7 @@ def outcome(state: State) -> Outcome | None:
         return None
     s = state.scores
     winner = None if s[0] == s[1] else (0 if s[0] > s[1] else 1)
-    return Outcome(winner, s, Termination.SCORE, "all lines drawn")
+    return Outcome(winner, s, Termination.SCORE, Text(N_("all lines drawn")))
 
 
 def score(state: State) -> tuple[int, int]:

@@ -12,6 +12,7 @@ import random
 from functools import cache
 from typing import NamedTuple
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -141,7 +142,8 @@ def outcome(state: State) -> Outcome | None:
     if to_move(state) is not None:
         return None
     n = len(state.probes)
-    return Outcome(0, (n,), Termination.ALL_FOUND, f"every fox found in {n} probes")
+    return Outcome(0, (n,), Termination.ALL_FOUND, Text(N_("every fox found in {n} probes"),
+                                                          {"n": n}))
 
 
 def view(state: State, seat: int | None) -> dict:

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -230,7 +231,7 @@ def outcome(state: State) -> Outcome | None:
         return None
     best = best_tile(state)
     return Outcome(0 if best >= WIN_TILE else None, (state.score,), Termination.NO_MOVES,
-                   f"best tile {best}")
+                   Text(N_("best tile {n}"), {"n": best}))
 
 
 def score(state: State) -> tuple[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import NamedTuple
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -369,19 +370,24 @@ def outcome(state: State) -> Outcome | None:
         p = board[DENS[1 - seat]]
         if p != "." and owner(p) == seat:
             return Outcome(seat, counts, Termination.TARGET,
-                           f"{SEAT_NAMES[seat]} entered the {SEAT_NAMES[1 - seat]} den")
+                           Text(N_("{seat} entered the {other} den"),
+                                {"seat": Text(SEAT_NAMES[seat]),
+                                 "other": Text(SEAT_NAMES[1 - seat])}))
     for seat in (0, 1):
         if counts[1 - seat] == 0:
             return Outcome(seat, counts, Termination.NO_PIECES,
-                           f"{SEAT_NAMES[1 - seat]} has no animals left")
+                           Text(N_("{seat} has no animals left"),
+                                {"seat": Text(SEAT_NAMES[1 - seat])}))
     if not _legal(state):
         return Outcome(1 - state.turn, counts, Termination.NO_MOVES,
-                       f"{SEAT_NAMES[state.turn]} has no legal move")
+                       Text(N_("{seat} has no legal move"),
+                                {"seat": Text(SEAT_NAMES[state.turn])}))
     if state.quiet >= state.quiet_limit:
         return Outcome(None, counts, Termination.MOVE_LIMIT,
-                       f"{state.quiet_limit} moves without a capture")
+                       Text(N_("{n} moves without a capture"), {"n": state.quiet_limit}))
     if state.repetition == "draw" and state.history.count(state.history[-1]) >= REPEAT_LIMIT:
-        return Outcome(None, counts, Termination.REPETITION, "the same position three times")
+        return Outcome(None, counts, Termination.REPETITION,
+                       Text(N_("the same position three times")))
     return None
 
 

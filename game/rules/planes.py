@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from game.i18n import N_, Text
 from game.rules import (
     Option,
     Outcome,
@@ -221,10 +222,11 @@ def outcome(state: State) -> Outcome | None:
         return None  # the second player still has the shot that evens the count
     if done[0] and done[1]:
         return Outcome(None, found, Termination.ALL_FOUND,
-                       f"both found every head in {n0} shots")
+                       Text(N_("both found every head in {n} shots"), {"n": n0}))
     winner = 0 if done[0] else 1
     return Outcome(winner, found, Termination.ALL_FOUND,
-                   f"{SEAT_NAMES[winner]} found every head in {len(state.shots[winner])} shots")
+                   Text(N_("{seat} found every head in {n} shots"),
+                        {"seat": Text(SEAT_NAMES[winner]), "n": len(state.shots[winner])}))
 
 
 def score(state: State) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal
+from game.i18n import Text
 from game.rules import (
     Outcome,
     RulesError,
@@ -59,7 +60,7 @@ def _found(state, seat):
 def outcome(state):
     for seat in (0, 1):
         if not setup_pending(state) and _found(state, seat):
-            return Outcome(seat, score(state), Termination.ALL_FOUND, "found it")
+            return Outcome(seat, score(state), Termination.ALL_FOUND, Text("found it"))
     return None
 
 

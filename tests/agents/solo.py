@@ -8,6 +8,7 @@ import random
 from dataclasses import dataclass
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
+from game.i18n import Text
 from game.rules import (
     Outcome,
     RulesError,
@@ -65,7 +66,7 @@ def apply(state, move):
 def outcome(state):
     if state.total <= state.target:
         return None
-    return Outcome(0, score(state), Termination.TARGET, "passed the target")
+    return Outcome(0, score(state), Termination.TARGET, Text("passed the target"))
 
 
 def score(state):

@@ -12,6 +12,7 @@ import pygame
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
 from client.boards.base import BoardBase
+from game.i18n import Text
 from game.rules import (
     Option,
     Outcome,
@@ -72,7 +73,7 @@ def apply(state, move):
 def outcome(state):
     if state.pile:
         return None
-    return Outcome(1 - state.turn, state.taken, Termination.SCORE, "took the last counter")
+    return Outcome(1 - state.turn, state.taken, Termination.SCORE, Text("took the last counter"))
 
 
 def score(state):
