@@ -26,7 +26,7 @@ def test_a_hint_beyond_the_solved_boards_names_a_line_for_the_player():
         b.update(0.02)
         time.sleep(0.02)
     b.hint_worker.cancel()
-    assert b.hint.startswith("Hint: try ") and "-" in b.hint, b.hint
+    assert b.hint.startswith("Hint: draw ") and "-" in b.hint, b.hint
     assert "table" not in b.hint and "solved" not in b.hint
 
 

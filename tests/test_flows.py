@@ -274,3 +274,34 @@ def test_a_planes_game_lists_its_shots_while_it_is_played(h):
     lines = play.move_list()
     assert len(lines) == 4 and "planes placed" in lines[0]
     assert lines[2].startswith("3.") and lines[2].split()[-1] in ("miss", "body", "head")
+
+
+# --- 7: the Dots hint names and shows the line to draw
+def test_the_dots_hint_shows_the_line_to_draw_with_its_verdict():
+    import threading
+
+    from client.boards.dots import Board, hint_for
+    from client.ui import theme
+    from game.rules import dots
+    options = {"rows": 2, "cols": 2, "first_reply_rule": False}
+    state = dots.new_game(options)
+    for line in (0, 1, 2):
+        state = dots.apply(state, line)
+    board = Board(options, dots.SEAT_NAMES)
+    board.layout(pygame.Rect(0, 0, 400, 400))
+    legal = dots.legal_moves(state)
+    board.set_view(dots.view(state, 1), legal, my_turn=True, viewer=state.turn)
+    found = hint_for(dots.view(state, None), legal, threading.Event())
+    value, line = found
+    assert value is not None and line in legal
+    board.take_hint(found)
+    name = board.move_text(line, {}, {})
+    assert board.hint.startswith(f"Hint: draw {name} (") and "you" in board.hint
+    surface = pygame.Surface((400, 400))
+    surface.fill(theme.PAPER)
+    board.draw(surface)
+    a, b = board.line_points(line)
+    mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
+    near = [surface.get_at((mid[0] + dx, mid[1] + dy))[:3] for dx in range(-6, 7)
+            for dy in range(-6, 7)]
+    assert tuple(theme.GOOD) in near  # pencilled in on the board

@@ -43,6 +43,15 @@ def dot_name(row: int, col: int) -> str:
     return f"{chr(ord('a') + col)}{row + 1}"
 
 
+def hint_for(view: dict, legal: list, cancel) -> tuple[int | None, int]:
+    """The hint: (the margin the mover secures with best play, None beyond the solved boards;
+    the line to draw), the line the strongest bot would draw."""
+    from ai.base import Budget
+    from ai.dots import choose, solved_value
+    value = solved_value(view, Budget(2.0, cancel))
+    return value, choose(view, legal, Budget(1.0, cancel), "hard", random.Random(0))
+
+
 class Board(BoardBase):
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -56,6 +65,7 @@ class Board(BoardBase):
         self.origin = (0, 0)
         self.show_hint = False
         self.hint: str = ""
+        self.hint_line: int | None = None  # the line the hint says to draw
         self.hint_worker = Worker()
         self.drawers: dict[int, int] = {}  # line -> the seat that drew it
         # Lines are shown one by one with the pen: the first `shown` of the view's lines are on
@@ -93,23 +103,13 @@ class Board(BoardBase):
         return self.shown < len(self.order)
 
     def _ask_hint(self) -> None:
-        self.hint = ""
+        self.hint, self.hint_line = "", None
         if not self.show_hint or self.state is None or rules.outcome(self.state) is not None:
             return
         view = rules.view(self.state, None)
         legal = rules.legal_moves(self.state)
-
-        def job(cancel):
-            from ai.base import Budget
-            from ai.dots import choose, solved_value
-            value = solved_value(view, Budget(2.0, cancel))
-            if value is not None:
-                return value
-            # Beyond the solved boards: the strongest bot's line, not a verdict.
-            return ("line", choose(view, legal, Budget(1.0, cancel), "hard", random.Random()))
-
         self.hint = _("Hint: working it out…")
-        self.hint_worker.submit(job)
+        self.hint_worker.submit(lambda cancel: hint_for(view, legal, cancel))
 
     def toggle_hint(self) -> None:
         self.show_hint = not self.show_hint
@@ -185,28 +185,37 @@ class Board(BoardBase):
             self._paper()
         done = self.hint_worker.poll()
         if done is not None:
-            self.hint = self._hint_text(done.value) if done.error is None else ""
+            self.take_hint(done.value if done.error is None else None)
 
-    def _hint_text(self, value) -> str:
-        if self.state is None or value is None:
+    def take_hint(self, found: tuple[int | None, int] | None) -> None:
+        """The hint's answer: its line is drawn on the board and named in the panel."""
+        self.hint_line = found[1] if found is not None else None
+        self.hint = self._hint_text(found) if found is not None else ""
+
+    def _hint_text(self, found: tuple[int | None, int]) -> str:
+        value, line = found
+        if self.state is None:
             return ""
-        if isinstance(value, tuple):
-            return _("Hint: try {move}").format(move=self.move_text(value[1], {}, {}))
+        draw = _("Hint: draw {line}").format(line=self.move_text(line, {}, {}))
+        verdict = self._verdict(value) if value is not None else ""
+        return f"{draw} ({verdict})" if verdict else draw
+
+    def _verdict(self, value: int) -> str:
         mover = self.state.turn
         s = self.state.scores
         final = s[mover] - s[1 - mover] + value
         if self.my_turn:
             if final > 0:
-                return _("Hint: you can still win by {n}").format(n=final)
+                return _("you can still win by {n}").format(n=final)
             if final == 0:
-                return _("Hint: you can still draw")
-            return _("Hint: against best play you lose by {n}").format(n=-final)
+                return _("you can still draw")
+            return _("against best play you lose by {n}").format(n=-final)
         who = _(self.seat_names[mover])
         if final > 0:
-            return _("Hint: {side} can still win by {n}").format(side=who, n=final)
+            return _("{side} can still win by {n}").format(side=who, n=final)
         if final == 0:
-            return _("Hint: {side} can still draw").format(side=who)
-        return _("Hint: against best play {side} loses by {n}").format(side=who, n=-final)
+            return _("{side} can still draw").format(side=who)
+        return _("against best play {side} loses by {n}").format(side=who, n=-final)
 
     def sound_for(self, old_view, new_view, move) -> str:
         old = sum(old_view["scores"]) if old_view else 0
@@ -307,6 +316,8 @@ class Board(BoardBase):
                     pygame.draw.circle(surface, theme.INK, mid, width + 2, 1)
             elif self.state.mask >> line & 1:
                 continue  # drawn, waiting its turn to be shown
+            elif line == self.hint_line and line in self.legal:
+                dashed(surface, theme.GOOD, a, b, width)  # the hint's line, pencilled in
             elif self.my_turn and line in self.legal and line == self.hover:
                 pygame.draw.line(surface, theme.HILITE, a, b, width + 2)
             elif self.my_turn and line in self.legal and line == self.cursor:
