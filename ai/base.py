@@ -138,17 +138,25 @@ def opening_plan(game_id: str) -> tuple[str | None, int]:
     return bot.OPENING_OPTION, bot.OPENING_PLIES
 
 
+def ask_bot(bot: Bot, setup: bool, view: dict, legal: list, level: str, budget: Budget,
+            rng: random.Random) -> Any:
+    """What this bot module plays from this view at this level: a setup, or a move (a random
+    one at the random level)."""
+    level = check_level(level)
+    if setup:
+        return bot.choose_setup(view, budget, level, rng)
+    if level is Level.RANDOM and legal:
+        return rng.choice(legal)
+    return bot.choose(view, legal, budget, level, rng)
+
+
 def decide(game_id: str, view: dict, legal: list, level: str, budget: Budget,
            rng: random.Random) -> Any:
     """The move the built-in bot of this game and level plays from this view."""
-    level = check_level(level)
-    if level is Level.RANDOM and legal:
-        return rng.choice(legal)
-    return bot_module(game_id).choose(view, legal, budget, level, rng)
+    return ask_bot(bot_module(game_id), False, view, legal, level, budget, rng)
 
 
 def decide_setup(game_id: str, view: dict, level: str, budget: Budget,
                  rng: random.Random) -> Any:
     """The setup (for games with a setup phase) the built-in bot chooses."""
-    level = check_level(level)
-    return bot_module(game_id).choose_setup(view, budget, level, rng)
+    return ask_bot(bot_module(game_id), True, view, [], level, budget, rng)

@@ -17,12 +17,11 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ai import compiled
-from ai.base import Budget, check_level
+from ai.base import Bot, Budget, ask_bot
 from game import registry
-from game.match import Level
 
 
 @dataclass
@@ -213,16 +212,10 @@ def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level
                        asked_at: float) -> Any:
     """Runs in the bot process. The budget counts from asked_at (the monotonic clock is the
     machine's, so it holds across processes) and keeps a reserve for the way back."""
-    level = check_level(level)
-    rng = random.Random(seed)
     left = seconds - (time.monotonic() - asked_at) - min(ANSWER_RESERVE_S, seconds / 10)
     budget = Budget(left, _Generation(_SHARED, slot, generation))
-    module = importlib.import_module(ai_module)
-    if kind == "setup":
-        return module.choose_setup(view, budget, level, rng)
-    if level is Level.RANDOM and legal:
-        return rng.choice(legal)
-    return module.choose(view, legal, budget, level, rng)
+    bot = cast(Bot, importlib.import_module(ai_module))  # by name: the tests' games too
+    return ask_bot(bot, kind == "setup", view, legal, level, budget, random.Random(seed))
 
 
 class AIWorker:
