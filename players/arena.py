@@ -31,10 +31,10 @@ from typing import IO
 
 from ai import elo
 from ai.agent import budget_seconds
-from ai.base import LEVELS, opening_plan
+from ai.base import LEVELS, check_level, opening_plan
 from ai.worker import die_with_parent
 from game import registry
-from game.match import Match, Seat
+from game.match import Match, Seat, SeatKind
 from players.base import Controller
 from players.bot import AIController
 from players.program import AgentController, UAIController, sweep_programs, uai_games
@@ -78,9 +78,9 @@ def controller_for(spec: Spec, time_ms: int, seed: int) -> Controller:
 def seat_for(spec: Spec, label: str) -> Seat:
     name = f"{label}: {spec.text}"[:40]
     if spec.kind == "builtin":
-        return Seat("ai", name, spec.value)
+        return Seat(SeatKind.AI, name, check_level(spec.value))
     prefix = "uai:" if spec.kind == "uai" else ""
-    return Seat("agent", name, command=prefix + spec.value)
+    return Seat(SeatKind.AGENT, name, command=prefix + spec.value)
 
 
 @dataclass
@@ -205,7 +205,7 @@ def schedule(game: str, a: str, b: str, games: int, time_ms: int, seed: int, out
     options = info.rules.normalize_options(options or {})
     pairs = (games + 1) // 2 if info.players == 2 else games
     rng = random.Random(seed)
-    jobs = []
+    jobs: list[Job] = []
     for opts, moves in openings(game, options, pairs, seed):
         match_seed = rng.randrange(2**31)
         orders = [["a", "b"], ["b", "a"]] if info.players == 2 else [["a"], ["b"]]

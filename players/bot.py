@@ -15,7 +15,7 @@ class AIController(Controller):
 
     def __init__(self, level: str, seconds: float | None = None, seed: int | None = None):
         self.level = check_level(level)
-        self.seconds = DEFAULT_SECONDS[level] if seconds is None else seconds
+        self.seconds = DEFAULT_SECONDS[self.level] if seconds is None else seconds
         self.rng = random.Random(seed)
         self.worker = AIWorker()
 

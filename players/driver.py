@@ -82,6 +82,8 @@ class SeatDriver:
     def apply(self, move: Any) -> bool:
         """Play the decided move; a move the rules refuse forfeits the seat. True if played."""
         seat = self.match.to_move()
+        if seat is None:
+            return False  # the game ended while the move was on its way
         try:
             self.submit(move)
         except RulesError as exc:

@@ -31,7 +31,8 @@ import threading
 import time
 import weakref
 from collections import deque
-from typing import Any
+from collections.abc import Callable
+from typing import IO, Any, ClassVar
 
 from ai.agent import PROTOCOL
 from game import registry
@@ -64,17 +65,18 @@ class _Fail(Exception):
 
 def _dying_with_us(argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
     """The command line that starts argv through players.launch, so that the program is killed
-    when the arcade dies (Linux). The kernel sends that signal when the spawning thread ends,
-    so only a program started from the main thread, which lives as long as the arcade, gets it."""
-    if not sys.platform.startswith("linux") \
-            or threading.current_thread() is not threading.main_thread():
-        return argv, env
+    when the arcade dies. On Linux, from the main thread, the launcher asks the kernel (the
+    signal is sent when the spawning thread ends, so only a program started from the main
+    thread, which lives as long as the arcade, gets it); elsewhere it watches the arcade."""
     if shutil.which(argv[0]) is None:
         raise FileNotFoundError(2, "No such file or directory", argv[0])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
-    launcher = [sys.executable, "-m", "players.launch", str(os.getpid())]
-    return launcher + argv, {**env, "PYTHONPATH": path}
+    launcher = [sys.executable, "-m", "players.launch"]
+    if True or not sys.platform.startswith("linux") \
+            or threading.current_thread() is not threading.main_thread():
+        launcher.append("--watch")
+    return launcher + [str(os.getpid())] + argv, {**env, "PYTHONPATH": path}
 
 
 class _Process:
@@ -94,6 +96,7 @@ class _Process:
         argv, env = _dying_with_us(argv, env)
         self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, env=env, **extra)
+        self.stdin, self.stdout, self.stderr = _pipes(self.proc)
         self.pipes = _pipe_ids(self.proc) if os.path.isdir(f"{PROC}/self/fd") else {}
         # Only the waiter thread reaps the process, and only after the leftovers are killed:
         # until then its pid (and group id) stays the program's, so no signal can reach a
@@ -129,7 +132,7 @@ class _Process:
         _LIVE.discard(self)
 
     def _read(self) -> None:
-        out = self.proc.stdout
+        out = self.stdout
         while True:
             try:
                 raw = out.readline(MAX_LINE + 1)
@@ -180,7 +183,7 @@ class _Process:
         return item
 
     def _write(self) -> None:
-        stdin = self.proc.stdin
+        stdin = self.stdin
         while True:
             data = self._writes.get()
             if data is None:
@@ -197,7 +200,7 @@ class _Process:
             pass
 
     def _drain_stderr(self) -> None:
-        err = self.proc.stderr
+        err = self.stderr
         while True:
             try:
                 raw = err.readline(4096)
@@ -307,12 +310,21 @@ def _kill_tree_windows(proc: subprocess.Popen) -> None:
         pass
 
 
+def _pipes(proc: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+    """The program's stdin, stdout and stderr (it was started with a pipe for each)."""
+    if proc.stdin is None or proc.stdout is None or proc.stderr is None:
+        raise OSError("the program was started without its pipes")
+    return proc.stdin, proc.stdout, proc.stderr
+
+
 def _pipe_ids(proc: subprocess.Popen) -> dict[str, int]:
     """The /proc names ("pipe:[inode]") of the program's three pipes, each with the access mode
     of the program's end: only a process holding that end is the program's."""
     ids = {}
     for f, mode in ((proc.stdin, os.O_RDONLY), (proc.stdout, os.O_WRONLY),
                     (proc.stderr, os.O_WRONLY)):
+        if f is None:
+            continue
         try:
             ids[f"pipe:[{os.fstat(f.fileno()).st_ino}]"] = mode
         except (OSError, ValueError, AttributeError):
@@ -454,6 +466,27 @@ class _ProgramController(Controller):
         self.failure_kind = Termination.FAILURE
         self.eof_at: float | None = None  # when the end of the program's output was seen
 
+    @property
+    def process(self) -> _Process:
+        """The program, once started (all that talks to it runs after _spawn)."""
+        if self.proc is None:
+            raise _Fail("was spoken to before it was started")
+        return self.proc
+
+    @property
+    def game(self) -> Match:
+        """The match of the request being served."""
+        if self.match is None:
+            raise _Fail("was asked about no match")
+        return self.match
+
+    @property
+    def asked_seat(self) -> int:
+        """The seat of the request being served."""
+        if self.seat is None:
+            raise _Fail("was asked for no seat")
+        return self.seat
+
     # --- the Controller interface
     def request(self, match: Match, seat: int) -> None:
         if self.failure or self.closed:
@@ -547,16 +580,18 @@ class _ProgramController(Controller):
         self._await(word, self.time_ms + GRACE_MS)
 
     def _pump(self) -> Decision | None:
-        proc = self.proc
+        proc = self.process
         if proc.flooded:
             raise _Fail(f"flooded its output: {proc.flooded}")
         if self.eof_at is not None:
-            return self._after_eof()
+            self._after_eof(proc, self.eof_at)
+            return None
         while (item := proc.take()) is not None:
             kind, text, when = item
             if kind == "eof":
                 self.eof_at = time.monotonic()
-                return self._after_eof()
+                self._after_eof(proc, self.eof_at)
+                return None
             self._check_clock(when)
             if kind == "bad":
                 raise _Fail(text)
@@ -574,13 +609,12 @@ class _ProgramController(Controller):
         self._check_clock(time.monotonic())
         return None
 
-    def _after_eof(self) -> None:
+    def _after_eof(self, proc: _Process, eof_at: float) -> None:
         """The output has ended: the reason is how the program exited, once it has (a
         loaded machine may take a while between the two); if it has not within EXIT_WAIT_S,
         that it closed its output. Never blocks."""
-        if self.proc.exited.is_set() or time.monotonic() > self.eof_at + EXIT_WAIT_S:
-            raise _Fail(self.proc.exit_text())
-        return None
+        if proc.exited.is_set() or time.monotonic() > eof_at + EXIT_WAIT_S:
+            raise _Fail(proc.exit_text())
 
     def _check_clock(self, when: float) -> None:
         if self.expect is not None and when > self.deadline:
@@ -597,7 +631,7 @@ class _ProgramController(Controller):
 
     def _check_move(self, wire: Any) -> Decision:
         """The move if it is well formed and legal where the request was made."""
-        rules = self.match.rules
+        rules = self.game.rules
         try:
             move = rules.move_to_wire(rules.move_from_wire(wire))
         except Exception as exc:  # any shape at all may arrive; RulesError is the usual one
@@ -607,7 +641,7 @@ class _ProgramController(Controller):
         return Decision(move)
 
     def _remember_legal(self) -> list:
-        legal = self.match.legal_moves()
+        legal = self.game.legal_moves()
         self.legal = {_norm(m) for m in legal}
         return legal
 
@@ -646,10 +680,10 @@ class AgentController(_ProgramController):
         self._await("hello", self.startup_ms)
 
     def _send(self, msg: dict) -> None:
-        self.proc.send(json.dumps(msg, separators=(",", ":")))
+        self.process.send(json.dumps(msg, separators=(",", ":")))
 
     def _send_request(self) -> None:
-        match, seat = self.match, self.seat
+        match, seat = self.game, self.asked_seat
         view = match.view(seat)
         if match.setup_pending():
             self._send({"type": "setup", "view": view, "time_ms": self.time_ms})
@@ -686,19 +720,19 @@ class AgentController(_ProgramController):
         if kind != self.expect:
             awaited = f"{self.expect!r} was awaited" if self.expect else "nothing was asked"
             raise _Fail(f"sent {kind!r} when {awaited}")
-        return getattr(self, f"_got_{kind}")(msg)
+        return self._GOT[kind](self, msg)
 
     def _got_hello(self, msg: dict) -> None:
         games = msg.get("games")
-        game = self.match.game_id
+        game = self.game.game_id
         if isinstance(games, list) and game not in games:
             plays = ", ".join(str(g) for g in games) or "nothing"
             raise _Fail(f"does not play {game} (it plays: {plays})")
         name = clean_text(msg.get("name"), NAME_MAX) if isinstance(msg.get("name"), str) else ""
         if name:
             self.name = name
-        self._send({"type": "start", "game": game, "options": self.match.options,
-                    "seat": self.seat})
+        self._send({"type": "start", "game": game, "options": self.game.options,
+                    "seat": self.asked_seat})
         self._await("ready", self.startup_ms)
 
     def _got_ready(self, msg: dict) -> None:
@@ -713,20 +747,24 @@ class AgentController(_ProgramController):
         return self._check_move(msg["move"])
 
     def _got_setup(self, msg: dict) -> Decision:
-        rules = self.match.rules
+        rules = self.game.rules
         wire = msg.get("setup")
         try:
             setup = rules.move_from_wire(wire)
-            rules.apply(self.match.state, setup)
+            rules.apply(self.game.state, setup)
         except Exception as exc:  # RulesError, or whatever a strange value provokes
             raise _Fail(f"sent an invalid setup {_short(wire)}: {exc}") from None
         return Decision(rules.move_to_wire(setup))
 
+    # What each awaited message does (an error was answered above).
+    _GOT: ClassVar[dict[str, Callable[[AgentController, dict], Decision | None]]] = {
+        "hello": _got_hello, "ready": _got_ready, "move": _got_move, "setup": _got_setup}
+
     def _farewell(self) -> None:
-        match = self.match
+        match, seat = self.match, self.seat
         out = match.outcome() if match is not None else None
-        if out is not None and self.seat is not None:
-            self._send({"type": "result", "view": match.view(self.seat), "winner": out.winner,
+        if match is not None and out is not None and seat is not None:
+            self._send({"type": "result", "view": match.view(seat), "winner": out.winner,
                         "score": list(out.score)})
         self._send({"type": "quit"})
 
@@ -739,7 +777,7 @@ class UAIController(_ProgramController):
     answers = ("bestmove",)
 
     def _handshake(self) -> None:
-        self.proc.send("uai")
+        self.process.send("uai")
         self._await("uaiok", self.startup_ms)
 
     def request(self, match: Match, seat: int) -> None:
@@ -749,16 +787,16 @@ class UAIController(_ProgramController):
         super().request(match, seat)
 
     def _send_request(self) -> None:
-        fen = self.match.view(self.seat).get("fen")
+        fen = self.game.view(self.asked_seat).get("fen")
         if not isinstance(fen, str):
             raise _Fail("cannot be asked: the Ataxx view has no FEN")
         self._remember_legal()
-        self.proc.send(f"position fen {fen}")
-        self.proc.send(f"go movetime {self.time_ms}")
+        self.process.send(f"position fen {fen}")
+        self.process.send(f"go movetime {self.time_ms}")
         self._await_answer("bestmove")
 
     def _forget_answer(self) -> None:
-        self.proc.send("stop")
+        self.process.send("stop")
         super()._forget_answer()
 
     def _on_line(self, text: str) -> Decision | None:
@@ -774,8 +812,8 @@ class UAIController(_ProgramController):
                 raise _Fail("sent a bestmove without a move")
             return self._check_move(words[1])
         if head == "uaiok" and self.expect == "uaiok":
-            self.proc.send("uainewgame")
-            self.proc.send("isready")
+            self.process.send("uainewgame")
+            self.process.send("isready")
             self._await("readyok", self.startup_ms)
         elif head == "readyok" and self.expect == "readyok":
             self.ready = True
@@ -785,7 +823,7 @@ class UAIController(_ProgramController):
         return None  # id, option, info and anything unknown are ignored, as UAI says
 
     def _farewell(self) -> None:
-        self.proc.send("quit")
+        self.process.send("quit")
 
 
 def uai_games() -> str:

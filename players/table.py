@@ -320,9 +320,10 @@ class Table:
         `busy`: the board is still animating (a decided move waits); `covered`: a dialog is
         on top (the clocks stop). Returns what happened since the last tick."""
         if self.remote is not None:
-            self._remote_events()
+            self._remote_events(self.remote)
         self._tick_clock(covered)
-        if self.revealing and self.now() >= self.reveal_until:
+        until = self.reveal_until
+        if until is not None and self.revealing and self.now() >= until:
             self.end_reveal()
         if not self.match.over and self.human_to_move() is None:
             self.advance(busy)
@@ -393,8 +394,7 @@ class Table:
             self.clock.run(None)
             self._emit(EventKind.REFRESH)
 
-    def _remote_events(self) -> None:
-        r = self.remote
+    def _remote_events(self, r: Remote) -> None:
         for event in r.events():
             if r.match is not self.match:  # a rematch or a resume rebuilt it
                 self.match, self.started, self.ended_at = r.match, self.now(), None
