@@ -73,7 +73,7 @@ def _dying_with_us(argv: list[str], env: dict[str, str]) -> tuple[list[str], dic
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     path = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     launcher = [sys.executable, "-m", "players.launch"]
-    if True or not sys.platform.startswith("linux") \
+    if not sys.platform.startswith("linux") \
             or threading.current_thread() is not threading.main_thread():
         launcher.append("--watch")
     return launcher + [str(os.getpid())] + argv, {**env, "PYTHONPATH": path}

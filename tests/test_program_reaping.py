@@ -41,8 +41,13 @@ def test_the_exit_code_is_read_even_when_the_exit_comes_after_the_end_of_output(
             except SeatFailure as exc:
                 reason = str(exc)
                 break
-            if ctrl.ready and not release.exists() and not reader_alive():
-                release.write_text("go")  # the host has the end of output; now exit
+            # the host has the end of output (a watching launcher holds the pipe until the
+            # program exits: there the two cannot come apart): now exit
+            watching = ctrl.proc is not None and "--watch" in ctrl.proc.proc.args
+            closed = Path(f"{release}.closed").exists()
+            if ctrl.ready and not release.exists() and (
+                    not reader_alive() or (watching and closed)):
+                release.write_text("go")
             pause.wait(0.005)
     finally:
         ctrl.close()
