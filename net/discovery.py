@@ -26,7 +26,7 @@ from net.link import decode
 try:
     import fcntl
 except ImportError:  # Windows: no ioctl; the broadcast addresses are guessed instead
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # the module or None, as the checks below ask
 
 PORT = 47474
 INTERVAL = 1.0

@@ -60,7 +60,8 @@ def decode(body: bytes) -> dict:
 
 
 def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None) -> bytes:
-    parts, left = [], n
+    parts: list[bytes] = []
+    left = n
     while left:
         if deadline is not None:  # one limit for the whole read, not one per recv
             remaining = deadline - time.monotonic()
