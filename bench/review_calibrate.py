@@ -5,10 +5,11 @@ of them, so that a marked move is one Hard itself would rarely play.
     python bench/review_calibrate.py --games 4 --seconds 0.1 [--review 0.12] [--game ataxx,dots]
                                      [--write]
 
-Per game it prints the drop distribution (quantiles of every judged ply, and the share of
-plies with no drop) and the thresholds it proposes:
+Per game it prints the drop distribution (quantiles of every judged ply of Hard's, the two
+random moves that open each game aside, and the share of plies with no drop) and the
+thresholds it proposes:
   inaccuracy = max(floor, q90), mistake = max(2 * inaccuracy, q97),
-  blunder = max(3 * inaccuracy, q99)
+  blunder = max(3 * inaccuracy, q99, 1.5 * mistake)
 with the floors of FLOORS (lichess's steps for a win chance, docs/review.md). --write stores them
 in ai/data/review_thresholds.json with the figures they came from.
 """
@@ -35,21 +36,29 @@ from game.match import Match  # noqa: E402
 FLOORS = {"win chance": 0.05, "probes": 0.25, "survival": 0.10}
 # Games are cut here (2048 runs to thousands of moves; the first plies judge as well).
 MAX_PLIES = 240
+RANDOM_PLIES = 2  # random moves after the setup, so that no two games are the same
 OPTIONS: dict[str, dict] = {"dots": {"rows": 4, "cols": 4}}  # 3x3 is solved: no drop at all
 
 
-def hard_game(game_id: str, seed: int, seconds: float) -> Match:
-    """A game of Hard against itself (every seat), cut at MAX_PLIES."""
+def hard_game(game_id: str, seed: int, seconds: float) -> tuple[Match, int]:
+    """A game of Hard against itself (every seat), cut at MAX_PLIES, after a setup by Hard and
+    RANDOM_PLIES random moves that vary the games; and the first ply Hard played after them."""
     match = Match(game_id, OPTIONS.get(game_id), seed)
     rng = random.Random(seed)
+    first = None
     while not match.over and len(match.moves) < MAX_PLIES:
         seat = match.to_move()
         view = match.view(seat)
         if match.setup_pending():
             match.play(decide_setup(game_id, view, "hard", Budget(seconds), rng))
+            continue
+        if first is None:
+            first = len(match.moves) + RANDOM_PLIES
+        if len(match.moves) < first:
+            match.play(rng.choice(match.legal_moves()))
         else:
             match.play(decide(game_id, view, match.legal_moves(), "hard", Budget(seconds), rng))
-    return match
+    return match, first or 0
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -63,7 +72,7 @@ def propose(drops: list[float], unit: str) -> dict[str, float]:
     floor = FLOORS.get(unit, 0.05)
     inaccuracy = max(floor, quantile(drops, 0.90))
     mistake = max(2 * inaccuracy, quantile(drops, 0.97))
-    blunder = max(3 * inaccuracy, quantile(drops, 0.99))
+    blunder = max(3 * inaccuracy, quantile(drops, 0.99), 1.5 * mistake)
     return {"inaccuracy": round(inaccuracy, 4), "mistake": round(mistake, 4),
             "blunder": round(blunder, 4)}
 
@@ -73,8 +82,8 @@ def calibrate(game_id: str, games: int, seconds: float, review: float) -> dict:
     unit = "win chance"
     took = 0.0
     for seed in range(games):
-        match = hard_game(game_id, 1000 + seed, seconds)
-        job = Review(match, Settings(review))
+        match, first = hard_game(game_id, 1000 + seed, seconds)
+        job = Review(match, Settings(review), first=first)
         began = time.monotonic()
         for _ in job.run():
             pass

@@ -1,0 +1,202 @@
+"""The review (ai/review.py, players/review.py): a known blunder in each game is flagged, Hard's
+own games are not, and the review is kept in the replay and read back.
+
+Every search here is bounded by a limit (plies, shots), never by the clock: the budgets are
+far longer than the searches take."""
+
+import json
+import random
+import threading
+
+import pytest
+
+from ai import g2048, planes
+from ai.base import Budget
+from ai.review import Review, Settings, classify, review, thresholds
+from game import replay
+from game.match import Match
+from players import review as cli
+
+DEPTH = Settings(seconds=600.0, limit=3)
+
+
+@pytest.fixture
+def pure(monkeypatch):
+    """The pure-Python searches (the compiled kernels' reference): no compiling in a test."""
+    monkeypatch.setenv("PAPER_ARCADE_NO_NUMBA", "1")
+
+
+def reviewed(match: Match, settings: Settings = DEPTH, first: int = 0) -> dict:
+    """The review of the match's replay, written and read back as the arcade would."""
+    back, _ = replay.load_replay(replay.save_replay(match, 1.0))
+    job = Review(back, settings, first=first)
+    for _ in job.run():
+        pass
+    assert job.result is not None
+    return job.result
+
+
+def played(game: str, moves: list, options: dict | None = None, seed: int = 1) -> Match:
+    match = Match(game, options, seed)
+    for move in moves:
+        match.play(move)
+    return match
+
+
+def test_a_dots_move_that_gives_away_a_long_chain_is_a_blunder(pure):
+    # 2x3 boxes; seat 1 to move: line 6 keeps the game won, line 4 opens a chain of three
+    match = played("dots", [9, 1, 7, 2, 5, 10, 15, 4], {"rows": 2, "cols": 3})
+    ply = reviewed(match)["plies"][7]
+    assert ply["seat"] == 1 and ply["class"] == "blunder" and ply["exact"]
+    assert ply["before"] == 1.0 and ply["after"] == 0.0 and ply["best"] != 4
+
+
+def test_an_ataxx_move_that_leaves_a_corner_is_a_blunder(pure):
+    moves = ["f2", "b2", "f3", "f6", "e1", "g6", "b6", "a2", "d1", "c1"]
+    doc = reviewed(played("ataxx", moves + ["g1e3"]))  # x jumps out of its corner g1
+    ply = doc["plies"][10]
+    assert ply["class"] == "blunder" and ply["best"] != "g1e3"
+    assert ply["drop"] >= doc["thresholds"]["blunder"] and ply["after"] < 0.2
+
+
+def test_a_jungle_move_that_leaves_a_piece_en_prise_is_a_blunder():
+    moves = ["a3a4", "b8b7", "c3d3", "c7d7", "d3d4", "d7d6", "d4d5", "e7d7", "e3d3", "f8f7",
+             "d3d4", "f7e7", "a1a2", "a9a8", "a2a3", "a8b8", "a3b3", "b8c8", "b3c3", "d7d8",
+             "c3c7", "c8b8"]
+    match = played("jungle", moves + ["c7b7"])  # the lion steps next to the elephant on a7
+    assert "a7b7" in match.legal_moves()  # which takes it
+    ply = reviewed(match)["plies"][22]
+    assert ply["class"] == "blunder" and ply["best"] != "c7b7" and len(ply["line"]) >= 2
+
+
+LAYOUTS = [[[5, 7, "up"], [3, 5, "down"], [5, 5, "right"]],
+           [[3, 2, "down"], [7, 6, "left"], [2, 9, "right"]]]
+SHOTS = [33, 33, 23, 23, 32, 32, 73, 34, 63, 54, 67, 55, 76, 35, 37, 87]
+
+
+def test_a_planes_shot_no_layout_left_can_hold_is_a_blunder():
+    match = played("planes", LAYOUTS + SHOTS + [0], seed=4)
+    view = match.rules.view(match.states[18], 0)
+    live = planes.consistent(10, 3, view["shots"])
+    _, codes = match.rules.layouts(10, 3)
+    assert len(live) == 12 and (codes[live][:, 0] == 0).all()  # cell 0: a miss in every one
+    doc = reviewed(match, Settings(600.0, 2))
+    ply = doc["plies"][18]
+    assert ply["class"] == "blunder" and ply["exact"] and ply["best"] != 0
+    assert ply["details"]["head"] == 0.0 and ply["details"]["hit"] == 0.0
+    assert doc["plies"][0]["kind"] == "setup"
+    # after the game, the truth beside it: the miss it had to be, against the best shot's answer
+    assert ply["truth"]["after"] <= ply["truth"]["best_after"]
+
+
+def test_a_2048_move_that_locks_the_board_is_a_blunder_and_where_it_was_lost():
+    g2048.KERNEL.load()
+    moves = json.loads(G2048_MOVES)
+    match = played("g2048", moves, seed=8)
+    assert "left" in match.legal_moves() and "right" in match.legal_moves()
+    locked = match.rules.apply(match.state, "left")
+    match.play("left")
+    doc = reviewed(match, Settings(600.0, 1), first=90)
+    ply = doc["plies"][97]
+    assert ply["class"] == "blunder" and ply["before"] == 1.0 and ply["after"] == 0.0
+    assert ply["best"] == "right" and ply["exact"] is False
+    assert doc["summary"]["lost_at"]["0"] == 97
+    assert doc["plies"][0]["kind"] == "skipped" and doc["first"] == 90
+    # the board it left: every spawn ends the game, or leaves one move that does
+    assert len(match.rules.legal_moves(locked)) <= 1
+
+
+def test_a_fox_hunt_probe_on_a_certainly_empty_square_is_a_blunder():
+    moves = [0, 1, 3, 8, 54, 32, 2, 24, 48, 36, 45, 63, 25]
+    match = played("foxhunt", moves + [4], {"size": 8})
+    doc = reviewed(match, first=12)
+    ply = doc["plies"][13]
+    assert doc["unit"] == "probes" and doc["better"] == -1
+    assert ply["details"]["fox"] == 0.0 and ply["exact"]
+    assert ply["after"] == ply["before"] + 1  # a probe wasted, exactly
+    assert ply["class"] == "blunder"
+
+
+def hard_game(game: str, plies: int, seed: int, limit: int) -> Match:
+    """Hard against itself at a fixed depth: each move the best of its own appraisal."""
+    match = Match(game, None, seed)
+    rng = random.Random(seed)
+    match.play(rng.choice(match.legal_moves()))  # a different opening each game
+    while not match.over and len(match.moves) < plies:
+        view = match.view(match.to_move())
+        match.play(match.rules.move_from_wire(
+            match.info.ai_module().appraise(view, [], Budget(600), limit).best))
+    return match
+
+
+@pytest.mark.parametrize("game", ["ataxx", "jungle"])
+def test_hard_against_itself_is_seldom_marked_a_blunder(game, pure):
+    judged = blunders = 0
+    for seed in range(3):
+        doc = reviewed(hard_game(game, 24, seed, 2), Settings(600.0, 3), first=1)
+        moves = [p for p in doc["plies"] if p["kind"] == "move"]
+        judged += len(moves)
+        blunders += sum(1 for p in moves if p["class"] == "blunder")
+    assert judged >= 60
+    assert blunders <= 0.05 * judged, (blunders, judged)
+
+
+def test_a_review_is_kept_in_the_replay_and_reused(tmp_path, capsys):
+    path = replay.save_replay(played("jungle", ["c3d3", "c7d7"]), 1.0, tmp_path)
+    settings = ["--seconds", "600", "--limit", "2", "--quiet"]
+    assert cli.main([str(path), *settings, "--out", str(tmp_path / "a.json")]) == 0
+    first = json.loads((tmp_path / "a.json").read_text())
+    assert [p["ply"] for p in first["plies"]] == [0, 1]
+    assert {"before", "after", "best", "class", "exact", "line"} <= set(first["plies"][0])
+    _, body = replay.load_replay(path)
+    assert replay.stored_review(body)["plies"] == first["plies"]
+    # a second opening reads it back: a stored review is returned even if it were wrong now
+    body["review"]["plies"][0]["class"] = "blunder"
+    replay.store_review(path, body["review"])
+    assert cli.main([str(path), *settings]) == 0
+    assert json.loads(capsys.readouterr().out)["plies"][0]["class"] == "blunder"
+    # other settings review again
+    assert cli.main([str(path), "--seconds", "600", "--limit", "1", "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["plies"][0]["class"] != "blunder"
+
+
+def test_a_replay_without_a_review_opens_and_a_review_does_not_change_the_game(tmp_path, pure):
+    match = played("ataxx", ["f2", "b2"])
+    path = replay.save_replay(match, 1.0, tmp_path)
+    _, body = replay.load_replay(path)
+    assert replay.stored_review(body) is None
+    replay.store_review(path, review(match, Settings(600.0, 1)))
+    back, body = replay.load_replay(path)
+    assert back.moves == match.moves and body["result"]["line"] == match.result_line()
+    assert replay.stored_review(body)["game"] == "ataxx"
+
+
+def test_a_review_reports_progress_and_stops_when_cancelled():
+    match = played("jungle", ["c3d3", "c7d7", "d3d4", "d7d6"])
+    cancel = threading.Event()
+    job = Review(match, Settings(600.0, 1), cancel)
+    steps = []
+    for step in job.run():
+        steps.append((step.done, step.total))
+        if step.done == 2:
+            job.cancel()
+    assert steps == [(1, 4), (2, 4)] and job.result is None and cancel.is_set()
+
+
+def test_classes_follow_the_thresholds():
+    limits = thresholds("ataxx")
+    assert limits["inaccuracy"] < limits["mistake"] < limits["blunder"]
+    assert classify(0.0, limits) == "ok"
+    assert classify(limits["mistake"], limits) == "mistake"
+    assert classify(limits["blunder"] + 0.01, limits) == "blunder"
+    assert thresholds("no such game") == {"inaccuracy": 0.10, "mistake": 0.20, "blunder": 0.30}
+
+
+G2048_MOVES = """["down", "left", "down", "down", "up", "right", "up", "up", "down", "up", "down",
+"left", "up", "right", "down", "right", "right", "down", "right", "down", "left", "up", "right",
+"down", "up", "left", "right", "right", "right", "left", "up", "left", "up", "up", "right",
+"right", "up", "up", "left", "down", "right", "up", "right", "left", "right", "up", "down", "up",
+"right", "up", "down", "right", "up", "down", "right", "right", "down", "left", "right", "down",
+"up", "up", "left", "right", "down", "right", "down", "down", "left", "down", "right", "left",
+"up", "down", "left", "down", "up", "left", "down", "up", "left", "down", "left", "left",
+"right", "down", "left", "up", "right", "up", "down", "up", "down", "up", "left", "down", "up"]"""
