@@ -2,7 +2,7 @@
 5x5 boxes at equal time per move, seats alternating game by game.
 
     python bench/dots_vs_mapualpha.py --engine /work/ext/mapualpha/agents/MapuAlpha \\
-        [--games 20] [--seconds 1.0] [--jobs 1] [--tag NAME] [--results PATH]
+        [--games 20] [--seconds 1.0] [--jobs 1] [--tag NAME] [--results PATH] [--guess N]
 
 --engine is the folder holding the built module MapuAlpha*.so (or the .so itself); the engine is
 built outside this repository and never committed. Its own time manager shares 24 s over a
@@ -75,9 +75,11 @@ def engine_line(xyz) -> int:
 _ENGINE = None
 
 
-def _init(engine_path: str, seconds: float) -> None:
+def _init(engine_path: str, seconds: float, guess: int | None) -> None:
     global _ENGINE
     os.environ["MAPU_MOVE_MS"] = str(int(seconds * 1000))
+    if guess is not None:
+        dots_chains.GUESS = guess
     _ENGINE = load_engine(engine_path)
     dots_solver.KERNEL.load()
     dots_chains.KERNEL.load()
@@ -121,6 +123,9 @@ def main() -> None:
     p.add_argument("--level", default="hard")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--tag", default="hard", help="names the Hard version the games belong to")
+    p.add_argument("--guess", type=int, default=None,
+                   help="an experiment: boxes the long chain rule's guess is worth (default: "
+                        "ai/dots_chains.GUESS); give it its own --tag")
     p.add_argument("--results", default=str(ROOT / "bench/results/dots_vs_mapualpha.jsonl"))
     args = p.parse_args()
     path = Path(args.results)
@@ -136,7 +141,8 @@ def main() -> None:
     print(f"{len(done)} games on file for {key}, {len(todo)} to play", flush=True)
     if todo:
         ctx = mp.get_context("spawn")
-        with ctx.Pool(args.jobs, initializer=_init, initargs=(args.engine, args.seconds)) as pool:
+        setup = (args.engine, args.seconds, args.guess)
+        with ctx.Pool(args.jobs, initializer=_init, initargs=setup) as pool:
             for rec in pool.imap_unordered(play, todo):
                 rec.update(key)
                 with path.open("a") as f:
