@@ -251,7 +251,7 @@ def hint(view: dict, seconds: float = 3.0) -> Posterior:
     except Deadline:
         found = {c for c, a in probes if a == rules.FOX}
         probed = {c for c, _ in probes}
-        empties = [(c, a) for c, a in probes if a != rules.FOX]
+        empties = [(c, a) for c, a in probes if isinstance(a, int)]  # the rest say FOX
         need = [a - len(rules.sight(size, c) & found) for c, a in empties]
         unknown = [c for c in range(size * size) if c not in probed]
         return _sampled(size, [0.0] * (size * size), unknown, empties, need,

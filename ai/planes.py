@@ -288,7 +288,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         return rng.choice(legal)  # the answers contradict every layout: a lying opponent
     if level == "hard":
         cell = book(size, planes).get(book_key(shots))
-        if cell not in legal:
+        if cell is None or cell not in legal:
             cell = hard_choice(codes, planes, live_index, shots, budget)
         return cell if cell in legal else rng.choice(legal)
     live = codes[live_index]
