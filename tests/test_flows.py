@@ -305,3 +305,97 @@ def test_the_dots_hint_shows_the_line_to_draw_with_its_verdict():
     near = [surface.get_at((mid[0] + dx, mid[1] + dy))[:3] for dx in range(-6, 7)
             for dy in range(-6, 7)]
     assert tuple(theme.GOOD) in near  # pencilled in on the board
+
+
+# --- 4: Banqi with fog
+def _fog_positions(want):
+    """(state, move) pairs of random fog games (seeded) for which want(state, move) holds."""
+    import random
+
+    from game.rules import banqi
+    for seed in range(200):
+        rng = random.Random(seed)
+        state = banqi.new_game({"fog": True}, seed)
+        while banqi.outcome(state) is None:
+            for move in banqi.legal_moves(state):
+                if want(state, move):
+                    return state, move
+            state = banqi.apply(state, rng.choice(banqi.legal_moves(state)))
+    raise AssertionError("no such position")
+
+
+def _fog_board(state, seat):
+    from client.boards.banqi import Board
+    from game.rules import banqi
+    board = Board({"fog": True, "variant": "taiwan"}, banqi.SEAT_NAMES)
+    board.layout(pygame.Rect(0, 0, 700, 500))
+    board.set_view(banqi.view(state, seat), [], my_turn=False, viewer=seat, animate=False)
+    return board
+
+
+def test_fog_a_piece_turned_up_out_of_sight_is_still_shown_where_it_was_seen():
+    from game.rules import banqi
+
+    def flip_into_fog(state, move):
+        if len(move) != 2 or state.colors[0] is None:
+            return False
+        after = banqi.apply(state, move)
+        sq = banqi.parse_square(move)
+        return banqi.view(after, state.turn)["board"][0] is not None and \
+            banqi.parse_board(banqi.view(after, state.turn)["board"])[sq] == "~"
+
+    state, move = _fog_positions(flip_into_fog)
+    seat, sq = state.turn, banqi.parse_square(move)
+    board = _fog_board(state, seat)
+    after = banqi.apply(state, move)
+    board.set_view(banqi.view(after, seat), [], my_turn=False, viewer=seat)
+    assert board.squares[sq] == "~" and board.memory[sq] == after.board[sq]
+    drawn = []
+    board._draw_memory = lambda surface, rect, piece: drawn.append(piece)
+    board.draw(pygame.Surface((700, 500)))
+    assert after.board[sq] in drawn
+
+
+def test_fog_your_piece_the_other_side_turned_up_is_not_drawn_as_unseen():
+    from game.rules import banqi
+
+    def flips_others_piece_alone(state, move):
+        if len(move) != 2 or state.colors[0] is None:
+            return False
+        after = banqi.apply(state, move)
+        sq = banqi.parse_square(move)
+        mover_colour = state.colors[state.turn]
+        piece = after.board[sq]
+        return banqi.colour_of(piece) != mover_colour and not any(
+            banqi.colour_of(after.board[n]) == mover_colour for n in banqi.NEIGHBOURS[sq])
+
+    state, move = _fog_positions(flips_others_piece_alone)
+    me, sq = 1 - state.turn, banqi.parse_square(move)
+    board = _fog_board(state, me)
+    after = banqi.apply(state, move)
+    board.set_view(banqi.view(after, me), [], my_turn=True, viewer=me)
+    assert board.squares[sq] == after.board[sq]  # mine: I see it
+    assert sq in board._seen_by_enemy()  # they turned it up: they know where it is
+
+
+def test_fog_against_a_bot_the_move_list_keeps_its_room_in_the_panel(h):
+    import random
+    now = [10.0]
+    match = Match("banqi", {"fog": True}, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+
+    class Random(Instant):
+        def request(self, match: Match, seat: int) -> None:
+            self.move = random.Random(len(match.moves)).choice(match.legal_moves())
+
+    play = PlayScene(h.app, match, [HumanController(), Random()], now=lambda: now[0])
+    h.app.push(play)
+    h.frame()
+    rng = random.Random(2)
+    for _ in range(8):
+        assert play.try_move(rng.choice(match.legal_moves()))
+        for _ in range(60):
+            now[0] += 0.05
+            h.frame()
+    lines = play.move_list()
+    assert len(lines) == 16 and lines[0].startswith("1. ")
+    assert play.moves_rect.height // 19 >= 5  # five rows of moves at least

@@ -121,7 +121,7 @@ def test_the_panel_names_each_side_by_the_ink_it_is_drawn_in(h):
                                                          Seat("ai", "Bot", "easy")]))
     h.frame()
     play = h.top
-    assert any("faded" in line for line in play.board.status())
+    assert "Faded" in play.board.fog_note()  # the fog's legend, under the board
     flip = next(m for m in play.match.legal_moves() if len(m) == 2)
     assert play.try_move(flip, by_human=True)
     colour = play.match.view(None)["colors"][0]

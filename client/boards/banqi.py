@@ -3,27 +3,39 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pygame
 
 from client.boards.base import Diagram, Setting, SquareBoard, Store
 from client.ui import theme
-from game.i18n import N_, _
+from game.i18n import N_, _, language
 from game.rules import banqi as rules
 
 GLYPHS = {"K": "帥", "A": "仕", "E": "相", "R": "俥", "N": "傌", "C": "炮", "P": "兵",
           "k": "將", "a": "士", "e": "象", "r": "車", "n": "馬", "c": "砲", "p": "卒"}
+# The pieces as 简体 sets print them: red and black share 车 马 炮, told apart by their ink.
+SIMPLIFIED = {"K": "帅", "A": "仕", "E": "相", "R": "车", "N": "马", "C": "炮", "P": "兵",
+              "k": "将", "a": "士", "e": "象", "r": "车", "n": "马", "c": "炮", "p": "卒"}
+COLOURS = {"red": N_("red"), "black": N_("black")}  # a side's colour, once a flip decides it
 RED, BLACK = (190, 40, 40), (40, 40, 48)
 DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
 FLIP_SECONDS = 0.35
+FOG_NOTE = 26  # px under the captured pieces for the fog's legend
 RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": N_("Chariot"),
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
 
 class Board(SquareBoard):
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
-                        (("auto", "Auto"), ("chinese", "Chinese"), ("letters", "Letters"))),)
-    PRIVATE = ("selected", "cursor")
+                        (("auto", "As the language writes them"),
+                         ("traditional", "Traditional (帥 俥 傌)"),
+                         ("simplified", "Simplified (帅 车 马)"), ("letters", "Letters"))),)
+    # What this seat has seen is its own: the squares as it last saw them, the pieces it saw
+    # or could tell go under the clouds, and its pieces turned up and not moved since.
+    PRIVATE = ("selected", "cursor", "squares", "memory", "turned", "hidden_before")
+    # Under the fog a move is listed as its mover's opponent saw it ("~" when unseen).
+    PUBLIC_MOVES = True
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -36,18 +48,47 @@ class Board(SquareBoard):
         self.flips: dict[int, float] = {}
         self.clock = 0.0
         self.tray = True  # the captured pieces under the board (a diagram has none)
+        self.memory: dict[int, str] = {}  # square -> the piece last seen there (fog)
+        self.turned: set[int] = set()  # squares turned face up, their pieces not moved since
+        self.hidden_before: dict[str, int] | None = None  # the face-down counts last seen
 
     # --- the view
     def set_view(self, view, legal, *, my_turn, viewer, last_move=None, animate=True) -> None:
+        if viewer != self.viewer:
+            self.new_viewer(viewer)  # this seat's own last look comes back first
         old = self.squares
         super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
                          animate=animate)
         self.squares = list(rules.parse_board(view["board"]))
+        self._remember(old, view)
         self.selected = None
         self.flips = {}
         if animate and self.animation_speed > 0:
             self.flips = {sq: 0.0 for sq in range(32)
                           if old[sq] == "?" and self.squares[sq].isalpha()}
+
+    def _remember(self, old: list[str], view: dict) -> None:
+        """Under the fog: keep what this seat saw, and what it can tell. A flip is seen by
+        both sides (the face-down counts say which piece came up), so a piece turned up stays
+        known where it lies until it is seen to move."""
+        new, hidden = self.squares, view.get("hidden", {})
+        gone = Counter(self.hidden_before or {}) - Counter(hidden)
+        self.hidden_before = dict(hidden)
+        flipped = [sq for sq in range(32) if old[sq] == "?" and new[sq] != "?"]
+        if len(flipped) == 1 and new[flipped[0]] == "~" and sum(gone.values()) == 1:
+            self.memory[flipped[0]] = next(iter(gone))  # turned up out of sight: told by count
+        self.turned |= set(flipped)
+        for sq in range(32):
+            if new[sq] == "~":
+                continue
+            if sq in self.turned and sq not in flipped and new[sq] != self.memory.get(sq):
+                self.turned.discard(sq)  # moved away, or taken
+            if new[sq].isalpha():
+                self.memory[sq] = new[sq]
+            else:
+                self.memory.pop(sq, None)
+        if not view.get("fog"):
+            self.memory, self.turned = {}, set()
 
     @property
     def my_colour(self) -> str | None:
@@ -58,14 +99,16 @@ class Board(SquareBoard):
     def glyph(self, piece: str) -> tuple[str, bool]:
         """The text to draw for a piece and whether it is a Chinese character."""
         mode = self.prefs.get("banqi_glyphs", "auto")
-        if mode != "letters" and theme.cjk_font_path():
-            return GLYPHS[piece], True
-        return piece.upper(), False
+        if mode == "letters" or not theme.cjk_font_path():
+            return piece.upper(), False
+        if mode == "simplified" or (mode == "auto" and language() == "zh_CN"):
+            return SIMPLIFIED[piece], True
+        return GLYPHS[piece], True
 
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        tray = 110 if self.tray else 0
+        tray = (110 + (FOG_NOTE if self.options.get("fog") else 0)) if self.tray else 0
         self.cell = max(30, min((rect.width - 40) // 8, (rect.height - 40 - tray) // 4))
         w, h = self.cell * 8, self.cell * 4
         self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - tray) // 2))
@@ -117,7 +160,7 @@ class Board(SquareBoard):
     def side_name(self, seat: int) -> str:
         colour = self.view["colors"][seat] if self.view is not None else None
         name = _(self.seat_names[seat])
-        return f"{name} · {_(colour)}" if colour else name
+        return f"{name} · {_(COLOURS[colour])}" if colour in COLOURS else name
 
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         """The colour the seat plays (red or black), grey until the first flip decides it."""
@@ -126,6 +169,8 @@ class Board(SquareBoard):
 
     def move_text(self, move, before: dict, after: dict) -> str:
         """A flip ("b3 馬"), a step ("b3-b4") or a capture ("b3-b4 x 馬")."""
+        if "under" not in after and after.get("fog") and "history" not in after:
+            move = after.get("last") or "~"  # a seat's own eyes: as it saw the move
         if len(move) not in (2, 4):  # "~": a LAN guest's move list, a move the fog hid
             return move
         if len(move) == 2:
@@ -133,7 +178,10 @@ class Board(SquareBoard):
             return f"{move} {self.glyph(piece)[0]}"
         victim = rules.parse_board(before["board"])[rules.parse_square(move[2:])]
         step = f"{move[:2]}-{move[2:]}"
-        return f"{step} x {self.glyph(victim)[0]}" if victim not in ".?~" else step
+        if victim in ".?~":
+            return step
+        # TRANSLATORS: a capture in a move list: the step, then the piece taken ("b3-b4 x 馬").
+        return _("{step} x {piece}").format(step=step, piece=self.glyph(victim)[0])
 
     def busy(self) -> bool:
         return bool(self.flips)
@@ -149,19 +197,12 @@ class Board(SquareBoard):
         if self.view is None:
             return []
         v = self.view
-        lines = []
-        for seat in (0, 1):
-            colour = v["colors"][seat]
-            lines.append(f"{_(self.seat_names[seat]).capitalize()}: "
-                         f"{_(colour) if colour else _('no colour yet')}")
-        lines.append(_("Face down: {n}").format(n=sum(v["hidden"].values())))
-        lines.append(_("Moves without flip or capture: {n}/{limit}").format(
-            n=v["quiet_plies"], limit=rules.QUIET_LIMIT))
-        if v.get("fog"):
-            lines.append(_("Fog of war: clouds hide what you cannot see"))
-            if self.viewer is not None:
-                lines.append(_("Your faded pieces: the other side cannot see them"))
-        if self.my_turn:
+        # each seat's colour is on its row of the panel; the help is short, so the move list
+        # keeps its room
+        lines = [_("Face down: {n}").format(n=sum(v["hidden"].values())),
+                 _("Moves without flip or capture: {n}/{limit}").format(
+                     n=v["quiet_plies"], limit=rules.QUIET_LIMIT)]
+        if self.my_turn and v["colors"][0] is None:
             lines.append(_("Click a disc to flip it, or a piece, then where it goes."))
         return lines
 
@@ -272,7 +313,20 @@ class Board(SquareBoard):
                              width=2, border_radius=4)
         if self.tray:
             self._draw_captured(surface, board)
+            note = self.fog_note()
+            if note:
+                size = 15
+                while size > 11 and theme.font(size).size(note)[0] > board.width:
+                    size -= 1
+                theme.text(surface, note, (board.x, board.bottom + 110), size, theme.INK_SOFT)
         self._draw_coordinates(surface)
+
+    def fog_note(self) -> str:
+        """The fog's legend, under the captured pieces (the panel keeps its room for moves)."""
+        if self.view is None or not self.view.get("fog") or self.viewer is None:
+            return ""
+        return _("Clouds: out of your sight (faint: last seen). Faded: yours the other side "
+                 "cannot see.")
 
     def _last_squares(self) -> set[int]:
         last = self.view.get("last") or ""
@@ -287,7 +341,7 @@ class Board(SquareBoard):
         mine = self.my_colour
         if not self.view.get("fog") or mine is None:
             return set(range(32))
-        seen = set()
+        seen = {sq for sq in self.turned if rules.colour_of(self.squares[sq]) == mine}
         for sq, p in enumerate(self.squares):
             if rules.colour_of(p) == mine and any(
                     rules.colour_of(self.squares[n]) not in (None, mine)
@@ -300,6 +354,8 @@ class Board(SquareBoard):
         rect = self.square_rect(sq)
         if piece == "~":
             self._draw_cloud(surface, rect, sq)
+            if sq in self.memory:
+                self._draw_memory(surface, rect, self.memory[sq])
             return
         if piece == ".":
             return
@@ -332,6 +388,21 @@ class Board(SquareBoard):
                 img = font.render(text, True, ink)
                 img.set_alpha(alpha)
                 layer.blit(img, img.get_rect(center=local.center))
+        surface.blit(layer, rect)
+
+    def _draw_memory(self, surface, rect: pygame.Rect, piece: str) -> None:
+        """A piece last seen here, pencilled faintly on the cloud: it may have moved since."""
+        ink = RED if piece.isupper() else BLACK
+        disc = rect.inflate(-rect.width // 3, -rect.height // 3)
+        layer = pygame.Surface(rect.size, pygame.SRCALPHA)
+        local = disc.move(-rect.x, -rect.y)
+        pygame.draw.ellipse(layer, (*ink, 150), local, width=2)
+        text, cjk = self.glyph(piece)
+        size = int(disc.height * 0.6)
+        font = theme.cjk_font(size) if cjk else theme.font(size, bold=True)
+        img = font.render(text, True, ink)
+        img.set_alpha(150)
+        layer.blit(img, img.get_rect(center=local.center))
         surface.blit(layer, rect)
 
     def _draw_cloud(self, surface, rect: pygame.Rect, sq: int) -> None:

@@ -13,7 +13,7 @@ from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import N_, _, outcome_reason, seat_title
+from game.i18n import N_, _, outcome_reason, person, seat_title
 from game.match import Match, Seat, SeatKind
 from players.table import Table
 
@@ -183,12 +183,14 @@ class PlayView(Scene):
             if not self.board.PUBLIC_MOVES or eyes is None:
                 return []
         texts = self._move_texts
-        if [move for move, _ in texts] != m.moves[:len(texts)]:
-            texts.clear()  # taken back, or another game: rebuilt below
+        if [move for move, _ in texts] != m.moves[:len(texts)] or \
+                getattr(self, "_move_eyes", None) != eyes:
+            texts.clear()  # taken back, another game, other eyes: rebuilt below
+            self._move_eyes = eyes
         for i in range(len(texts), len(m.moves)):
             before, after = m.rules.view(m.states[i], eyes), m.rules.view(m.states[i + 1], eyes)
             mover = m.rules.to_move(m.states[i])
-            who = m.rules.SEAT_NAMES[mover] if mover is not None and m.rules.PLAYERS > 1 else ""
+            who = _(m.rules.SEAT_NAMES[mover]) if mover is not None and m.rules.PLAYERS > 1 else ""
             text = self.board.move_text(m.moves[i], before, after)
             texts.append((m.moves[i], " ".join(p for p in (f"{i + 1}.", who, text) if p)))
         return [t for _, t in texts]
@@ -241,7 +243,7 @@ class PlayView(Scene):
     def panel_name(self, seat: int) -> str:
         """A seat's name in the panel; over the LAN the local player's is marked, so two
         players with the same name can tell who is who."""
-        name = self.match.seats[seat].name
+        name = person(self.match.seats[seat].name)
         if self.session is not None and seat in self.humans:
             return _("{name} (you)").format(name=name)
         return name
