@@ -13,7 +13,7 @@ import pygame
 
 from ai.worker import shutdown_bot_process
 from client.scenes.base import Scene
-from client.scenes.table import SCENES
+from client.scenes.table import LAN_MISSING, SCENES
 from client.sound import Sound, quiet_stderr
 from client.ui import theme
 from game import APP_NAME, i18n, settings, shortcut
@@ -96,6 +96,10 @@ class App:
     def has_scene(self, name: str) -> bool:
         """Whether this build has the scene (the LAN lobby may be missing)."""
         return name in SCENES
+
+    def why_missing(self, name: str) -> str:
+        """Why this build lacks a scene ("" if it has it or nobody said)."""
+        return LAN_MISSING if name == "lobby" and name not in SCENES else ""
 
     def make(self, scene: Scene | str, **kwargs: Any) -> Scene:
         """The scene itself, or a new scene of that name built with kwargs."""

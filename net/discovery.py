@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import msgpack
 
 from game import APP_NAME
+from game.i18n import N_, Text
 from game.text import clean_text
 from net.link import decode
 
@@ -106,14 +107,14 @@ def broadcast_addresses() -> list[str]:
     return found + ["255.255.255.255"]
 
 
-def limits() -> str:
-    """What finding hosts cannot do on this system, in one line for the lobby ("" if nothing):
-    the player then knows why a host may not show up, and what to do."""
+def limits() -> Text | None:
+    """What finding hosts cannot do on this system, for the lobby (None if nothing): the
+    player then knows why a host may not show up, and what to do."""
     if fcntl is None:
-        return ("This system does not list its network interfaces to the arcade: games are "
-                "announced to 255.255.255.255 and a guessed local broadcast only. If a host "
-                "does not appear, type its address.")
-    return ""
+        return Text(N_("This system does not list its network interfaces to the arcade: games "
+                       "are announced to 255.255.255.255 and a guessed local broadcast only. If "
+                       "a host does not appear, type its address."))
+    return None
 
 
 class Beacon:

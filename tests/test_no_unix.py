@@ -40,7 +40,7 @@ import random, threading
 from net import discovery
 assert discovery.fcntl is None
 assert discovery.broadcast_addresses()[-1] == "255.255.255.255"
-assert "type its address" in discovery.limits()
+assert "type its address" in discovery.limits().english()
 
 # discovery on loopback
 port = 47000 + random.randrange(900)

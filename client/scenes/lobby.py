@@ -259,6 +259,9 @@ class LobbyScene(Scene):
         if self.hosts.error:
             for i, line in enumerate(theme.wrap(self.hosts.error, left.width - 36, 17)[:3]):
                 theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.ACCENT)
+        elif not self.host_buttons.buttons and (limit := discovery.limits()) is not None:
+            for i, line in enumerate(theme.wrap(limit.say(), left.width - 36, 17)[:4]):
+                theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.INK_SOFT)
         elif not self.host_buttons.buttons:
             theme.text(surface, _("Looking for hosts… none yet."), (left.x + 18, left.y + 56), 18,
                        theme.INK_SOFT)

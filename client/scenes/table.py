@@ -35,9 +35,10 @@ SCENES: dict[str, type[Scene]] = {
     "handover": HandoverScene,
 }
 
+LAN_MISSING = ""  # why this build has no LAN, if it has none (the title says so when asked)
 try:
     from client.scenes.lobby import LobbyScene
-except ImportError:  # a build without the LAN: the title says so when asked
-    pass
+except ImportError as exc:
+    LAN_MISSING = str(exc)
 else:
     SCENES["lobby"] = LobbyScene

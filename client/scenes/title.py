@@ -11,7 +11,7 @@ from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import APP_NAME, APP_VERSION, registry, saves, storage
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 from game.match import Match, Seat
 
 if TYPE_CHECKING:
@@ -67,7 +67,9 @@ class TitleScene(Scene):
 
     def open_lobby(self) -> None:
         if not self.app.has_scene("lobby"):
-            self.app.toast(_("LAN play is not available in this build"))
+            why = self.app.why_missing("lobby")
+            self.app.toast(_("LAN play is not available: {why}").format(why=why) if why
+                           else _("LAN play is not available in this build"))
             return
         self.app.push("lobby")
 
@@ -168,7 +170,8 @@ class TitleScene(Scene):
         left, right = self.columns
         panel(surface, left)
         panel(surface, right)
-        theme.text(surface, _("Play"), (left.x + 20, left.y + 14), 22, bold=True)
+        theme.text(surface, pgettext("title screen: start a game", "Play"),
+                   (left.x + 20, left.y + 14), 22, bold=True)
         theme.text(surface, _("More"), (right.x + 20, right.y + 14), 22, bold=True)
         for line, where in self.taglines:
             theme.text(surface, line, where, 15, theme.INK_SOFT)

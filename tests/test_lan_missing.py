@@ -1,0 +1,39 @@
+"""What the player is told when a capability is missing: a system that does not list its network
+interfaces, and a build without the LAN."""
+
+from __future__ import annotations
+
+from client import app as app_module
+from client.scenes import table as scene_table
+from client.ui import theme
+from net import discovery
+
+
+def _drawn(h, monkeypatch) -> list[str]:
+    drawn: list[str] = []
+    real = theme.render
+
+    def record(text, *args, **kwargs):
+        drawn.append(str(text))
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(theme, "render", record)
+    h.frames(2)
+    return drawn
+
+
+def test_the_lobby_says_why_a_host_may_not_show_up_without_interface_listing(h, monkeypatch):
+    h.app.push("lobby")
+    assert not any("type its address" in t for t in _drawn(h, monkeypatch))
+    monkeypatch.setattr(discovery, "fcntl", None)
+    shown = " ".join(_drawn(h, monkeypatch))
+    assert "type its address" in shown and "none yet" not in shown
+
+
+def test_a_build_without_the_lan_says_why(h, monkeypatch):
+    monkeypatch.delitem(scene_table.SCENES, "lobby")
+    monkeypatch.setattr(app_module, "LAN_MISSING", "No module named 'net.session'")
+    title = h.top
+    title.open_lobby()
+    h.frame()
+    assert any("net.session" in text for text, _ in h.app.toasts)
