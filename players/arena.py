@@ -18,12 +18,14 @@ lower l)`.
 from __future__ import annotations
 
 import argparse
+import enum
 import json
 import multiprocessing
 import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,21 +33,34 @@ from typing import IO
 
 from ai import elo
 from ai.agent import budget_seconds
-from ai.base import LEVELS, check_level, opening_plan
+from ai.base import check_level, opening_plan
 from ai.worker import die_with_parent
 from game import registry
-from game.match import Match, Seat, SeatKind
+from game.match import Level, Match, Seat, SeatKind
 from players.base import Controller
 from players.bot import AIController
 from players.program import AgentController, UAIController, sweep_programs, uai_games
 from players.table import play_out
 
-KINDS = ("builtin", "cmd", "uai")
+
+class PlayerKind(str, enum.Enum):
+    """Who a command-line player is: a built-in bot's level, an agent's or a UAI engine's
+    command line. The value is the prefix before the colon."""
+
+    BUILTIN = "builtin"
+    CMD = "cmd"
+    UAI = "uai"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+KINDS = tuple(PlayerKind)
 
 
 @dataclass(frozen=True)
 class Spec:
-    kind: str
+    kind: PlayerKind
     value: str
 
     @property
@@ -60,27 +75,37 @@ def parse_spec(text: str) -> Spec:
     if not sep or kind not in KINDS or not value:
         raise ValueError(f"bad player {text!r}: use builtin:LEVEL, cmd:\"COMMAND\" or "
                          "uai:\"COMMAND\"")
-    if kind == "builtin" and value not in LEVELS:
-        raise ValueError(f"unknown level {value!r}; levels: {', '.join(LEVELS)}")
-    return Spec(kind, value)
+    if kind == PlayerKind.BUILTIN:
+        check_level(value)
+    return Spec(PlayerKind(kind), value)
+
+
+def _builtin(spec: Spec, time_ms: int, seed: int) -> Controller:
+    level = check_level(spec.value)
+    return AIController(level, 0.0 if level is Level.RANDOM else budget_seconds(time_ms), seed)
+
+
+# The controller of each kind of player: (spec, milliseconds a move, seed).
+CONTROLLERS: dict[PlayerKind, Callable[[Spec, int, int], Controller]] = {
+    PlayerKind.BUILTIN: _builtin,
+    PlayerKind.CMD: lambda spec, time_ms, seed: AgentController(spec.value, time_ms),
+    PlayerKind.UAI: lambda spec, time_ms, seed: UAIController(spec.value, time_ms),
+}
+# The seat each kind of player takes in the match record: (spec, name).
+SEATS: dict[PlayerKind, Callable[[Spec, str], Seat]] = {
+    PlayerKind.BUILTIN: lambda spec, name: Seat(SeatKind.AI, name, check_level(spec.value)),
+    PlayerKind.CMD: lambda spec, name: Seat(SeatKind.AGENT, name, command=spec.value),
+    PlayerKind.UAI: lambda spec, name: Seat(SeatKind.AGENT, name, command=f"uai:{spec.value}"),
+}
 
 
 def controller_for(spec: Spec, time_ms: int, seed: int) -> Controller:
     """The controller that plays spec with time_ms a move."""
-    if spec.kind == "builtin":
-        seconds = 0.0 if spec.value == "random" else budget_seconds(time_ms)
-        return AIController(spec.value, seconds, seed)
-    if spec.kind == "uai":
-        return UAIController(spec.value, time_ms)
-    return AgentController(spec.value, time_ms)
+    return CONTROLLERS[spec.kind](spec, time_ms, seed)
 
 
 def seat_for(spec: Spec, label: str) -> Seat:
-    name = f"{label}: {spec.text}"[:40]
-    if spec.kind == "builtin":
-        return Seat(SeatKind.AI, name, check_level(spec.value))
-    prefix = "uai:" if spec.kind == "uai" else ""
-    return Seat(SeatKind.AGENT, name, command=prefix + spec.value)
+    return SEATS[spec.kind](spec, f"{label}: {spec.text}"[:40])
 
 
 @dataclass
@@ -371,7 +396,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         for spec in (args.a, args.b):
-            if parse_spec(spec).kind == "uai" and not registry.rules(args.game).UAI:
+            if parse_spec(spec).kind is PlayerKind.UAI and not registry.rules(args.game).UAI:
                 raise ValueError(f"uai: players play only {uai_games()}")
         if args.games < 1 or args.jobs < 1 or args.time_ms < 1:
             raise ValueError("--games, --jobs and --time-ms must be at least 1")

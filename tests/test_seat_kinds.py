@@ -79,3 +79,16 @@ def test_a_saved_match_keeps_the_strings(race):
     assert seats[1] == {"kind": "ai", "name": "Bot", "level": "random", "command": ""}
     assert [type(s["kind"]) for s in seats] == [str, str]
     assert Match.from_record(m.to_record()).seats == m.seats
+
+
+def test_every_kind_of_arena_player_has_a_controller_and_a_seat():
+    from players import arena
+    assert set(arena.CONTROLLERS) == set(arena.SEATS) == set(arena.PlayerKind)
+    seats = {kind: arena.seat_for(arena.parse_spec(f"{kind}:hard"), "A")
+             for kind in arena.PlayerKind}
+    assert seats[arena.PlayerKind.BUILTIN] == Seat("ai", "A: builtin:hard", "hard")
+    assert seats[arena.PlayerKind.CMD].command == "hard"
+    assert seats[arena.PlayerKind.UAI].command == "uai:hard"
+    assert {s.kind for s in seats.values()} == {SeatKind.AI, SeatKind.AGENT}
+    with pytest.raises(ValueError, match="unknown level 'expert'"):
+        arena.parse_spec("builtin:expert")
