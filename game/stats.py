@@ -20,7 +20,7 @@ MAX_GAMES = 64
 MAX_OPPONENTS = 32
 MAX_COUNT = 10**9
 RESULTS = ("won", "drawn", "lost")
-# Opponent keys beside the bot levels (ai.base.LEVELS).
+# Opponent keys beside the bot levels (the values of game.match.Level).
 SOLO, PROGRAM, LAN = "solo", "program", "lan"
 
 
