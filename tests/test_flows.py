@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pygame
+import pytest
 
 from client.scenes.play import PlayScene
 from game.match import Match, Seat
@@ -399,3 +400,42 @@ def test_fog_against_a_bot_the_move_list_keeps_its_room_in_the_panel(h):
     lines = play.move_list()
     assert len(lines) == 16 and lines[0].startswith("1. ")
     assert play.moves_rect.height // 19 >= 5  # five rows of moves at least
+
+
+# --- 10: over the LAN, the player to move keeps a move list
+def test_over_the_lan_the_player_to_move_sees_the_move_list(h):
+    from client.scenes.play_view import MOVE_ROW
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("remote", "Ben")])
+    for _ in range(6):
+        match.play(match.legal_moves()[0])
+    remote = SilentRemote(match, seat=0)
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=remote,
+                     now=lambda: 10.0)
+    h.app.push(play)
+    h.frames(3)
+    assert play.table.human_to_move() == 0 and len(play.move_list()) == 6
+    assert play.moves_rect.height // MOVE_ROW >= 5
+    assert all(b.rect.bottom <= play.side.bottom for b in play.panel_buttons.buttons)
+
+
+# --- 10: over the LAN, each side names the other by the name it gave. net/session.py is being
+# rewritten (issue 30) as this is written: these pass once the rewrite does it (then drop xfail).
+@pytest.mark.xfail(strict=True, reason="net/session.py: the guest's peer_name is 'the host', "
+                                       "not the host's seat name from its welcome")
+def test_over_the_lan_the_guest_names_the_host_by_its_name_in_chat():
+    from tests.fakes.wire import memory_pair
+    h, g = memory_pair("ataxx")
+    assert g.peer_name == h.match.seats[h.seat].name == "Host"
+
+
+@pytest.mark.xfail(strict=True, reason="net/session.py start_hosted: two players of one name "
+                                       "(two new players on machines of one name) stay alike")
+def test_over_the_lan_two_players_of_one_name_are_told_apart():
+    from net import session as lan
+    from tests.fakes.wire import link_pair
+    a, _b = link_pair()
+    options = lan.check_lan_options("ataxx", {})
+    h = lan.start_hosted(a, "ataxx", options, "Player (vm)", "Player (vm)", seed=1)
+    names = [s.name for s in h.match.seats]
+    assert names[0] != names[1] and all(n.startswith("Player (vm)") for n in names)

@@ -13,13 +13,14 @@ from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import N_, _, outcome_reason, person, seat_title
+from game.i18n import N_, _, outcome_reason, person, pgettext, seat_title
 from game.match import Match, Seat, SeatKind
 from players.table import Table
 
 PANEL_WIDTH = 270
 TOP_BAR = 58
 MOVE_ROW = 19  # px a line of the live move list
+MOVES_ROOM = 5 * MOVE_ROW + 14  # the move list's least room before the buttons go two a row
 # What the panel says of each kind of seat, under its name ({level}: a bot's level).
 KIND_LABELS = {SeatKind.HUMAN: None, SeatKind.AI: N_("AI {level}"),
                SeatKind.REMOTE: N_("over the LAN"), SeatKind.AGENT: N_("program")}
@@ -103,8 +104,9 @@ class PlayView(Scene):
     def _build_buttons(self) -> None:
         t, buttons = self.table, []
         if self.humans and not self.demo:
-            buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
-                                  enabled=t.can_undo()))
+            undo = _("Undo (U)") if self.match.rules.PLAYERS > 1 else pgettext(
+                "a one-player game: take back the last move", "Undo (U)")  # 撤销, not 悔棋
+            buttons.append(Button(undo, self.undo, hotkey=pygame.K_u, enabled=t.can_undo()))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None:
@@ -152,8 +154,8 @@ class PlayView(Scene):
         y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
         buttons = self.panel_buttons.buttons
         n = len(buttons)
-        height = max(30, min(40, (side.bottom - y - 10) // max(1, n) - 8))
-        if y + n * (height + 8) <= side.bottom - 2:
+        height = max(30, min(40, (side.bottom - y - 10 - MOVES_ROOM) // max(1, n) - 8))
+        if y + MOVES_ROOM + n * (height + 8) <= side.bottom - 2:
             top = max(y, side.bottom - 10 - n * (height + 8))
             self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
             self._place_move_list(y)
