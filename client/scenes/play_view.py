@@ -13,7 +13,7 @@ from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import N_, _, outcome_reason, person, seat_title
+from game.i18n import N_, _, outcome_reason, seat_title
 from game.match import Match, Seat, SeatKind
 from players.table import Table
 
@@ -244,7 +244,7 @@ class PlayView(Scene):
     def panel_name(self, seat: int) -> str:
         """A seat's name in the panel; over the LAN the local player's is marked, so two
         players with the same name can tell who is who."""
-        name = person(self.match.seats[seat].name)
+        name = self.match.seats[seat].name
         if self.session is not None and seat in self.humans:
             return _("{name} (you)").format(name=name)
         return name
