@@ -11,7 +11,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from game import registry
 from game.i18n import N_, Text
@@ -75,7 +75,10 @@ class Level(str, enum.Enum):
         return self.value
 
 
-def _member(kind: type[enum.Enum], value: Any, what: str) -> Any:
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def _member(kind: type[_E], value: Any, what: str) -> _E:
     """The member of `kind` whose value is `value`; RulesError naming the ones there are."""
     try:
         return kind(value)
