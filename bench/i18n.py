@@ -5,9 +5,10 @@
     python bench/i18n.py compile    # the .po files to .mo (committed: no Babel at run time)
     python bench/i18n.py status     # untranslated and fuzzy entries per language
 
-Strings come from `_()`, `N_()` and `ngettext()` in game/, client/, players/, net/ and ai/, and from the
-data pure modules keep in English: each game's title, tagline, seat names, options, settings
-rows and rules page (one entry per paragraph), the Termination texts and the bot levels.
+Strings come from `_()`, `N_()`, `ngettext()` and `pgettext()` (with its context) in game/,
+client/, players/, net/ and ai/, and from the data pure modules keep in English: each game's
+title, tagline, seat names, options, settings rows and rules page (one entry per paragraph), the
+Termination texts and the bot levels.
 Needs Babel (requirements-dev.txt).
 """
 
@@ -27,7 +28,7 @@ from game.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, paragraphs  # noqa: E402
 
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 SOURCES = ("game", "client", "players", "net", "ai", "main.py")
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 PROJECT = "Paper Arcade"
 
 

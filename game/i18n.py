@@ -70,6 +70,12 @@ class Text:
             return self.key
 
 
+def pgettext(context: str, message: str) -> str:
+    """The message in the current language, as meant in this context (one English word, two
+    meanings: "Play" a game on the title screen, "Play" a replay in the viewer)."""
+    return _catalogue.pgettext(context, message) if message else message
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for n, as the current language counts (Chinese has one)."""
     return _catalogue.ngettext(singular, plural, n)
@@ -134,6 +140,15 @@ def set_language(code: str | None) -> str:
     return code
 
 
+def install(catalogue: gettext.NullTranslations, code: str = "en") -> None:
+    """Say everything through this catalogue from now on (tests: a pseudo-locale that marks
+    every translated string); set_language puts a real one back."""
+    global _language, _catalogue
+    _language, _catalogue = code, catalogue
+    for listener in list(_listeners):
+        listener(code)
+
+
 def on_change(listener: Callable[[str], None]) -> None:
     """Call listener(code) after every set_language."""
     _listeners.append(listener)
@@ -195,9 +210,20 @@ def format_datetime(when: _dt.datetime | float) -> str:
     return f"{format_date(when)}{sep}{format_time(when)}"
 
 
+# The names the arcade gives when nobody typed one (English in records, said in the language).
+DEFAULT_NAMES = frozenset((N_("Player"), N_("You"), N_("Bot"), N_("Bot A"), N_("Bot B"),
+                           N_("Player 1"), N_("Player 2")))
+
+
+def person(name: str) -> str:
+    """A seat's name as the screen shows it: a default name in the language, a typed one as
+    typed."""
+    return _(name) if name in DEFAULT_NAMES else name
+
+
 def seat_title(match, seat: int) -> str:
     """How the screen names a seat, in the language: the player's name and the game's colour."""
-    name = match.seats[seat].name
+    name = person(match.seats[seat].name)
     if match.rules.PLAYERS > 1:
         return _("{name} ({side})").format(name=name, side=_(match.rules.SEAT_NAMES[seat]))
     return name
