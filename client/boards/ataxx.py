@@ -7,7 +7,7 @@ import math
 import pygame
 
 from client.boards.base import Diagram, SquareBoard, Store
-from client.ui import theme
+from client.ui import paper, theme
 from game.i18n import _
 from game.rules import ataxx as rules
 
@@ -177,20 +177,24 @@ class Board(SquareBoard):
             return
         c = self.cell
         board = pygame.Rect(self.origin, (7 * c, 7 * c))
-        pygame.draw.rect(surface, theme.PAPER_DARK, board.inflate(12, 12), border_radius=8)
+        surface.blit(paper.card_sheet(board.size, (250, 246, 236)), board.topleft)
         last = self._last_squares()
         clones, jumps = self.targets(self.selected) if self.selected is not None else ((), ())
         for sq in range(49):
             rect = self.square_rect(sq)
-            fill = (250, 246, 236) if (sq // 7 + sq % 7) % 2 else (240, 234, 218)
-            if sq in last:
-                fill = (250, 226, 160)
-            pygame.draw.rect(surface, fill, rect)
+            if sq in last:  # a highlighter's yellow over the paper
+                surface.fill((255, 232, 168), rect, special_flags=pygame.BLEND_RGB_MULT)
+            elif (sq // 7 + sq % 7) % 2 == 0:
+                surface.fill((244, 240, 232), rect, special_flags=pygame.BLEND_RGB_MULT)
             if self.pos.gaps >> sq & 1:
                 self._draw_gap(surface, rect)
-        for sq in range(49):
-            rect = self.square_rect(sq)
-            pygame.draw.rect(surface, theme.GRID, rect, width=1)
+        for i in range(8):  # the grid in ink, drawn by hand
+            x, y = board.x + i * c, board.y + i * c
+            edge = i in (0, 7)
+            paper.line(surface, theme.INK if edge else theme.GRID, (x, board.y), (x, board.bottom),
+                       2 if edge else 1)
+            paper.line(surface, theme.INK if edge else theme.GRID, (board.x, y), (board.right, y),
+                       2 if edge else 1)
         for sq in range(49):
             self._draw_stone(surface, sq)
         for t in clones:
@@ -242,18 +246,8 @@ class Board(SquareBoard):
                 colour = theme.SEAT_COLORS[1 - seat]
         if sq in self.appear:
             radius *= 0.4 + 0.6 * self.appear[sq] / FLIP_SECONDS
-        w, h = max(2, int(2 * radius * width_scale)), int(2 * radius)
-        shadow = pygame.Rect(0, 0, w, h)
-        shadow.center = (rect.centerx + 2, rect.centery + 3)
-        pygame.draw.ellipse(surface, (200, 190, 170), shadow)
-        body = pygame.Rect(0, 0, w, h)
-        body.center = rect.center
-        pygame.draw.ellipse(surface, colour, body)
-        pygame.draw.ellipse(surface, theme.INK, body, width=2)
-        if w > 10:
-            shine = pygame.Rect(0, 0, w // 3, h // 4)
-            shine.center = (body.centerx - w // 6, body.centery - h // 5)
-            pygame.draw.ellipse(surface, [min(255, v + 60) for v in colour], shine)
+        paper.stamp(surface, colour, rect.center, radius, squash=max(0.02, width_scale),
+                    outline=theme.INK)
 
     def _draw_coordinates(self, surface: pygame.Surface) -> None:
         size = max(12, self.cell // 5)

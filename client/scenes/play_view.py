@@ -10,7 +10,7 @@ import pygame
 from ai.base import LEVEL_TITLES
 from client.scenes.base import Scene
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, panel
+from client.ui.widgets import Button, ButtonGroup, sheet
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
 from game.i18n import N_, _, outcome_reason, seat_title
@@ -18,6 +18,7 @@ from game.match import Match, Seat, SeatKind
 from players.table import Table
 
 PANEL_WIDTH = 270
+PANEL_WIDTH_MAX = 360
 TOP_BAR = 58
 MOVE_ROW = 19  # px a line of the live move list
 MOVES_ROOM = 5 * MOVE_ROW + 14  # the move list's least room before the buttons go two a row
@@ -144,8 +145,9 @@ class PlayView(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         self.mute_buttons.buttons[0].rect = pygame.Rect(w - 12 - 76, (TOP_BAR - 34) // 2, 76, 34)
-        self.side = side = pygame.Rect(w - PANEL_WIDTH - 12, TOP_BAR + 8, PANEL_WIDTH,
-                                       h - TOP_BAR - 20)
+        # The panel is a sheet along the window's right edge, wider on a wide window.
+        width = max(PANEL_WIDTH, min(PANEL_WIDTH_MAX, w // 5))
+        self.side = side = pygame.Rect(w - width, TOP_BAR, width, h - TOP_BAR)
         board_rect = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
         if board_rect != self.board.rect:
             self.board.layout(board_rect)
@@ -228,7 +230,7 @@ class PlayView(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         w = surface.get_width()
-        pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, TOP_BAR))
+        sheet(surface, pygame.Rect(0, 0, w, TOP_BAR), theme.PAPER_DARK)
         title = theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
                            anchor="midleft")
         status, size = self.status_text(), 22
@@ -250,7 +252,7 @@ class PlayView(Scene):
         return name
 
     def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
-        panel(surface, side)
+        sheet(surface, side)
         y = side.y + 14
         to_move = self.match.to_move()
         for seat, s in enumerate(self.match.seats):

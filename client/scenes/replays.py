@@ -9,7 +9,7 @@ import pygame
 from ai.worker import Worker
 from client.scenes.base import Scene, start_match
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, sheet
 from game import registry, replay, saves, settings, storage
 from game.i18n import N_, _, format_datetime, format_number, ngettext, result_summary, seat_title
 from game.match import Match
@@ -312,11 +312,12 @@ class ReplayPlayerScene(Scene):
                                                 rules.view(states[i + 1], None))
                            for i, m in enumerate(match.moves)]
         self.buttons = ButtonGroup([
-            Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME),
-            Button("<", lambda: self.seek(self.ply - 1)),
-            Button(_("Play"), self.toggle_play),
-            Button(">", lambda: self.seek(self.ply + 1)),
-            Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END),
+            Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME, icon="first"),
+            Button("<", lambda: self.seek(self.ply - 1), icon="previous"),
+            Button(_("Play"), self.toggle_play, icon="play"),
+            Button(">", lambda: self.seek(self.ply + 1), icon="next"),
+            Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END,
+                   icon="last"),
             Button(_("Speed"), self.faster),
             Button(_("Back"), self.back),
         ], vertical=False)
@@ -388,25 +389,34 @@ class ReplayPlayerScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         top, bottom = 92, h - 76  # under the header and its result line; above the buttons
-        self.side = pygame.Rect(w - 250, top, 238, bottom - top)
+        # the move list: a sheet along the window's right edge, wider on a wide window
+        width = max(250, min(340, w // 5))
+        self.side = pygame.Rect(w - width, 58, width, h - 58)
         if self.match.rules.HIDDEN:  # whose eyes to watch with, on its own line
             self.viewer_row.layout(pygame.Rect(12, bottom - 44, self.side.x - 24, 40), 80)
             bottom -= 52
         board_rect = pygame.Rect(12, top, self.side.x - 24, bottom - top)
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
-        self.buttons.layout_row(12, h - 62, min(86, (w - 24) // 7 - 8), 44, gap=8)
-        self.result_text = theme.wrap(result_summary(self.match), w - 36, 17)[0]
+        # the five drawn controls square, Speed and Back wide enough for their words
+        x, room = 12, self.side.x - 24
+        icon_w = max(44, min(64, (room - 6 * 8) // 7))
+        text_w = max(icon_w, min(140, (room - 6 * 8 - 5 * icon_w) // 2))
+        for b in self.buttons.buttons:
+            b.rect = pygame.Rect(x, h - 62, icon_w if b.icon else text_w, 48)
+            x = b.rect.right + 8
+        self.result_text = theme.wrap(result_summary(self.match), self.side.x - 30, 17)[0]
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""
         self.buttons.buttons[2].label = _("Pause") if self.playing else _("Play")
+        self.buttons.buttons[2].icon = "pause" if self.playing else "play"
         self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         side = self.side
-        pygame.draw.rect(surface, theme.PAPER_DARK, (0, 0, w, 58))
+        sheet(surface, pygame.Rect(0, 0, w, 58), theme.PAPER_DARK)
         theme.text(surface, _("Replay: {game}").format(game=_(self.match.info.title)), (18, 29), 26,
                    bold=True,
                    anchor="midleft")
@@ -416,7 +426,7 @@ class ReplayPlayerScene(Scene):
                    anchor="midright")
         theme.text(surface, self.result_text, (18, 74), 17, theme.INK_SOFT, anchor="midleft")
         self.board.draw(surface)
-        panel(surface, side)
+        sheet(surface, side)
         self._draw_moves(surface)
         self.buttons.draw(surface, show_focus=False)
         if self.match.rules.HIDDEN:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 
 import pygame
 
+from client.ui import paper as paper_look
 from game.text import clean_text
 
 PAPER = (246, 241, 228)
@@ -23,6 +24,8 @@ BAD = (200, 60, 60)
 SEAT_COLORS = ((196, 60, 60), (52, 96, 180))  # seat 0 red ink, seat 1 blue ink
 SEAT_LIGHT = ((236, 178, 170), (170, 192, 232))
 HILITE = (255, 214, 90)
+PENCIL = paper_look.PENCIL  # hover: a soft graphite shade, never the focus ink
+FOCUS = (30, 34, 64)  # keyboard focus: a firm ink ring
 SHADOW = (0, 0, 0, 60)
 PAPER_LINE = (233, 226, 208)  # the faint squares of the page
 SQUARE = 24
@@ -31,21 +34,10 @@ FONT_DIR = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2])) /
 FONT_FILES = {False: "PaperArcadeKai-Regular.ttf", True: "PaperArcadeKai-Bold.ttf"}
 
 
-@lru_cache(maxsize=4)
-def _sheet(size: tuple[int, int]) -> pygame.Surface:
-    w, h = size
-    sheet = pygame.Surface(size)
-    sheet.fill(PAPER)
-    for x in range(SQUARE, w, SQUARE):
-        pygame.draw.line(sheet, PAPER_LINE, (x, 0), (x, h))
-    for y in range(SQUARE, h, SQUARE):
-        pygame.draw.line(sheet, PAPER_LINE, (0, y), (w, y))
-    return sheet
-
-
 def paper(surface: pygame.Surface) -> None:
-    """Fill the window with the page: squared paper, faint enough never to fight the ink."""
-    surface.blit(_sheet(surface.get_size()), (0, 0))
+    """Fill the window with the page: squared paper with grain, faint enough never to fight the
+    ink (made once per window size, see client/ui/paper.py)."""
+    surface.blit(paper_look.ground(surface.get_size()), (0, 0))
 
 
 def _ensure_font() -> None:
@@ -127,10 +119,20 @@ def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
 _NO_LINE_START = "，。、；：！？）」』》〉%,.;:!?)"
 
 
+# A short bracketed run, kept on one line: （U）, (Ctrl+Z), 「wolf over dog」.
+_BRACKETED = r"[（(「『《〈【][^（(「『《〈【）)」』》〉】\n]{0,16}[）)」』》〉】]"
+
+
 def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     """Greedy lines of Chinese text: breaks between characters, never inside a Latin word or
-    number, and never before closing punctuation (the character before it moves down too)."""
-    tokens = re.findall(r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para)
+    number, nor inside a short bracketed run (one wider than a line breaks as usual), and never
+    before closing punctuation (the character before it moves down too)."""
+    tokens: list[str] = []
+    for tok in re.findall(_BRACKETED + r" ?|[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para):
+        if tok[0] in "（(「『《〈【" and len(tok) > 1 and f.size(tok.rstrip())[0] > width:
+            tokens += re.findall(r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", tok)
+        else:
+            tokens.append(tok)
     lines: list[str] = []
     line: list[str] = []
     for tok in tokens:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from client.ui import theme
+from client.ui import paper, theme
 
 
 @dataclass
@@ -21,24 +21,46 @@ class Button:
     hotkey: int | None = None
     selected: bool = False  # a toggle or choice that is currently on
 
-    def draw(self, surface: pygame.Surface, focused: bool = False) -> None:
-        hover = self.rect.collidepoint(pygame.mouse.get_pos()) and self.enabled
+    icon: str | None = None  # one of paper.ICONS, drawn in ink instead of the label
+
+    def draw(self, surface: pygame.Surface, focused: bool = False,
+             hovered: bool | None = None) -> None:
+        """Hover and focus look different: the pointer over a button pencils it in (hatching
+        and an underline), the keyboard's focus rings it in ink; both can show at once."""
+        if hovered is None:
+            hovered = self.rect.collidepoint(pygame.mouse.get_pos())
+        hover = hovered and self.enabled
+        box = self.rect
         if not self.enabled:
             fill, ink = theme.PAPER_DARK, theme.INK_SOFT
         elif self.selected:
             fill, ink = theme.INK, theme.PAPER
-        elif hover or focused:
-            fill, ink = theme.HILITE, theme.INK
         else:
             fill, ink = theme.PANEL, theme.INK
-        pygame.draw.rect(surface, fill, self.rect, border_radius=8)
-        border = theme.ACCENT if focused and self.enabled else theme.INK_SOFT
-        pygame.draw.rect(surface, border, self.rect, width=3 if focused else 1, border_radius=8)
-        size = max(12, min(26, int(self.rect.height * 0.5)))
+        pygame.draw.rect(surface, (214, 204, 182), box.move(2, 3), border_radius=6)
+        if self.selected and self.enabled:
+            pygame.draw.rect(surface, fill, box, border_radius=6)
+        else:
+            surface.blit(paper.card_sheet(box.size, fill), box.topleft)
+        if hover:
+            paper.pencil_shade(surface, box.inflate(-6, -6), 60 if not self.selected else 90)
+        paper.rect(surface, theme.INK_SOFT if self.enabled else theme.GRID, box, 1)
+        if focused and self.enabled:
+            paper.focus_ring(surface, box, theme.FOCUS)
+        if self.icon is not None:
+            paper.icon(surface, self.icon, box, ink)
+            if hover:
+                paper.underline(surface, (box.centerx - box.height * 0.4, box.bottom - 8),
+                                (box.centerx + box.height * 0.4, box.bottom - 8), ink)
+            return
+        size = max(12, min(26, int(box.height * 0.5)))
         label = self.label
-        while theme.font(size).size(label)[0] > self.rect.width - 12 and size > 11:
+        while theme.font(size).size(label)[0] > box.width - 12 and size > 11:
             size -= 1
-        theme.text(surface, label, self.rect.center, size, ink, anchor="center")
+        drawn = theme.text(surface, label, box.center, size, ink, anchor="center")
+        if hover:
+            y = min(box.bottom - 5, drawn.bottom + 1)
+            paper.underline(surface, (drawn.x, y), (drawn.right, y), ink)
 
     def hit(self, pos: tuple[int, int]) -> bool:
         return self.enabled and self.rect.collidepoint(pos)
@@ -51,6 +73,9 @@ class ButtonGroup:
         self.buttons: list[Button] = list(buttons or [])
         self.vertical = vertical
         self.focus = 0 if self.buttons else -1
+        # Where the pointer was last seen: the button under it is hovered, while the keyboard's
+        # focus stays where the keyboard put it.
+        self.pointer: tuple[int, int] | None = None
 
     def set(self, buttons: list[Button]) -> None:
         self.buttons = list(buttons)
@@ -81,11 +106,10 @@ class ButtonGroup:
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Returns True if the event was used."""
         if event.type == pygame.MOUSEMOTION:
-            for i, b in enumerate(self.buttons):
-                if b.hit(event.pos):
-                    self.focus = i
+            self.pointer = event.pos
             return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.pointer = event.pos
             for i, b in enumerate(self.buttons):
                 if b.hit(event.pos):
                     self.focus = i
@@ -114,7 +138,8 @@ class ButtonGroup:
 
     def draw(self, surface: pygame.Surface, show_focus: bool = True) -> None:
         for i, b in enumerate(self.buttons):
-            b.draw(surface, focused=show_focus and i == self.focus)
+            b.draw(surface, focused=show_focus and i == self.focus,
+                   hovered=self.pointer is not None and b.rect.collidepoint(self.pointer))
 
 
 def card_rect(size: tuple[int, int], width: int, height: int) -> pygame.Rect:
@@ -133,11 +158,26 @@ def card(surface: pygame.Surface, box: pygame.Rect, title: str, title_size: int 
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
-    """A rounded paper card with a soft edge."""
-    shadow = rect.move(3, 4)
-    pygame.draw.rect(surface, theme.PAPER_DARK, shadow, border_radius=12)
-    pygame.draw.rect(surface, fill, rect, border_radius=12)
-    pygame.draw.rect(surface, theme.GRID, rect, width=1, border_radius=12)
+    """A card of paper laid on the page: its own grain, a soft shadow, a pencilled edge."""
+    pygame.draw.rect(surface, (222, 212, 190), rect.move(3, 4), border_radius=4)
+    pygame.draw.rect(surface, (214, 203, 180), rect.move(1, 2), border_radius=4)
+    surface.blit(paper.card_sheet(rect.size, tuple(fill)), rect.topleft)
+    paper.rect(surface, theme.GRID, rect, 1)
+
+
+def sheet(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
+    """A panel anchored to the window's edge: paper ruled off from the page by an ink line on
+    each side that does not touch the window's border."""
+    surface.blit(paper.card_sheet(rect.size, tuple(fill)), rect.topleft)
+    w, h = surface.get_size()
+    if rect.x > 0:
+        paper.line(surface, theme.GRID, (rect.x, rect.y), (rect.x, rect.bottom), 2)
+    if rect.right < w:
+        paper.line(surface, theme.GRID, (rect.right - 1, rect.y), (rect.right - 1, rect.bottom), 2)
+    if rect.y > 0:
+        paper.line(surface, theme.GRID, (rect.x, rect.y), (rect.right, rect.y), 2)
+    if rect.bottom < h:
+        paper.line(surface, theme.GRID, (rect.x, rect.bottom - 1), (rect.right, rect.bottom - 1), 2)
 
 
 def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool
