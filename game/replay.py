@@ -8,7 +8,7 @@ from pathlib import Path
 
 from game import storage
 from game.match import Match
-from game.rules import RulesError
+from game.rules import RulesError, Termination
 from game.text import LINE_MAX, NAME_MAX, clean_number, clean_text
 
 FORMAT = 1
@@ -96,6 +96,22 @@ class ReplayEntry:
     line: str
     seats: list[str]
     moves: int
+    # The result as data, for a list to say in the player's language (line is English).
+    winner: int | None = None
+    score: tuple[int, ...] = ()
+    termination: str | None = None
+
+
+def _result_data(result: dict, seats: int) -> tuple[int | None, tuple[int, ...], str | None]:
+    """A replay's winner, score and termination as stored, or nothing of what is not sound."""
+    winner = result.get("winner")
+    winner = winner if type(winner) is int and 0 <= winner < seats else None
+    score = result.get("score")
+    score = tuple(score) if isinstance(score, list) and len(score) <= 8 and all(
+        type(v) is int for v in score) else ()
+    termination = result.get("termination")
+    known = {t.value for t in Termination}
+    return winner, score, termination if termination in known else None
 
 
 def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]:
@@ -105,11 +121,12 @@ def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]
         try:
             body = storage.read_file(path, KIND, FORMAT)
             seats = body.get("seats", [])
+            result = body.get("result", {})
             entry = ReplayEntry(path, clean_text(body["game"], NAME_MAX),
                                 file_date(body.get("date")),
-                                clean_text(body.get("result", {}).get("line", ""), LINE_MAX),
+                                clean_text(result.get("line", ""), LINE_MAX),
                                 [clean_text(s.get("name", "?"), NAME_MAX) for s in seats][:8],
-                                len(body.get("moves", [])))
+                                len(body.get("moves", [])), *_result_data(result, len(seats)))
         except (storage.FileError, KeyError, TypeError, ValueError, AttributeError) as exc:
             moved = storage.set_aside(path)
             problems.append(f"{path.name}: {exc}" + (" (set aside)" if moved else ""))

@@ -21,7 +21,7 @@ INKS = ("red", "blue")  # the ink each side's stones are drawn in
 class Board(SquareBoard):
     def side_name(self, seat: int) -> str:
         """x and o are drawn in red and blue ink: the panel says which is which."""
-        return f"{self.seat_names[seat]} · {_(INKS[seat])}"
+        return f"{_(self.seat_names[seat])} · {_(INKS[seat])}"
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -142,7 +142,8 @@ class Board(SquareBoard):
         p = self.pos
         lines = [_("x (red): {n} stones").format(n=p.x.bit_count()),
                  _("o (blue): {n} stones").format(n=p.o.bit_count()),
-                 _("Move {n}, {side} to play").format(n=p.fullmove, side="xo"[p.turn]),
+                 _("Move {n}, {side} to play").format(n=p.fullmove,
+                                                      side=_(self.seat_names[p.turn])),
                  _("Moves without a clone: {n}/{limit}").format(n=p.halfmove,
                                                                 limit=rules.DRAW_HALFMOVES)]
         if self.my_turn and self.legal == [rules.PASS]:

@@ -10,7 +10,7 @@ import pygame
 from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
 from client.ui import theme
-from game.i18n import _, ngettext
+from game.i18n import _, ngettext, pgettext
 from game.rules import dots as rules
 
 
@@ -292,7 +292,7 @@ class Board(BoardBase):
                 box = pygame.Rect(x, y, sp, sp).inflate(-6, -6)
                 pygame.draw.rect(surface, theme.SEAT_LIGHT[owner], box, border_radius=6)
                 hatch(surface, box, theme.SEAT_COLORS[owner])
-                theme.text(surface, self.seat_names[owner][0].upper(), box.center,
+                theme.text(surface, box_mark(owner), box.center,
                            max(14, sp // 2), theme.SEAT_COLORS[owner], bold=True,
                            anchor="center")
         width = max(4, sp // 12)
@@ -336,3 +336,8 @@ class Board(BoardBase):
             drawers[line] = s.turn
             s = rules.apply(s, line)
         return drawers
+
+
+def box_mark(owner: int) -> str:
+    """The letter (a character in Chinese) written in a box its owner closed."""
+    return (pgettext("a box closed by red", "R"), pgettext("a box closed by blue", "B"))[owner]

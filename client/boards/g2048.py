@@ -36,6 +36,7 @@ BANNER_SECONDS = 4.0
 # Autoplay speeds: (label, seconds between moves on top of the bot's own time).
 SPEEDS = ((N_("slow"), 0.6), (N_("normal"), 0.25), (N_("fast"), 0.05), (N_("max"), 0.0))
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+DIRECTIONS = {"up": N_("up"), "down": N_("down"), "left": N_("left"), "right": N_("right")}
 VECTORS = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
 
 
@@ -278,7 +279,7 @@ class Board(BoardBase):
         return lines
 
     def move_text(self, move, before: dict, after: dict) -> str:
-        return f"{ARROWS.get(move, '')} {move}".strip()
+        return f"{ARROWS.get(move, '')} {_(DIRECTIONS.get(move, move))}".strip()
 
     def sound_for(self, old_view, new_view, move) -> str:
         merged = old_view is not None and new_view.get("score", 0) > old_view.get("score", 0)

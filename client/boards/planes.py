@@ -16,7 +16,7 @@ import pygame
 from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
 from client.ui import theme
-from game.i18n import _, format_number, ngettext
+from game.i18n import _, format_number, ngettext, pgettext
 from game.rules import planes as rules
 
 TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
@@ -37,6 +37,14 @@ BANNER_SECONDS = 1.3
 DIAGRAM_PLANE = [0, 2, "up"]
 DIAGRAM_SHOTS = [[2, "head"], [7, "body"], [15, "miss"], [4, "miss"]]
 LEGEND_H = 48  # room under the grids for the legend and the assist controls
+
+
+def answer_word(answer: str) -> str:
+    """A shot's answer as a move list writes it: miss, body, head (落空, 机身, 机头)."""
+    words = {"miss": pgettext("a shot's answer", "miss"),
+             "body": pgettext("a shot's answer", "body"),
+             "head": pgettext("a shot's answer", "head")}
+    return words.get(answer, answer)
 
 
 def cell_name(size: int, cell: int) -> str:
@@ -447,7 +455,7 @@ class Board(BoardBase):
                 if len(after.get(key, [])) > len(before.get(key, []))]  # whoever's view
         shots = after[grew[0]] if grew else []
         answer = next((a for c, a in reversed(shots) if c == cell), "")
-        return f"{cell_name(after['size'], cell)} {_(answer)}".strip()
+        return f"{cell_name(after['size'], cell)} {answer_word(answer)}".strip()
 
     def _draw_water(self, surface, grid: pygame.Rect) -> None:
         pygame.draw.rect(surface, WATER, grid)

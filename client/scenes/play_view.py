@@ -13,7 +13,7 @@ from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, sheet
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import N_, _, outcome_reason, seat_title
+from game.i18n import N_, _, outcome_reason, person, pgettext, seat_title
 from game.match import Match, Seat, SeatKind
 from players.table import Table
 
@@ -105,8 +105,9 @@ class PlayView(Scene):
     def _build_buttons(self) -> None:
         t, buttons = self.table, []
         if self.humans and not self.demo:
-            buttons.append(Button(_("Undo (U)"), self.undo, hotkey=pygame.K_u,
-                                  enabled=t.can_undo()))
+            undo = _("Undo (U)") if self.match.rules.PLAYERS > 1 else pgettext(
+                "a one-player game: take back the last move", "Undo (U)")  # 撤销, not 悔棋
+            buttons.append(Button(undo, self.undo, hotkey=pygame.K_u, enabled=t.can_undo()))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None:
@@ -246,7 +247,7 @@ class PlayView(Scene):
     def panel_name(self, seat: int) -> str:
         """A seat's name in the panel; over the LAN the local player's is marked, so two
         players with the same name can tell who is who."""
-        name = self.match.seats[seat].name
+        name = person(self.match.seats[seat].name)
         if self.session is not None and seat in self.humans:
             return _("{name} (you)").format(name=name)
         return name

@@ -11,8 +11,19 @@ from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, sheet
 from game import registry, replay, saves, settings, storage
-from game.i18n import N_, _, format_datetime, format_number, ngettext, result_summary, seat_title
+from game.i18n import (
+    N_,
+    _,
+    format_datetime,
+    format_number,
+    ngettext,
+    person,
+    pgettext,
+    result_summary,
+    seat_title,
+)
 from game.match import Match
+from game.rules import Termination
 
 if TYPE_CHECKING:
     from client.app import App
@@ -158,6 +169,25 @@ class _FileListScene(Scene):
         self.buttons.draw(surface, show_focus=False)
 
 
+def _result_words(e: replay.ReplayEntry) -> str:
+    """A listed replay's result in the language, from the data it keeps (its English line only
+    for a game this arcade does not have)."""
+    if e.game not in registry.available() or e.termination is None:
+        return e.line.removeprefix(f"{e.game}: ")  # the line printed by headless runs
+    rules = registry.get(e.game).rules
+    if rules.PLAYERS == 1:
+        verdict = _("won") if e.winner == 0 else _("over")
+    elif e.winner is None:
+        verdict = _("draw")
+    else:
+        verdict = _("{side} wins").format(side=_(rules.SEAT_NAMES[e.winner]))
+    score = "-".join(format_number(s) for s in e.score)
+    line = _("{verdict} {score}").format(verdict=verdict, score=score).strip()
+    if Termination(e.termination) is Termination.SCORE:
+        return line
+    return _("{result} ({reason})").format(result=line, reason=_(Termination(e.termination).text))
+
+
 class ReplayBrowserScene(_FileListScene):
     title = N_("Replays")
 
@@ -176,9 +206,9 @@ class ReplayBrowserScene(_FileListScene):
     def describe(self, e) -> tuple[str, str]:
         when = format_datetime(e.date)
         title = _(registry.get(e.game).title) if e.game in registry.available() else e.game
-        line = e.line.removeprefix(f"{e.game}: ")  # the line printed by headless runs
+        line = _result_words(e)
         moves = ngettext("{n} move", "{n} moves", e.moves).format(n=format_number(e.moves))
-        return (f"{title}: {_(' vs ').join(e.seats)}",
+        return (f"{title}: {_(' vs ').join(person(name) for name in e.seats)}",
                 _("{when} · {moves} · {result}").format(when=when, moves=moves, result=line))
 
     def open_selected(self) -> None:
@@ -260,8 +290,8 @@ class ContinueScene(_FileListScene):
 
     def describe(self, e) -> tuple[str, str]:
         entry, match = e
-        people = _(" vs ").join(f"{s.name} ({_(match.rules.SEAT_NAMES[i])})"
-                             if match.rules.PLAYERS > 1 else s.name
+        people = _(" vs ").join(f"{person(s.name)} ({_(match.rules.SEAT_NAMES[i])})"
+                             if match.rules.PLAYERS > 1 else person(s.name)
                              for i, s in enumerate(match.seats))
         when = format_datetime(entry.modified)
         return (f"{_(match.info.title)}: {people}",
@@ -314,7 +344,8 @@ class ReplayPlayerScene(Scene):
         self.buttons = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME, icon="first"),
             Button("<", lambda: self.seek(self.ply - 1), icon="previous"),
-            Button(_("Play"), self.toggle_play, icon="play"),
+            Button(pgettext("replay viewer: run the replay", "Play"), self.toggle_play,
+                   icon="play"),
             Button(">", lambda: self.seek(self.ply + 1), icon="next"),
             Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END,
                    icon="last"),
@@ -409,9 +440,10 @@ class ReplayPlayerScene(Scene):
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""
-        self.buttons.buttons[2].label = _("Pause") if self.playing else _("Play")
+        self.buttons.buttons[2].label = _("Pause") if self.playing else pgettext(
+            "replay viewer: run the replay", "Play")
         self.buttons.buttons[2].icon = "pause" if self.playing else "play"
-        self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}x"
+        self.buttons.buttons[5].label = f"{SPEEDS[self.speed_index]:g}×"
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
@@ -420,7 +452,7 @@ class ReplayPlayerScene(Scene):
         theme.text(surface, _("Replay: {game}").format(game=_(self.match.info.title)), (18, 29), 26,
                    bold=True,
                    anchor="midleft")
-        theme.text(surface, _("move {n}/{total} · {speed}x").format(
+        theme.text(surface, _("move {n}/{total} · {speed}×").format(
                    n=self.ply, total=len(self.match.moves), speed=f"{SPEEDS[self.speed_index]:g}"),
                    (w - 18, 29), 18, theme.INK_SOFT,
                    anchor="midright")

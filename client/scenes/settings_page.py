@@ -12,7 +12,7 @@ from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import i18n, settings
-from game.i18n import _
+from game.i18n import _, person
 
 if TYPE_CHECKING:
     from client.app import App
@@ -23,7 +23,7 @@ class SettingsScene(Scene):
         super().__init__(app)
         games = [s for s in game_settings() if s.choices]  # each game's, declared by its board
         v = settings.all_values()
-        self.name = TextField(_("Player name"), v["player_name"], max_len=24)
+        self.name = TextField(_("Player name"), person(v["player_name"]), max_len=24)
 
         def row(label, key, choices):
             return ChoiceRow(label, choices, v[key], lambda value, k=key: self.change(k, value))
@@ -50,7 +50,7 @@ class SettingsScene(Scene):
     def change(self, key: str, value) -> None:
         if key == "language":  # applies at once: this page is built again, the title on return
             settings.put("language", value)
-            settings.put("player_name", self.name.value.strip()[:24] or "Player")
+            settings.put("player_name", self.typed_name())
             i18n.set_language(value)
             focus = self.focus
             self.app.replace("settings").focus = focus
@@ -64,9 +64,14 @@ class SettingsScene(Scene):
             self.app.sound.configure(settings.get("sound"), settings.get("volume"))
             self.app.sound.play("move")
 
+    def typed_name(self) -> str:
+        """The name in the field; the default as the default, whatever language shows it."""
+        name = self.name.value.strip()[:24]
+        default = settings.DEFAULTS["player_name"]
+        return default if not name or name == person(default) else name
+
     def back(self) -> None:
-        name = self.name.value.strip()[:24] or "Player"
-        settings.put("player_name", name)
+        settings.put("player_name", self.typed_name())
         super().back()
 
     def handle_event(self, event: pygame.event.Event) -> None:
