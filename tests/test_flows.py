@@ -439,3 +439,29 @@ def test_over_the_lan_two_players_of_one_name_are_told_apart():
     h = lan.start_hosted(a, "ataxx", options, "Player (vm)", "Player (vm)", seed=1)
     names = [s.name for s in h.match.seats]
     assert names[0] != names[1] and all(n.startswith("Player (vm)") for n in names)
+
+
+# --- 13: setup for the one-player games offers their helper bot (and Fox Hunt its field)
+def test_setup_offers_the_helper_bot_for_2048_and_fox_hunt_and_the_game_uses_it(h):
+    from client.scenes.setup import SetupScene
+    for game, label in (("g2048", "2048 bot (autoplay and hints)"),
+                        ("foxhunt", "Fox Hunt bot (autoplay)")):
+        setup = SetupScene(h.app, game)
+        h.app.push(setup)
+        h.frame()
+        rows = {row.label: row for row in setup.visible_rows()}
+        assert label in rows
+        helper = rows[label]
+        assert [v for v, _ in helper.choices] == ["random", "easy", "normal", "hard"]
+        helper.select([v for v, _ in helper.choices].index("easy"))
+        if game == "foxhunt":
+            field = rows["Field"]
+            assert all("foxes" in words for _, words in field.choices)
+        setup.start()
+        h.frame()
+        play = h.top
+        assert isinstance(play, PlayScene) and play.match.game_id == game
+        assert play.board.prefs.get(f"{game}_level") == "easy"
+        if game == "g2048":
+            assert play.board.helper_level == "easy"  # autoplay and hints ask this bot
+        h.app.pop_to("title")

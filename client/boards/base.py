@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 import pygame
 
+from ai.base import LEVEL_TITLES, LEVELS
 from client.ui import theme
 from game import registry
 from game.i18n import _
@@ -45,6 +46,8 @@ class BoardBase:
     # its secrets (planes: the cells called and their answers, known to both): then a game
     # that hides something between seats still lists its moves while it is played.
     PUBLIC_MOVES: ClassVar[bool] = False
+    # Keys of SETTINGS the game's setup screen offers too (a one-player game's helper bot).
+    SETUP: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -233,6 +236,11 @@ class SquareBoard(BoardBase):
             elif event.key in ENTER_KEYS:
                 return self.press(self.cursor)
         return None
+
+
+def helper_levels() -> tuple[tuple[str, str], ...]:
+    """The bot levels as a setting's choices (English titles, translated where shown)."""
+    return tuple((lv.value, LEVEL_TITLES[lv]) for lv in LEVELS)
 
 
 def game_settings() -> list[Setting]:

@@ -10,7 +10,7 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
-from client.boards.base import BoardBase, Diagram
+from client.boards.base import BoardBase, Diagram, Setting, helper_levels
 from client.ui import theme
 from game.i18n import _
 from game.rules import foxhunt as rules
@@ -28,6 +28,9 @@ def cell_name(size: int, cell: int) -> str:
 
 
 class Board(BoardBase):
+    SETTINGS = (Setting("foxhunt_level", "hard", "Fox Hunt bot (autoplay)", helper_levels()),)
+    SETUP = ("foxhunt_level",)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.grid = pygame.Rect(0, 0, 400, 400)
@@ -145,8 +148,9 @@ class Board(BoardBase):
             return move if move in self.legal else None
         if not self.bot.busy and self.asked_for != self.version:
             self.asked_for = self.version
-            self.bot.request_move(rules.ID, self.view, self.legal, "hard",
-                                  DEFAULT_SECONDS["hard"], self.rng)
+            level = str(self.prefs.get("foxhunt_level") or "hard")
+            self.bot.request_move(rules.ID, self.view, self.legal, level,
+                                  DEFAULT_SECONDS[level], self.rng)
         return None
 
     def update(self, dt: float) -> None:

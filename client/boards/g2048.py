@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 import pygame
 
 from ai.worker import AIWorker
-from client.boards.base import BoardBase, Diagram, Setting, Store
-from client.ui import theme
+from client.boards.base import BoardBase, Diagram, Setting, Store, helper_levels
+from client.ui import paper, theme
 from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
 
@@ -62,7 +62,9 @@ class Animation:
 class Board(BoardBase):
     SETTINGS = (Setting("g2048_ai_ms", 100, "2048 AI time",
                         ((50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms"))),
-                Setting("g2048_best", 0))
+                Setting("g2048_best", 0),
+                Setting("g2048_level", "hard", "2048 bot (autoplay and hints)", helper_levels()))
+    SETUP = ("g2048_level", "g2048_ai_ms")
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -218,8 +220,13 @@ class Board(BoardBase):
 
     def _ask_bot(self) -> None:
         self.asked_for = self.version
-        self.worker.request_move(rules.ID, self.view, self.legal, "hard", self.ai_seconds,
-                                 self.rng)
+        self.worker.request_move(rules.ID, self.view, self.legal, self.helper_level,
+                                 self.ai_seconds, self.rng)
+
+    @property
+    def helper_level(self) -> str:
+        """The bot that plays autoplay's moves and gives the hints (set up before the game)."""
+        return str(self.prefs.get("g2048_level") or "hard")
 
     def pending_move(self) -> str | None:
         """The bot's move while autoplay is on (polled by the play scene each frame)."""
@@ -311,10 +318,11 @@ class Board(BoardBase):
     def draw(self, surface: pygame.Surface) -> None:
         if self.header_shown:
             self._draw_header(surface)
-        pygame.draw.rect(surface, GRID_BACK, self.grid, border_radius=max(4, self.gap))
+        # a sheet of paper with the sixteen places pencilled on it; the tiles are glued on
+        surface.blit(paper.card_sheet(self.grid.size, (232, 222, 202)), self.grid.topleft)
+        paper.rect(surface, theme.INK, self.grid, 2)
         for i in range(16):
-            pygame.draw.rect(surface, EMPTY_CELL, self.cell_rect(i),
-                             border_radius=max(3, self.gap // 2))
+            paper.rect(surface, theme.GRID, self.cell_rect(i).inflate(-4, -4), 1)
         anim = self.anim
         if anim is not None and anim.t < SLIDE_SECONDS:
             self._draw_sliding(surface, anim, anim.t / SLIDE_SECONDS)
@@ -349,7 +357,11 @@ class Board(BoardBase):
                    scale: float) -> None:
         if scale != 1.0:
             rect = rect.inflate(round(rect.width * (scale - 1)), round(rect.height * (scale - 1)))
-        pygame.draw.rect(surface, tile_color(value), rect, border_radius=max(3, self.gap // 2))
+        if scale == 1.0:
+            paper.tile(surface, rect, tile_color(value), theme.INK_SOFT)
+        else:  # growing or popping: a plain card, no grain made for each passing size
+            pygame.draw.rect(surface, tile_color(value), rect)
+            paper.rect(surface, theme.INK_SOFT, rect, 1)
         digits = len(str(value))
         size = int(rect.height * (0.52, 0.52, 0.44, 0.36, 0.29, 0.24)[min(digits, 6) - 1])
         theme.text(surface, str(value), rect.center, size, digit_color(value), bold=True,

@@ -73,6 +73,14 @@ class SetupScene(Scene):
             self.clock = ChoiceRow(_("Clock"), [(k, _(label)) for k, label in clock.choices()],
                                    last.get("clock", clock.NO_CLOCK))
             self.rows += [self.opponent, self.first, self.clock]
+        self.setting_rows = {}  # the board's own settings a game offers here (a helper bot)
+        offered = {s.key: s for s in self.info.board_module().Board.SETTINGS}
+        for key in self.info.board_module().Board.SETUP:
+            s = offered[key]
+            row = ChoiceRow(_(s.label), [(v, _(label)) for v, label in s.choices],
+                            settings.get(key))
+            self.setting_rows[key] = row
+            self.rows.append(row)
         self.option_rows = {}
         for opt in rules.OPTIONS:
             value = last.get("options", {}).get(opt.key, opt.default)
@@ -129,6 +137,8 @@ class SetupScene(Scene):
             return
         options = {k: row.value for k, row in self.option_rows.items()}
         self._remember(options)
+        for key, row in self.setting_rows.items():
+            settings.put(key, row.value)
         start_match(self.app, Match(self.game_id, options, None, seats),
                     time_control=self.clock.value if self.clock is not None else clock.NO_CLOCK)
 
