@@ -10,11 +10,12 @@ from typing import Any
 import pygame
 
 from client.boards.base import Diagram, Setting, SquareBoard, Store
-from client.ui import theme
-from game.i18n import _, ngettext
+from client.ui import paper, theme
+from game.i18n import _, language, ngettext
 from game.rules import jungle as rules
 
 GLYPHS = {"E": "象", "L": "獅", "T": "虎", "P": "豹", "D": "狗", "W": "狼", "C": "貓", "R": "鼠"}
+SIMPLIFIED = {**GLYPHS, "L": "狮", "C": "猫"}  # the 简体 set: only the lion and the cat differ
 LAND, LAND_ALT = (206, 222, 170), (198, 216, 160)
 WATER, WAVE = (120, 170, 214), (170, 204, 232)
 TRAP, DEN = (196, 168, 120), (150, 110, 72)
@@ -24,7 +25,9 @@ MOVE_SECONDS = 0.18
 
 class Board(SquareBoard):
     SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle animals",
-                        (("auto", "Auto"), ("chinese", "Characters"), ("letters", "Letters"))),)
+                        (("auto", "As the language writes them"),
+                         ("traditional", "Traditional (獅 貓)"),
+                         ("simplified", "Simplified (狮 猫)"), ("letters", "Letters"))),)
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -54,9 +57,11 @@ class Board(SquareBoard):
     def glyph(self, piece: str) -> tuple[str, bool]:
         """The text to draw for a piece and whether it is a Chinese character."""
         mode = self.prefs.get("jungle_glyphs", "auto")
-        if mode != "letters" and theme.cjk_font_path():
-            return GLYPHS[piece.upper()], True
-        return piece.upper(), False
+        if mode == "letters" or not theme.cjk_font_path():
+            return piece.upper(), False
+        if mode == "simplified" or (mode == "auto" and language() == "zh_CN"):
+            return SIMPLIFIED[piece.upper()], True
+        return GLYPHS[piece.upper()], True
 
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
@@ -259,9 +264,8 @@ class Board(SquareBoard):
         radius = int(self.cell * 0.42)
         disc = pygame.Rect(0, 0, 2 * radius, 2 * radius)
         disc.center = centre
-        pygame.draw.ellipse(surface, (90, 80, 60), disc.move(2, 3))
-        pygame.draw.ellipse(surface, DISC, disc)
-        pygame.draw.ellipse(surface, ink, disc, width=max(2, radius // 7))
+        paper.stamp(surface, DISC, centre, radius, rim=False)  # a paper counter, inked round
+        paper.ring(surface, ink, centre, radius - 1, max(2, radius // 7))
         text, cjk = self.glyph(piece)
         font = theme.cjk_font(int(radius * 1.15)) if cjk else theme.font(int(radius * 1.1),
                                                                           bold=True)

@@ -50,8 +50,10 @@ NAMES = {"E": "elephant", "L": "lion", "T": "tiger", "P": "leopard", "D": "dog",
 REPEAT_LIMIT = 3  # the same position (board and side to move) this many times
 
 OPTIONS: tuple[Option, ...] = (
-    Option("ranks", "Ranks", (("standard", "Dog over wolf"), ("wolf_over_dog", "Wolf over dog")),
-           "standard"),
+    # The wolf over the dog, as Chinese rule books and apps rank them (象狮虎豹狼狗猫鼠); some
+    # Western sets put the dog first. The wire names are kept from when that was the default.
+    Option("ranks", "Ranks", (("wolf_over_dog", "Wolf over dog"), ("standard", "Dog over wolf")),
+           "wolf_over_dog"),
     Option("traps", "Traps", (("enemy", "Enemy traps only"), ("any", "Any trap")), "enemy"),
     Option("quiet_limit", "Draw after", ((100, "100 moves without capture"),
                                          (200, "200 moves without capture")), 100),
@@ -129,9 +131,10 @@ camps lie two rivers of 2 x 3 water squares. Red moves first from ranks 1-3; blu
 ranks 7-9, the same position turned about the centre.
 
 # The animals
-Elephant 8, lion 7, tiger 6, leopard 5, dog 4, wolf 3, cat 2, rat 1 (象獅虎豹狗狼貓鼠). With
-the "wolf over dog" option the wolf is 4 and the dog 3. Every animal steps one square up,
-down, left or right. No animal may enter its own den.
+Elephant 8, lion 7, tiger 6, leopard 5, wolf 4, dog 3, cat 2, rat 1 (象獅虎豹狼狗貓鼠), as
+Chinese rule books and game apps rank them. Some Western sets put the dog above the wolf: the
+"dog over wolf" option plays that way. Every animal steps one square up, down, left or right.
+No animal may enter its own den.
 
 # Taking
 An animal takes an enemy of equal or lower rank by stepping onto it. The rat takes the
