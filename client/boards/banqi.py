@@ -8,7 +8,7 @@ from collections import Counter
 import pygame
 
 from client.boards.base import Diagram, Setting, SquareBoard, Store
-from client.ui import theme
+from client.ui import paper, theme
 from game.i18n import N_, _, language
 from game.rules import banqi as rules
 
@@ -372,15 +372,17 @@ class Board(SquareBoard):
         local = disc.move(-rect.x, -rect.y)
         unseen = rules.colour_of(piece) == self.my_colour and sq not in exposed
         alpha = 130 if unseen else 255  # own pieces the enemy cannot see are faint
-        shadow = local.move(2, 3)
-        pygame.draw.ellipse(layer, (120, 90, 60, alpha // 2), shadow)
+        # stamped counters: a face-down one shows its stamped back, a face-up one its glyph in
+        # an inked ring
         if piece == "?":
-            pygame.draw.ellipse(layer, (*DISC_BACK, alpha), local)
-            pygame.draw.ellipse(layer, (110, 80, 50, alpha), local.inflate(-10, -10), width=2)
+            paper.stamp(layer, DISC_BACK, local.center, radius, squash=squash,
+                        outline=(110, 80, 50))
         else:
             ink = RED if piece.isupper() else BLACK
-            pygame.draw.ellipse(layer, (*DISC, alpha), local)
-            pygame.draw.ellipse(layer, (*ink, alpha), local.inflate(-8, -8), width=2)
+            paper.stamp(layer, DISC, local.center, radius, squash=squash, outline=(110, 80, 50),
+                        rim=False)
+            if squash > 0.999:
+                paper.ring(layer, ink, local.center, radius - 5, 2)
             if squash > 0.3:
                 text, cjk = self.glyph(piece)
                 font = theme.cjk_font(int(radius * 1.1)) if cjk else theme.font(

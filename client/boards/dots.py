@@ -9,6 +9,7 @@ import pygame
 
 from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
+from client.ui import paper as paper_look
 from client.ui import theme
 from game.i18n import _, ngettext, pgettext
 from game.rules import dots as rules
@@ -309,7 +310,7 @@ class Board(BoardBase):
             elif paper.mask >> line & 1:
                 colour = theme.SEAT_COLORS[owner_of.get(line, 0)]
                 w = width + (2 if line == last else 0)
-                pygame.draw.line(surface, colour, a, b, w)
+                paper_look.line(surface, colour, a, b, w, amp=min(2.0, sp / 40))
                 if line == last:
                     mid = ((a[0] + b[0]) // 2, (a[1] + b[1]) // 2)
                     pygame.draw.circle(surface, theme.HILITE, mid, width + 2)
@@ -326,7 +327,7 @@ class Board(BoardBase):
                 pygame.draw.line(surface, theme.BAD, a, b, 2)  # barred by the first reply rule
         for r in range(self.rows + 1):
             for c in range(self.cols + 1):
-                pygame.draw.circle(surface, theme.INK, self.dot(r, c), max(4, sp // 14))
+                paper_look.ink_dot(surface, theme.INK, self.dot(r, c), max(4, sp // 14))
 
     def _line_drawers(self) -> dict[int, int]:
         """Which seat drew each line (replayed from the order they were drawn)."""

@@ -12,7 +12,7 @@ import pygame
 
 from ai.worker import AIWorker
 from client.boards.base import BoardBase, Diagram, Setting, Store, helper_levels
-from client.ui import theme
+from client.ui import paper, theme
 from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
 
@@ -318,10 +318,11 @@ class Board(BoardBase):
     def draw(self, surface: pygame.Surface) -> None:
         if self.header_shown:
             self._draw_header(surface)
-        pygame.draw.rect(surface, GRID_BACK, self.grid, border_radius=max(4, self.gap))
+        # a sheet of paper with the sixteen places pencilled on it; the tiles are glued on
+        surface.blit(paper.card_sheet(self.grid.size, (232, 222, 202)), self.grid.topleft)
+        paper.rect(surface, theme.INK, self.grid, 2)
         for i in range(16):
-            pygame.draw.rect(surface, EMPTY_CELL, self.cell_rect(i),
-                             border_radius=max(3, self.gap // 2))
+            paper.rect(surface, theme.GRID, self.cell_rect(i).inflate(-4, -4), 1)
         anim = self.anim
         if anim is not None and anim.t < SLIDE_SECONDS:
             self._draw_sliding(surface, anim, anim.t / SLIDE_SECONDS)
@@ -356,7 +357,11 @@ class Board(BoardBase):
                    scale: float) -> None:
         if scale != 1.0:
             rect = rect.inflate(round(rect.width * (scale - 1)), round(rect.height * (scale - 1)))
-        pygame.draw.rect(surface, tile_color(value), rect, border_radius=max(3, self.gap // 2))
+        if scale == 1.0:
+            paper.tile(surface, rect, tile_color(value), theme.INK_SOFT)
+        else:  # growing or popping: a plain card, no grain made for each passing size
+            pygame.draw.rect(surface, tile_color(value), rect)
+            paper.rect(surface, theme.INK_SOFT, rect, 1)
         digits = len(str(value))
         size = int(rect.height * (0.52, 0.52, 0.44, 0.36, 0.29, 0.24)[min(digits, 6) - 1])
         theme.text(surface, str(value), rect.center, size, digit_color(value), bold=True,

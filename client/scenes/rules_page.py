@@ -54,8 +54,9 @@ class RulesScene(Scene):
         w, h = size
         self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
         self.lines, self.pictures = [], []
-        width = box.width - 48
-        side = max(180, min(280, box.height // 3))
+        width = min(box.width - 48, 1200)  # lines longer than this are hard to follow
+        # pictures large enough to read: half the page's height, two to a row at most
+        side = max(220, min(440, box.height // 2, (width - 28) // 2))
         english = paragraphs(self.info.rules.RULES_TEXT)
         headings = [p.split("\n")[0].lstrip("# ").strip() for p in english if p.startswith("#")]
         for source in english:
