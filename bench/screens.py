@@ -116,15 +116,9 @@ def _result(app: App, game_id: str) -> None:
     app.push("result", play=app.top)
 
 
-def main() -> None:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True)
-    p.add_argument("--sizes", default="800x560,1280x800")
-    p.add_argument("--game", action="append", help="only these games (default: all)")
-    p.add_argument("--lang", default="en", help="en, zh_CN or zh_TW")
-    args = p.parse_args()
-    game_ids = args.game or registry.available()
-    for g in game_ids:  # a replay to list in the browser, and statistics to show
+def prepare(game_ids: list[str]) -> None:
+    """A replay of each game to list in the browser, and statistics to show."""
+    for g in game_ids:
         replay.save_replay(finished(g, 3, human_and_bot(g)), 60.0)
         solo = registry.get(g).players == 1
         for i, (opponent, result) in enumerate([("easy", "won"), ("easy", "won"),
@@ -133,6 +127,17 @@ def main() -> None:
             stats.record(g, stats.SOLO if solo else opponent,
                          "lost" if solo and result == "drawn" else result,
                          1000 * (i + 1) if solo else None)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--sizes", default="800x560,1280x800")
+    p.add_argument("--game", action="append", help="only these games (default: all)")
+    p.add_argument("--lang", default="en", help="en, zh_CN or zh_TW")
+    args = p.parse_args()
+    game_ids = args.game or registry.available()
+    prepare(game_ids)
     count = 0
     for size_text in args.sizes.split(","):
         w, h = (int(v) for v in size_text.split("x"))

@@ -66,7 +66,8 @@ def test_the_compiled_catalogues_are_current():
         i18n.set_language(lang)
         for m in catalogue(lang):
             if m.id and isinstance(m.id, str):
-                assert i18n._(m.id) == m.string
+                said = i18n.pgettext(m.context, m.id) if m.context else i18n._(m.id)
+                assert said == m.string, (m.context, m.id)
 
 
 def test_every_game_text_the_screens_show_is_in_the_catalogues():

@@ -1,0 +1,256 @@
+"""The Chinese screens (issue 29, 中文 and 繁體中文): names, colours, move lists and replay
+summaries in the language; one English word with two meanings told apart by its context; the
+terms a Chinese player knows; brackets kept whole when a line wraps; the piece glyphs of the
+language (or of the player's choice); Jungle's usual ranks."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from ai.base import Budget
+from client.boards.banqi import Board as BanqiBoard
+from client.boards.jungle import Board as JungleBoard
+from client.scenes.base import start_match
+from client.ui import theme
+from game import i18n, replay, settings
+from game.i18n import _, pgettext
+from game.match import Match, Seat
+from game.rules import jungle
+from tests.harness import Harness
+
+
+@pytest.fixture
+def h():
+    harness = Harness((1100, 720))
+    harness.app.push("title")
+    yield harness
+    i18n.set_language("en")
+    harness.close()
+
+
+@pytest.fixture
+def zh():
+    i18n.set_language("zh_CN")
+    yield
+    i18n.set_language("en")
+
+
+def played(game_id: str, plies: int, seats: list[Seat], seed: int = 2) -> Match:
+    match = Match(game_id, None, seed, seats)
+    rng = random.Random(seed)
+    bot = match.info.ai_module()
+    for _ply in range(plies):
+        if match.over:
+            break
+        if match.setup_pending():
+            match.play(bot.choose_setup(match.view(match.to_move()), Budget(1), "easy", rng))
+        else:
+            match.play(rng.choice(match.legal_moves()))
+    return match
+
+
+def latin(text: str) -> list[str]:
+    """The Latin words in text, coordinates (b4, C7, a1-b1) left out."""
+    return [w for w in re.findall(r"[A-Za-z]+\d*", text) if not re.fullmatch(r"[A-Ja-j]\d+", w)]
+
+
+# --- names
+def test_default_names_are_said_in_the_language_and_typed_names_as_typed(zh):
+    match = Match("dots", None, 1, [Seat("human", "You"), Seat("ai", "Bot", "easy")])
+    assert i18n.seat_title(match, 0) == "你（红方）"
+    assert i18n.seat_title(match, 1).startswith("电脑")
+    assert i18n.person("Player") == "玩家" and i18n.person("Ann") == "Ann"
+
+
+def test_the_settings_page_shows_the_default_name_in_the_language_and_keeps_it_default(h):
+    i18n.set_language("zh_CN")
+    page = h.app.push("settings")
+    assert page.name.value == "玩家"
+    page.back()
+    assert settings.get("player_name") == settings.DEFAULTS["player_name"]
+
+
+# --- Banqi colours
+def test_banqi_sides_say_their_colours_in_the_language(zh):
+    board = BanqiBoard({"variant": "taiwan", "fog": False}, ("first", "second"))
+    match = Match("banqi", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    while match.view(None)["colors"][0] is None:
+        match.play(match.legal_moves()[0])
+    board.set_view(match.view(None), [], my_turn=False, viewer=None, animate=False)
+    names = {board.side_name(0), board.side_name(1)}
+    assert names == {"先手 · 红方", "后手 · 黑方"}, names
+
+
+# --- move lists in each language's notation
+@pytest.mark.parametrize("game_id,plies,expect", [
+    ("dots", 6, r"\d+\. (红方|蓝方) [a-f]\d-[a-f]\d"),
+    ("jungle", 6, r"\d+\. (红方|蓝方) [a-g]\d[a-g]\d"),
+    ("banqi", 6, r"\d+\. (先手|后手) [a-h]\d( \S|-[a-h]\d( 吃\S)?)"),
+    ("g2048", 6, r"\d+\. [↑↓←→] [上下左右]"),
+])
+def test_the_live_move_list_speaks_chinese(h, game_id, plies, expect):
+    i18n.set_language("zh_CN")
+    seats = [Seat("human", "Ann")] if game_id == "g2048" else [Seat("human", "Ann"),
+                                                                Seat("human", "Ben")]
+    start_match(h.app, played(game_id, plies, seats))
+    h.frames(2)
+    scene = h.app.top
+    lines = scene.move_list()
+    assert lines and all(re.fullmatch(expect, line) for line in lines), lines
+
+
+def test_planes_shots_say_their_answers_in_chinese(h):
+    i18n.set_language("zh_TW")
+    player = h.app.push("replay", match=played("planes", 12, [Seat("human", "Ann"),
+                                                                Seat("ai", "Bot", "easy")]))
+    h.frame()
+    shots = player.move_texts[2:]
+    assert shots and all(re.fullmatch(r"[A-J]\d+ (落空|機身|機頭)", t) for t in shots), shots
+
+
+def test_banqi_captures_are_written_in_chinese(zh):
+    board = BanqiBoard({"variant": "taiwan", "fog": False}, ("first", "second"))
+    squares = ["."] * 32
+    squares[0], squares[1] = "R", "n"
+    from game.rules import banqi
+    before = {"board": banqi.board_text(squares)}
+    assert board.move_text("a1b1", before, before) == "a1-b1 吃马"
+
+
+# --- replay summaries in the list
+def test_the_replay_list_says_each_result_in_the_language(h):
+    for game_id in ("dots", "jungle", "g2048", "foxhunt"):
+        seats = [Seat("human", "Ann")] if game_id in ("g2048", "foxhunt") else [
+            Seat("human", "Ann"), Seat("ai", "Bot", "easy")]
+        replay.save_replay(played(game_id, 100000, seats, seed=3), 60.0)
+    i18n.set_language("zh_TW")
+    browser = h.app.push("replays")
+    h.wait_until(lambda: len(browser.entries) == 4)
+    for entry in browser.entries:
+        title, line = browser.describe(entry)
+        assert not latin(title.replace("Ann", "")) and not latin(line), (title, line)
+
+
+# --- pgettext: one English word, two meanings
+def test_play_is_start_on_the_title_and_play_back_in_the_replay_viewer(h, monkeypatch):
+    i18n.set_language("zh_CN")
+    assert pgettext("title screen: start a game", "Play") == "开始"
+    assert pgettext("replay viewer: run the replay", "Play") == "播放"
+    drawn: list[str] = []
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda surface, s, *a, **k: (drawn.append(s),
+                                                                     real(surface, s, *a, **k))[1])
+    h.app.close_all()
+    h.app.push("title")
+    h.frame()
+    assert "开始" in drawn and "播放" not in drawn
+    player = h.app.push("replay", match=played("dots", 4, [Seat("human", "Ann"),
+                                                           Seat("human", "Ben")]))
+    h.frame()
+    assert player.buttons.buttons[2].label == "播放"
+
+
+def test_the_extraction_knows_pgettext_and_keeps_contexts():
+    from babel.messages.extract import extract
+
+    spec = __import__("importlib.util").util.spec_from_file_location("i18n_bench",
+                                                                     "bench/i18n.py")
+    bench = __import__("importlib.util").util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    import io
+    found = list(extract("python", io.BytesIO(b'pgettext("ctx", "Play")\n'),
+                         keywords=bench.KEYWORDS))
+    assert found[0][1] == "Play" and found[0][3] == "ctx"
+
+
+# --- terms a Chinese player knows
+def test_2048_undoes_a_move_with_the_word_for_undo_not_take_back(h):
+    i18n.set_language("zh_CN")
+    start_match(h.app, played("g2048", 3, [Seat("human", "Ann")]))
+    h.frames(2)
+    scene = h.app.top
+    labels = [b.label for b in scene.panel_buttons.buttons]
+    assert any(lbl.startswith("撤销") for lbl in labels) and not any("悔棋" in lbl
+                                                                   for lbl in labels), labels
+    h.app.close_all()
+    start_match(h.app, played("dots", 3, [Seat("human", "Ann"), Seat("human", "Ben")]))
+    h.frames(2)
+    scene = h.app.top
+    assert any(b.label.startswith("悔棋") for b in scene.panel_buttons.buttons)
+
+
+@pytest.mark.parametrize("lang", ["zh_CN", "zh_TW"])
+def test_the_terms_read_as_a_chinese_player_says_them(lang):
+    i18n.set_language(lang)
+    try:
+        assert _("Replays") in ("棋谱", "棋譜") and _("Watch replay") in ("复盘", "復盤")
+        assert not re.search("录像|錄影|錄像", _("Replay: {game}"))
+        assert not re.search("轮数相等|輪數相等", _("Equal turns") + _("Equal turns is on"))
+        assert not re.search("默认电脑|預設電腦", _("Default AI"))
+        planes_draw = i18n.translate_text(
+            __import__("game.rules.planes", fromlist=["RULES_TEXT"]).RULES_TEXT)
+        assert "平局" in planes_draw and "和棋" not in planes_draw
+    finally:
+        i18n.set_language("en")
+
+
+# --- wrapping: a bracketed run stays on one line
+@pytest.mark.parametrize("width", [200, 240, 280, 330, 400])
+def test_a_wrapped_chinese_line_never_breaks_inside_short_brackets(width):
+    text = ("先手找到最后一个机头时，后手仍可再打一炮（使双方炮数相等），"
+            "如果这一炮也找到了机头（★）就是平局。")
+    lines = theme.wrap(text, width, 18)
+    assert "".join(lines) == text
+    for line in lines:
+        assert line.count("（") == line.count("）"), lines
+
+
+# --- glyphs on the pieces
+@pytest.mark.parametrize("lang,mode,expect", [
+    ("zh_CN", "auto", "帅车马将"), ("zh_TW", "auto", "帥俥傌將"), ("en", "auto", "帥俥傌將"),
+    ("zh_CN", "traditional", "帥俥傌將"), ("zh_TW", "simplified", "帅车马将"),
+    ("zh_CN", "letters", "KRNK"),
+])
+def test_banqi_glyphs_follow_the_language_or_the_players_choice(lang, mode, expect):
+    i18n.set_language(lang)
+    try:
+        board = BanqiBoard({"variant": "taiwan", "fog": False}, ("first", "second"),
+                           prefs={"banqi_glyphs": mode})
+        assert "".join(board.glyph(p)[0] for p in "KRNk") == expect
+    finally:
+        i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang,mode,expect", [
+    ("zh_CN", "auto", "狮猫"), ("zh_TW", "auto", "獅貓"), ("zh_CN", "traditional", "獅貓"),
+    ("en", "simplified", "狮猫"),
+])
+def test_jungle_glyphs_follow_the_language_or_the_players_choice(lang, mode, expect):
+    i18n.set_language(lang)
+    try:
+        board = JungleBoard({}, ("red", "blue"), prefs={"jungle_glyphs": mode})
+        assert board.glyph("L")[0] + board.glyph("c")[0] == expect
+    finally:
+        i18n.set_language("en")
+
+
+def test_both_glyph_sets_are_offered_in_settings(h):
+    page = h.app.push("settings")
+    offered = {row.label: [v for v, _lbl in row.choices] for row in page.rows
+               if hasattr(row, "choices")}
+    for label in (_("Banqi pieces"), _("Jungle animals")):
+        assert {"auto", "traditional", "simplified", "letters"} <= set(offered[label])
+
+
+# --- Jungle's usual ranks
+def test_jungle_ranks_the_wolf_over_the_dog_by_default_as_chinese_rule_books_do():
+    state = jungle.new_game({}, 0)
+    assert state.ranks == "wolf_over_dog"
+    assert jungle.can_take("W", jungle.sq_of(3, 3), "d", jungle.sq_of(3, 4),
+                           jungle.RANKS_OF[state.ranks], state.traps)
+    assert not jungle.can_take("D", jungle.sq_of(3, 3), "w", jungle.sq_of(3, 4),
+                               jungle.RANKS_OF[state.ranks], state.traps)
+    assert "wolf 4, dog 3" in jungle.RULES_TEXT and "dog over wolf" in jungle.RULES_TEXT
