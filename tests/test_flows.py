@@ -465,3 +465,53 @@ def test_setup_offers_the_helper_bot_for_2048_and_fox_hunt_and_the_game_uses_it(
         if game == "g2048":
             assert play.board.helper_level == "easy"  # autoplay and hints ask this bot
         h.app.pop_to("title")
+
+
+# --- 11: text: move numbers agree, status lines start with a capital
+def _random_move(match: Match, rng) -> Any:
+    if match.setup_pending():
+        return _planes_layout(rng.randrange(10**6))
+    return rng.choice(match.legal_moves())
+
+
+def test_the_status_line_numbers_the_next_move_as_the_move_list_does(h):
+    import random
+    import re
+    rng = random.Random(3)
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    play = PlayScene(h.app, match, [HumanController(), HumanController()], now=lambda: 10.0)
+    h.app.push(play)
+    for _ in range(7):
+        match.play(_random_move(match, rng))
+        play.refresh(animate=False)
+        h.frame()
+        numbered = [line for line in play.board.status() if line.startswith("Move ")]
+        shown = int(re.match(r"Move (\d+)", numbered[0]).group(1))
+        listed = play.move_list()
+        assert listed[-1].startswith(f"{len(match.moves)}.") and shown == len(match.moves) + 1
+
+
+def test_every_status_line_starts_with_a_capital(h):
+    """(A side's own symbol, Ataxx's x and o, is written as the board marks it.)"""
+    import random
+
+    from game import registry
+    rng = random.Random(5)
+    bad = []
+    for game in registry.available():
+        n = registry.get(game).players
+        seats = [Seat("human", "Ann"), Seat("human", "Ben")][:n]
+        match = Match(game, {"fog": False} if game == "banqi" else None, 2, seats)
+        play = PlayScene(h.app, match, [HumanController() for _ in seats], now=lambda: 10.0)
+        h.app.push(play)
+        for _ in range(400):
+            h.frame()
+            texts = [play.status_text()] + play.board.status()
+            bad += [(game, t) for t in texts
+                    if t[:1].islower() and not t.startswith(("x (", "o ("))]
+            if match.over:
+                break
+            match.play(_random_move(match, rng))
+            play.refresh(animate=False)
+        h.app.pop()
+    assert not bad, sorted({(g, t[:30]) for g, t in bad})[:10]

@@ -142,7 +142,8 @@ class Board(SquareBoard):
         p = self.pos
         lines = [_("x (red): {n} stones").format(n=p.x.bit_count()),
                  _("o (blue): {n} stones").format(n=p.o.bit_count()),
-                 _("Move {n}, {side} to play").format(n=p.fullmove,
+                 # moves counted one a side's turn, as the move list numbers them
+                 _("Move {n}, {side} to play").format(n=2 * (p.fullmove - 1) + p.turn + 1,
                                                       side=_(self.seat_names[p.turn])),
                  _("Moves without a clone: {n}/{limit}").format(n=p.halfmove,
                                                                 limit=rules.DRAW_HALFMOVES)]

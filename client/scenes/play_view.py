@@ -207,7 +207,8 @@ class PlayView(Scene):
     def status_text(self) -> str:
         m = self.match
         if m.over:
-            return outcome_reason(m.outcome()) or _("Game over")
+            reason = outcome_reason(m.outcome())
+            return reason[:1].upper() + reason[1:] if reason else _("Game over")
         seat = m.to_move()
         who = seat_title(m, seat)
         setup = m.setup_pending()

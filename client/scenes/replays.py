@@ -295,7 +295,7 @@ class ContinueScene(_FileListScene):
                              for i, s in enumerate(match.seats))
         when = format_datetime(entry.modified)
         return (f"{_(match.info.title)}: {people}",
-                _("move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
+                _("Move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
 
     def delete_selected(self) -> None:
         if self.entries:
@@ -452,7 +452,7 @@ class ReplayPlayerScene(Scene):
         theme.text(surface, _("Replay: {game}").format(game=_(self.match.info.title)), (18, 29), 26,
                    bold=True,
                    anchor="midleft")
-        theme.text(surface, _("move {n}/{total} · {speed}×").format(
+        theme.text(surface, _("Move {n}/{total} · {speed}×").format(
                    n=self.ply, total=len(self.match.moves), speed=f"{SPEEDS[self.speed_index]:g}"),
                    (w - 18, 29), 18, theme.INK_SOFT,
                    anchor="midright")
