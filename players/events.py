@@ -15,6 +15,7 @@ class EventKind(enum.Enum):
     REFRESH = "refresh"  # the position or who sees it changed without a move (undo, a resume)
     NOTICE = "notice"  # a line to show for a moment (a toast)
     ASK = "ask"  # a question for the local player, answered once
+    WITHDRAWN = "withdrawn"  # an ASK's question can no longer be answered: close its dialog
     PEER_LOST = "peer lost"  # the LAN link is gone mid-game: wait, or claim the game
     NEW_MATCH = "new match"  # a rematch or a resume replaced the match
     ENDED = "ended"  # the game is over; the end-of-game work is done

@@ -211,7 +211,7 @@ def test_a_game_without_a_secrets_module_plays_open_over_the_link(race):
         assert h.match.moves == g.match.moves and h.match.state == g.match.state
         assert h.match.result_line() == g.match.result_line()
         assert not any(m["type"] in ("reveal", "commit") for m in h.link.sent)
-        assert h.secret() is None and not h.secret_expected() and not g.secret_expected()
+        assert h.hidden.secret() is None and not h.secret_expected() and not g.secret_expected()
     finally:
         h.close(), g.close(), host.stop()
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from game.rules import Termination
-from net import discovery, headless
+from net import discovery, ending, headless, hosting
 from net import session as lan
 from net.link import MAX_INBOX, encode
 from net.secrets import banqi
@@ -60,20 +60,21 @@ def test_replies_without_an_offer_and_messages_after_the_end_change_nothing():
     try:
         to_guest_turn(h, g)
         moves = list(h.match.moves)
-        raw(g, [{"type": "draw_reply", "accept": True},
+        raw(g, [{"type": "draw_reply", "accept": True, "ply": len(moves)},
                 {"type": "takeback_reply", "accept": True, "ply": len(moves)},
                 {"type": "rematch_reply", "accept": True}], h)
         assert not h.match.over and h.match.moves == moves
         assert sum(m["type"] == "error" for m in replies(g)) == 3
         # a reply to an offer is taken once
         h.offers["draw"] = len(h.match.moves)
-        raw(g, [{"type": "draw_reply", "accept": False}] * 2, h)
+        raw(g, [{"type": "draw_reply", "accept": False, "ply": len(moves)}] * 2, h)
         assert "draw" not in h.offers and sum(m["type"] == "error" for m in replies(g)) == 1
         h.match.resign(g.seat)  # a finished win, then the guest tries to rewrite it
         h.events()
         line = h.match.result_line()
-        raw(g, [{"type": "draw_reply", "accept": True}, {"type": "move", "ply": 1, "move": 0},
-                {"type": "rematch_reply", "accept": True}, {"type": "new_game", "seed": 3}], h)
+        raw(g, [{"type": "draw_reply", "accept": True, "ply": len(moves)},
+                {"type": "move", "ply": 1, "move": 0}, {"type": "rematch_reply", "accept": True},
+                {"type": "new_game", "seed": 3}], h)
         assert h.match.result_line() == line and h.match.outcome().winner == h.seat
     finally:
         h.close(), g.close(), host.stop()
@@ -134,7 +135,7 @@ def test_a_planes_guest_answers_one_shot_per_ply():
 
 
 def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch, capsys):
-    monkeypatch.setattr(lan, "REVEAL_WAIT", 0.3)
+    monkeypatch.setattr(ending, "REVEAL_WAIT", 0.3)
     host, h, g = pair("planes", seed=5)
     try:
         monkeypatch.setattr(g.hidden, "secret", lambda: None)  # the modified guest
@@ -182,7 +183,7 @@ def test_a_flood_closes_the_link_with_a_reason_and_memory_stays_bounded():
 
 
 def test_a_dripping_hello_is_cut_at_one_overall_deadline(monkeypatch):
-    monkeypatch.setattr(lan, "HELLO_TIMEOUT", 1.0)
+    monkeypatch.setattr(hosting, "HELLO_TIMEOUT", 1.0)
     host = lan.Host("ataxx", {}, 0, "127.0.0.1")
     try:
         frame = encode(lan.hello("ataxx", host.options, "Slow"))
@@ -222,7 +223,7 @@ def test_the_accept_loop_survives_running_out_of_descriptors(monkeypatch):
         def __getattr__(self, name):
             return getattr(self.sock, name)
 
-    monkeypatch.setattr(lan.socket, "create_server", lambda *a, **k: Exhausted(real(*a, **k)))
+    monkeypatch.setattr(hosting.socket, "create_server", lambda *a, **k: Exhausted(real(*a, **k)))
     host = lan.Host("ataxx", {}, 0, "127.0.0.1")
     try:
         got = {}

@@ -1,7 +1,5 @@
 """Text from the other arcade (a guest's hello name, chat, error texts) is cleaned where it
-arrives. The helpers are net/peer_text.py; the calls belong in net/session.py (being
-rewritten as this is written): the tests marked xfail pass once they are made (see
-docs/lan.md's note in the issue 30 report)."""
+arrives. The helpers are net/peer_text.py; net/session.py and net/hosting.py call them."""
 
 import socket
 
@@ -38,8 +36,6 @@ def _pair():
     return pair("dots")
 
 
-@pytest.mark.xfail(strict=True, reason="net/session.py must call net.peer_text on chat and "
-                                       "error texts (issue 30 report)")
 def test_chat_and_error_texts_from_the_peer_reach_the_screen_clean():
     from tests.test_lan import pump_until
     host, h, g = _pair()
@@ -55,8 +51,6 @@ def test_chat_and_error_texts_from_the_peer_reach_the_screen_clean():
         h.close(), g.close(), host.stop()
 
 
-@pytest.mark.xfail(strict=True, reason="net/session.py Host._greet must pass the hello through "
-                                       "net.peer_text.clean_hello (issue 30 report)")
 def test_a_guest_hello_name_is_clean_when_it_arrives():
     from net import session as lan
     from net.link import encode

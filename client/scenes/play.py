@@ -45,6 +45,7 @@ class PlayScene(PlayView):
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
         self.result_shown = False
+        self._dialogs: dict[int, Any] = {}  # id of a LAN question -> its dialog
         self.lay_out_panel()
         self.refresh(animate=False)
 
@@ -254,9 +255,13 @@ class PlayScene(PlayView):
                     yes=_("Claim the game"), no=_("Wait"))
             elif kind is EventKind.ASK:
                 q = event.question
-                self.app.push("confirm", message=q.text.say(), on_yes=q.on_yes,
-                              detail=q.detail.say(), yes=q.yes.say(), no=q.no.say(),
-                              on_no=q.on_no)
+                self._dialogs[id(q)] = self.app.push(
+                    "confirm", message=q.text.say(), on_yes=q.on_yes, detail=q.detail.say(),
+                    yes=q.yes.say(), no=q.no.say(), on_no=q.on_no)
+            elif kind is EventKind.WITHDRAWN:  # its link closed: the dialog goes (if on top)
+                dialog = self._dialogs.pop(id(event.question), None)
+                if dialog is not None and self.app.top is dialog:
+                    self.app.pop()
             elif kind is EventKind.ENDED:
                 self.refresh(animate=False)
                 self._end_sound()

@@ -116,6 +116,11 @@ class Secrets:
         """Guest: whether the host's echo at this side's turn is the move this side sent."""
         return echo == sent
 
+    def owes_echo(self, ply: int) -> bool:
+        """Guest: this side answered the host's question at `ply` (a flip's part, a shot), so
+        the host's echo of that ply must be it: no takeback may come between."""
+        return False
+
     def submit(self, move: Any) -> bool:
         """Send a local move that must be kept back; False: send it as it is."""
         return False

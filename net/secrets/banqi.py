@@ -315,6 +315,9 @@ class SharedDeal(Secrets):
         if message.get("cards") is None:
             self.side.send({"type": "deal", "cards": [_encode(x) for x in self.deck]})
 
+    def owes_echo(self, ply: int) -> bool:
+        return ply in self.answered
+
     def handlers(self) -> Mapping[str, Callable[[dict], None]]:
         return {"deal": self._on_deal, "flip": self._on_flip, "part": self._on_part}
 
@@ -416,8 +419,11 @@ class SharedDeal(Secrets):
         side, m = self.side, self.side.match
         if isinstance(m, FogMatch):
             self._take_view(m, move, message)
+        asked = self.answered.get(len(m.moves)) if m.to_move() == side.peer_seat else None
+        if asked is not None and move != asked:  # its part was given: that flip must come
+            raise Violation(f"the host played {str(move)[:8]} after asking to flip {asked}")
         if _flip(move):
-            if m.to_move() == side.peer_seat and self.answered.get(len(m.moves)) != move:
+            if m.to_move() == side.peer_seat and asked != move:
                 raise Violation(f"the host flipped {move} without this side's part")
             self._open(move, _part(message.get("part")), message.get("piece"))
         if isinstance(m, FogMatch) and m.coming is not None:

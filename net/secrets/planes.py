@@ -110,6 +110,9 @@ class PlaneLayouts(Secrets):
                                 "the one answered")
         return move
 
+    def owes_echo(self, ply: int) -> bool:
+        return ply in self.answered
+
     def handlers(self) -> Mapping[str, Callable[[dict], None]]:
         return {"shot": self._on_shot, "answer": self._on_answer}
 

@@ -1,0 +1,157 @@
+"""The end of a LAN game, seen from one side: where the record ends when two ends cross on the
+wire, the reveal of this side's secret, and the verdict on the peer's.
+
+An end a peer sends (a resignation, an accepted draw) carries the ply it was made at, and both
+sides end the record at one ply (`peer_ended`):
+- The peer ended at an earlier ply than this side has: the plies after it crossed the end on the
+  wire. The host drops them if they are its own (a guest move after that ply would prove the
+  guest saw more: then the end stands where the host is). The guest plays only the host's
+  echoes, so it never has plies the host has not seen.
+- The peer ended at a later ply: this side took back a move the peer never heard of (it allowed
+  a takeback whose answer crossed the end): the position before the takeback comes back.
+- Both sides ended at the same ply (both resigned, a resignation crossed a draw): the host's end
+  stands on both sides.
+An honest crossing is thus never a violation, and both records agree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from game.i18n import Text
+from game.match import Ending, Match
+from game.rules import Termination
+from net.peer_text import peer_line
+from net.secrets import Secrets, Verdict
+from players.events import Event, EventKind
+
+REVEAL_WAIT = 10.0  # how long after the end the peer has to reveal its secret
+
+
+def snapshot(*objects: Any) -> list[dict]:
+    """The attributes of each object, their lists, dicts and sets copied (a takeback's undo)."""
+    return [{k: v.copy() if isinstance(v, (list, dict, set)) else v for k, v in vars(o).items()}
+            for o in objects]
+
+
+class Ends:
+    """The end of the game and the reveals (a part of net.session.Session)."""
+
+    match: Match
+    seat: int
+    peer_seat: int
+    is_host: bool
+    peer_name: str
+    hidden: Secrets
+    connected: bool
+    closed: bool
+    notes: list[Event]
+    now: Callable[[], float]
+    peer_seen: int  # host: the most plies the guest has shown it saw
+    undone: tuple[int, Match, list[dict]] | None  # a takeback this side allowed, unproven
+
+    if TYPE_CHECKING:  # what the session provides
+        def send(self, message: dict) -> None: ...
+        def _note(self, kind: EventKind, **fields: Any) -> None: ...
+        def _say(self, key: str, **params: Any) -> None: ...
+        def _dropped(self, plies: int) -> None: ...
+
+    def _init_end(self) -> None:
+        self.ended_at: float | None = None  # when this side saw the end (the reveal's clock)
+        self.revealed = False
+        self.verdict = Verdict("")  # the check of the peer's revealed secret
+
+    # --- two ends that crossed
+    def peer_ended(self, ply: int, ending: Ending) -> None:
+        """The peer ended the game at `ply`: end this side's record there too."""
+        m, here = self.match, len(self.match.moves)
+        undone = self.undone
+        if ply > here and undone is not None and undone[:2] == (ply, m):
+            self._restore(undone[2])
+            here = ply
+        elif ply < here and self.is_host and ply >= self.peer_seen:
+            m.undo(here - ply)  # only this side's own plies, which crossed the end
+            self._dropped(ply)
+            here = ply
+        if m.over:
+            own = m.ending is not None and ply == here and not self.is_host
+            if not own:
+                return  # the end this side has stands (the rules' end, or the host's)
+            m.ending = None
+        m.ending = ending
+        self._note(EventKind.REFRESH)
+        self.after_move()
+
+    def kept(self) -> list[dict]:
+        """What a takeback changes, kept so a crossing end can bring it back."""
+        return snapshot(self.match, self.hidden, self)
+
+    def _restore(self, saved: list[dict]) -> None:
+        for obj, attrs in zip((self.match, self.hidden), saved):
+            vars(obj).clear()
+            vars(obj).update(attrs)
+        self.peer_log, self.own_sent = saved[2]["peer_log"], saved[2]["own_sent"]
+        self.undone = None
+
+    peer_log: list[dict]
+    own_sent: dict[int, Any]
+
+    def _on_resign(self, message: dict) -> None:
+        detail = peer_line(message.get("detail"))  # as the resigner's own record has it
+        self.peer_ended(message["ply"], Ending(self.peer_seat, Termination.RESIGNATION, detail))
+
+    # --- the reveals
+    def after_move(self) -> None:
+        """Once the game is over, this side reveals its secret (once)."""
+        if self.match.over and not self.revealed:
+            self.revealed = True
+            secret = self.hidden.secret()
+            if secret is not None:
+                self.send({"type": "reveal", **secret})
+
+    def settled(self) -> bool:
+        """The record is final: no reveal from the peer is still awaited (or the link is gone).
+        A replay written before then could miss what the reveal brings (a fog game's moves)."""
+        return not self.connected or bool(self.verdict) or not self.secret_expected()
+
+    def secret_expected(self) -> bool:
+        """Whether the peer has a secret to reveal at the end."""
+        return self.hidden.secret_expected()
+
+    def check_reveal(self, message: dict) -> Verdict:
+        """The one-line verdict on the peer's revealed secret."""
+        salt = message.get("salt")
+        return self.hidden.check_reveal(salt if isinstance(salt, bytes) else b"", message)
+
+    def _on_reveal(self, message: dict) -> None:
+        try:
+            verdict = self.check_reveal(message)
+        except Exception as exc:  # a reveal that does not even parse proves nothing
+            verdict = Verdict(f"unverified: {self.peer_name}'s reveal does not parse "
+                              f"({type(exc).__name__})", ok=False)
+        self._settle(verdict)
+
+    def check_reveal_due(self) -> None:
+        """The end: the peer's secret must come, and in time; if not, its result is void."""
+        if self.ended_at is None:
+            self.ended_at = self.now()
+        if self.verdict or self.closed or not self.secret_expected():
+            return
+        if not self.connected or self.now() - self.ended_at > REVEAL_WAIT:
+            self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",
+                                 ok=False))
+
+    def _settle(self, verdict: Verdict) -> None:
+        """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""
+        self.verdict = verdict
+        self._note(EventKind.NOTICE, text=Text(str(verdict)))
+        if not verdict.ok:
+            self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
+            self._note(EventKind.REFRESH)
+
+
+def clock() -> float:
+    """The session's default clock."""
+    return time.monotonic()

@@ -1,0 +1,235 @@
+"""The LAN session as a state machine, tested with hypothesis (issue 30): two sessions over an
+in-memory link pair (tests/fakes/wire.py), each message delivered when the machine says, one at
+a time or all at once, so any two messages may cross.
+
+- Two honest sides doing anything a player may do at any time (move, resign, offer, ask, answer
+  yes or no, a rematch): no crash, no violation, no failed verdict (an honest side is never
+  called a liar), each side's record is what the rules replay, and once both are over and the
+  wire is quiet both records end alike.
+- An honest side and a modified one that also sends any message at any time: the honest side
+  never crashes, its record is what the rules replay, and nothing face-down (a Banqi piece, a
+  plane layout) reaches the other side before it is revealed.
+"""
+
+import random
+
+import hypothesis.strategies as st
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from ai.base import Budget, decide_setup
+from game.match import Match
+from game.rules import RulesError
+from net import session as lan
+from players.events import EventKind
+from tests.fakes.wire import Clock, memory_pair
+
+GAMES = [("ataxx", {}), ("dots", {"rows": 3, "cols": 3}), ("banqi", {}), ("banqi", {"fog": True}),
+         ("planes", {})]
+ACTS = ["move"] * 6 + ["resign", "draw", "takeback", "yes", "yes", "no", "rematch"]
+RUN = settings(max_examples=25, stateful_step_count=30, deadline=None,
+               suppress_health_check=list(HealthCheck),
+               phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
+
+
+class Sides(RuleBasedStateMachine):
+    """Two sessions and the questions each has open."""
+
+    def start(self, game: int, seed: int) -> None:
+        name, options = GAMES[game]
+        self.clock = Clock()
+        self.h, self.g = memory_pair(name, options, seed=seed, clock=self.clock)
+        self.sides = (self.h, self.g)
+        self.asked: dict[int, list] = {0: [], 1: []}
+        self.rng = random.Random(seed)
+
+    def _take(self, i: int, events: list) -> None:
+        for e in events:
+            if e.kind is EventKind.ASK:
+                self.asked[i].append(e.question)
+            elif e.kind is EventKind.WITHDRAWN:
+                self.asked[i] = [q for q in self.asked[i] if q is not e.question]
+
+    def act(self, i: int, act: str, pick: int) -> None:
+        """Side i does what a player (or its bot) may do now."""
+        s = self.sides[i]
+        m = s.match
+        if act == "move" and not m.over and m.to_move() == s.seat and not s.waiting:
+            if m.setup_pending():
+                move = decide_setup(m.game_id, m.view(s.seat), "random", Budget(0.0),
+                                    random.Random(pick))
+            else:
+                legal = m.legal_moves()
+                move = legal[pick % len(legal)]
+            try:
+                s.submit(move)
+            except RulesError:  # refused here (the link is down): nothing changed
+                pass
+        elif act == "resign":
+            s.resign()
+        elif act == "draw":
+            s.offer_draw()
+        elif act == "takeback" and m.moves:
+            s.request_takeback()
+        elif act == "rematch":
+            s.offer_rematch()
+        elif act in ("yes", "no") and self.asked[i]:
+            q = self.asked[i].pop(pick % len(self.asked[i]))
+            (q.on_yes if act == "yes" else q.on_no)()
+        self._take(i, _drain_notes(s))
+
+    def deliver(self, i: int, one: bool) -> None:
+        s = self.sides[i]
+        if one:
+            message = s.link.receive()
+            if message is not None:
+                if isinstance(message, dict) and message.get("type") == "_closed":
+                    s.pump()
+                else:
+                    s.handle(message)
+            self._take(i, _drain_notes(s))
+        else:
+            self._take(i, s.events())
+
+    def quiet(self) -> None:
+        """Deliver everything in flight, both ways."""
+        for _ in range(60):
+            if not any(s.link.inbox for s in self.sides):
+                break
+            for i, s in enumerate(self.sides):
+                self._take(i, s.events())
+
+    def replays(self, s: lan.Session) -> None:
+        """The side's record is what the rules make of it."""
+        m = s.match
+        if getattr(m, "whole", True) is False:
+            return  # a fog guest's record is views until the host shows the whole game
+        again = Match.from_record(m.to_record())
+        assert again.moves == m.moves and again.state == m.state
+        assert (again.outcome() is None) == (m.outcome() is None)
+
+
+def _drain_notes(s: lan.Session) -> list:
+    notes, s.notes = s.notes, []
+    return notes
+
+
+class Playing(Sides):
+    """The rules both machines share: a player acts, the wire delivers, the game goes on."""
+
+    @rule(side=st.integers(0, 1), act=st.sampled_from(ACTS), pick=st.integers(0, 999))
+    def player(self, side: int, act: str, pick: int) -> None:
+        self.act(side, act, pick)
+
+    @rule(side=st.integers(0, 1), one=st.booleans())
+    def wire(self, side: int, one: bool) -> None:
+        self.deliver(side, one)
+
+    @rule(pick=st.integers(0, 999), plies=st.integers(1, 6))
+    def progress(self, pick: int, plies: int) -> None:
+        """A few plies played out with the wire quiet between them."""
+        for k in range(plies):
+            self.quiet()
+            m = self.h.match
+            if m.over or m.to_move() is None:
+                return
+            self.act(0 if m.to_move() == self.h.seat else 1, "move", pick + k)
+        self.quiet()
+
+
+class HonestPair(Playing):
+    """Both sides honest; any interleaving of their actions and deliveries."""
+
+    @initialize(game=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**16))
+    def begin(self, game: int, seed: int) -> None:
+        self.start(game, seed)
+
+    @rule(seconds=st.sampled_from([1.0, 11.0]))
+    def time_passes(self, seconds: float) -> None:
+        self.clock.t += seconds
+        for i, s in enumerate(self.sides):
+            self._take(i, s.events())
+
+    @invariant()
+    def nobody_is_a_liar(self) -> None:
+        for s in self.sides:
+            assert not s.violation, s.violation
+            assert not s.verdict or s.verdict.ok, s.verdict
+
+    def teardown(self) -> None:
+        if not hasattr(self, "h"):
+            return
+        self.quiet()
+        h, g = self.h, self.g
+        self.nobody_is_a_liar()
+        for s in self.sides:
+            self.replays(s)
+        assert h.match.over == g.match.over
+        assert len(h.match.moves) == len(g.match.moves)
+        if h.match.over:
+            a, b = h.match.outcome(), g.match.outcome()
+            assert (a.winner, a.termination) == (b.winner, b.termination)
+        if not h.match.rules.HIDDEN or h.match.game_id == "banqi" and (
+                not h.match.options.get("fog") or h.match.over):
+            assert h.match.moves == g.match.moves
+
+
+FIELDS = ["ply", "move", "accept", "text", "seed", "cell", "answer", "square", "part", "cards",
+          "layout", "key", "salt", "detail"]
+TYPES = sorted(set(lan.MESSAGES) | {"shot", "answer", "deal", "flip", "part", "hidden"})
+
+
+class HostilePeer(Playing):
+    """One side honest; the other also sends any message at any time."""
+
+    @initialize(game=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**16),
+                honest=st.integers(0, 1))
+    def begin(self, game: int, seed: int, honest: int) -> None:
+        self.start(game, seed)
+        self.honest = honest
+
+    @rule(kind=st.sampled_from(TYPES), fields=st.lists(st.sampled_from(FIELDS), max_size=4),
+          pick=st.integers(0, 999))
+    def forged(self, kind: str, fields: list, pick: int) -> None:
+        bad = self.sides[1 - self.honest]
+        good = self.sides[self.honest]
+        m = good.match
+        legal = m.legal_moves() if not m.over else []
+        values = [None, 0, 1, -1, True, False, "", "a1", "hidden", b"x" * 8, b"\x02" * 256,
+                  len(m.moves), len(m.moves) - 1, len(m.moves) + 1, [1, 2], {"a": 1}]
+        values += legal[:6]
+        message: dict = {"type": kind}
+        for f in fields:
+            message[f] = values[(pick + len(message)) % len(values)]
+        bad.link.send(message)
+
+    @invariant()
+    def the_honest_side_keeps_its_secrets(self) -> None:
+        s = self.sides[self.honest]
+        if getattr(self, "watched", None) is not s.match:
+            self.watched, self.parts, self.read = s.match, [], len(s.link.sent)
+        for message in s.link.sent[self.read:]:
+            secret = {"layout", "salt", "key"} & set(message)
+            if message.get("type") == "reveal":
+                assert s.match.over, message  # sent at the end, of this match
+            else:
+                assert not secret, message
+            if message.get("type") == "part":
+                self.parts.append(message)
+        self.read = len(s.link.sent)
+        m = s.match  # every part the guest gave is for the flip then played there
+        for part in self.parts:
+            if part["ply"] < len(m.moves):
+                assert m.moves[part["ply"]] == part["square"], (part, m.moves)
+
+    @invariant()
+    def the_honest_record_replays(self) -> None:
+        s = self.sides[self.honest]
+        if not s.match.over or s.is_host:
+            self.replays(s)
+
+
+TestHonestPair = HonestPair.TestCase
+TestHonestPair.settings = RUN
+TestHostilePeer = HostilePeer.TestCase
+TestHostilePeer.settings = RUN
