@@ -1,0 +1,213 @@
+"""The Paper Arcade look (issue 29): hover and focus drawn differently, the page's grain made
+once per window size, ink lines that wobble the same way every frame, replay controls drawn as
+icons that can be clicked, and the play and replay screens laid out inside the window, their
+panels anchored to its edge, at the smallest window and at full HD."""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+import pytest
+
+from client.scenes.base import start_match
+from client.ui import paper, theme
+from client.ui.widgets import Button, ButtonGroup
+from game import registry
+from game.match import Match, Seat
+from tests.harness import Harness
+
+SIZES = [(800, 560), (1920, 1080)]
+
+
+def _played(game_id: str, plies: int) -> Match:
+    seats = [Seat("human", "Ann"), Seat("ai", "Bot", "easy")][:registry.get(game_id).players]
+    match = Match(game_id, None, 3, seats)
+    rng = random.Random(3)
+    for _ in range(plies):
+        if match.over or match.setup_pending():
+            break
+        match.play(rng.choice(match.legal_moves()))
+    return match
+
+
+def _drawn(button: Button, **how) -> pygame.Surface:
+    surface = pygame.Surface((220, 90))
+    surface.fill(theme.PAPER)
+    button.draw(surface, **how)
+    return surface
+
+
+def _same(a: pygame.Surface, b: pygame.Surface) -> bool:
+    return pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
+
+
+def test_hover_and_focus_look_different():
+    pygame.init()
+    b = Button("Resign", lambda: None, rect=pygame.Rect(30, 20, 160, 44))
+    plain = _drawn(b, focused=False, hovered=False)
+    hover = _drawn(b, focused=False, hovered=True)
+    focus = _drawn(b, focused=True, hovered=False)
+    assert not _same(plain, hover) and not _same(plain, focus) and not _same(hover, focus)
+    # focus is an ink ring outside the button; hover stays inside it
+    ring_area = pygame.Rect(b.rect.x - 5, b.rect.y - 5, b.rect.width + 10, 4)
+    dark = lambda s: sum(1 for x in range(ring_area.left, ring_area.right)  # noqa: E731
+                         for y in range(ring_area.top, ring_area.bottom)
+                         if sum(s.get_at((x, y))[:3]) < 300)
+    assert dark(focus) > ring_area.width // 2
+    assert dark(hover) == dark(plain) == 0
+
+
+def test_the_pointer_hovers_without_taking_the_keyboard_focus():
+    pygame.init()
+    group = ButtonGroup([Button(f"B{i}", lambda: None, rect=pygame.Rect(10, 10 + 50 * i, 160, 40))
+                         for i in range(3)])
+    group.focus = 0
+    group.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(50, 130), rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    assert group.focus == 0
+    def page(hovered: int) -> pygame.Surface:
+        surface = pygame.Surface((200, 200))
+        surface.fill(theme.PAPER)
+        for i, b in enumerate(group.buttons):
+            b.draw(surface, focused=i == 0, hovered=i == hovered)
+        return surface
+
+    shown = pygame.Surface((200, 200))
+    shown.fill(theme.PAPER)
+    group.draw(shown)
+    assert _same(shown, page(hovered=2))  # the first keeps the focus ring, the third is hovered
+    assert not _same(shown, page(hovered=-1))
+    group.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_DOWN, mod=0,
+                                          unicode="", scancode=0))
+    assert group.focus == 1
+
+
+def test_the_grain_is_made_once_per_window_size(monkeypatch):
+    made = []
+    real = paper._grain
+
+    def counting(size, *args, **kwargs):
+        made.append(size)
+        return real(size, *args, **kwargs)
+
+    monkeypatch.setattr(paper, "_grain", counting)
+    paper.ground.cache_clear()
+    paper.card_sheet.cache_clear()
+    h = Harness((800, 560))
+    try:
+        h.frames(3)
+        first = list(made)
+        h.frames(20)
+        assert made == first  # nothing made again while the window keeps its size
+        assert first.count((800, 560)) == 1
+    finally:
+        h.close()
+
+
+def test_ink_lines_wobble_and_wobble_the_same_way_every_time():
+    a, b = (10.0, 20.0), (410.0, 23.0)
+    first = paper.wobble_points(a, b, 1.6)
+    paper.wobble_points.cache_clear()
+    assert paper.wobble_points(a, b, 1.6) == first
+    assert first[0] == a and first[-1] == b
+    assert max(abs(y - (20 + 3 * (x - 10) / 400)) for x, y in first) > 0.2  # not ruler-straight
+    assert paper.wobble_points((10.0, 20.0), (410.0, 60.0), 1.6) != first
+    ring = paper.ring_points((50.0, 50.0), 20.0, 1.4)
+    assert all(17 < ((x - 50) ** 2 + (y - 50) ** 2) ** 0.5 < 23 for x, y in ring)
+
+
+def test_stamps_are_made_once_and_keep_the_seat_colour():
+    paper.stamp_image.cache_clear()
+    surface = pygame.Surface((100, 100))
+    surface.fill(theme.PAPER)
+    for _ in range(5):
+        paper.stamp(surface, theme.SEAT_COLORS[0], (50, 50), 30, outline=theme.INK)
+    assert paper.stamp_image.cache_info().misses == 1
+    r, g, b = surface.get_at((50, 40))[:3]
+    assert r > g + 60 and r > b + 60  # still the red seat's ink
+
+
+@pytest.mark.parametrize("name", paper.ICONS)
+def test_every_icon_is_drawn_inside_its_box(name):
+    surface = pygame.Surface((120, 80), pygame.SRCALPHA)
+    box = pygame.Rect(30, 20, 56, 44)
+    paper.icon(surface, name, box, theme.INK)
+    inked = pygame.mask.from_surface(surface)
+    inside = pygame.mask.Mask(surface.get_size())
+    inside.draw(pygame.mask.Mask(box.size, fill=True), box.topleft)
+    assert inked.count() > 80
+    assert inked.count() == inked.overlap_area(inside, (0, 0))
+
+
+def test_the_replay_controls_are_drawn_icons_that_work():
+    h = Harness((800, 560))
+    try:
+        match = _played("ataxx", 12)
+        h.app.push("replay", match=match)
+        h.frames(2)
+        scene = h.top
+        icons = {b.icon: b for b in scene.buttons.buttons if b.icon}
+        assert set(icons) == {"first", "previous", "play", "next", "last"}
+        for b in icons.values():
+            assert pygame.Rect((0, 0), h.app.size).contains(b.rect)
+            assert b.rect.width >= 40 and b.rect.height >= 40  # a target a finger can hit
+        h.click(icons["last"].rect.center)
+        assert scene.ply == len(match.moves)
+        h.click(icons["previous"].rect.center)
+        assert scene.ply == len(match.moves) - 1
+        h.click(icons["first"].rect.center)
+        assert scene.ply == 0
+        h.click(icons["next"].rect.center)
+        assert scene.ply == 1
+        h.click(icons["play"].rect.center)
+        assert scene.playing and scene.buttons.buttons[2].icon == "pause"
+        h.click(scene.buttons.buttons[2].rect.center)
+        assert not scene.playing and scene.buttons.buttons[2].icon == "play"
+    finally:
+        h.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_play_and_replay_fill_the_window_with_anchored_panels(size):
+    h = Harness(size)
+    window = pygame.Rect((0, 0), size)
+    try:
+        for game_id in registry.available():
+            h.app.close_all()
+            h.app.running = True
+            h.app.push("title")
+            start_match(h.app, _played(game_id, 0))
+            h.frames(2)
+            scene = h.top
+            side, board = scene.side, scene.board.rect
+            assert window.contains(side) and window.contains(board), game_id
+            assert side.right == window.right and side.bottom == window.bottom, game_id
+            assert board.right <= side.x, game_id
+            # the board takes the room the panel leaves
+            assert board.width >= side.x - 40 and board.bottom >= window.bottom - 40, game_id
+            for b in scene.panel_buttons.buttons:
+                assert side.contains(b.rect), (game_id, b.label)
+            h.app.push("replay", match=_played(game_id, 6))
+            h.frames(2)
+            replay = h.top
+            assert replay.side.right == window.right and window.contains(replay.side)
+            for b in replay.buttons.buttons:
+                assert window.contains(b.rect) and b.rect.right <= replay.side.x, (game_id,
+                                                                                    b.label)
+    finally:
+        h.close()
+
+
+def test_the_panel_uses_the_room_of_a_wide_window():
+    widths = {}
+    for size in SIZES:
+        h = Harness(size)
+        try:
+            start_match(h.app, _played("ataxx", 0))
+            h.frames(2)
+            widths[size] = (h.top.side.width, h.top.board.cell)
+        finally:
+            h.close()
+    (small_side, small_cell), (wide_side, wide_cell) = widths[SIZES[0]], widths[SIZES[1]]
+    assert wide_side > small_side and wide_cell > 1.5 * small_cell
