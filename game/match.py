@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from game import registry
-from game.i18n import N_, Text
+from game.i18n import DEFAULT_NAMES, N_, Text
 from game.rules import Outcome, RulesError, Termination
 from game.text import LINE_MAX, NAME_MAX, clean_text
 
@@ -182,10 +182,11 @@ class Match:
             return self.rules.outcome(self.state)
         detail = Text(end.detail) if end.detail else None
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
+            name = self.seats[end.loser].name
+            who = Text(name) if name in DEFAULT_NAMES else name  # a default name is said too
             detail = Text(N_("{name} ({side}) resigned"), {
-                "name": self.seats[end.loser].name,
-                "side": Text(self.rules.SEAT_NAMES[end.loser])}) if self.rules.PLAYERS > 1 \
-                else Text(N_("{name} resigned"), {"name": self.seats[end.loser].name})
+                "name": who, "side": Text(self.rules.SEAT_NAMES[end.loser])}) \
+                if self.rules.PLAYERS > 1 else Text(N_("{name} resigned"), {"name": who})
         # two players: the other seat wins; one gives up alone, and of three or more the
         # match cannot say who would have won
         winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None

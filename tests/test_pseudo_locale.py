@@ -107,7 +107,8 @@ def app():
 
 
 def extra_screens(game_ids: list[str]):
-    """Screens bench/screens.py does not draw: a replay at its end, hot-seat play, watch."""
+    """Screens bench/screens.py does not draw: a replay at its end, hot-seat play, watch, the
+    resign dialog, a resigned and an agreed draw's result."""
     out = []
     for g in game_ids:
         out.append((f"{g}-replay-end", lambda app, g=g: _replay_end(app, g)))
@@ -117,7 +118,22 @@ def extra_screens(game_ids: list[str]):
             out.append((f"{g}-watch", lambda app, g=g: start_match(
                 app, screens.played(g, 9, 4, [Seat("ai", "Ann", "easy"),
                                               Seat("ai", "Ben", "easy")]))))
+            out.append((f"{g}-resign-dialog", lambda app, g=g: (
+                start_match(app, screens.mid_game(g)), app.top.ask_resign())))
+            out.append((f"{g}-resigned", lambda app, g=g: _ended(app, g, "resign")))
+            out.append((f"{g}-drawn", lambda app, g=g: _ended(app, g, "draw")))
     return out
+
+
+def _ended(app, game_id: str, how: str) -> None:
+    """The result screen of a game ended by a resignation or an agreed draw."""
+    match = screens.mid_game(game_id)
+    if how == "resign":
+        match.resign(0)
+    else:
+        match.agree_draw()
+    start_match(app, match)
+    app.push("result", play=app.top)
 
 
 def _replay_end(app, game_id: str) -> None:
