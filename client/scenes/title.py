@@ -138,14 +138,14 @@ class TitleScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        col_w = min(420, (w - 120) // 2)
+        col_w = min(max(420, w * 3 // 10), (w - 120) // 2)  # wider on a wide window
         left = pygame.Rect(w // 2 - col_w - 20, 140, col_w, h - 200)
         right = pygame.Rect(w // 2 + 20, 140, col_w, h - 200)
         self.columns = (left, right)
         rows = max(1, len(self.game_buttons))
         # a tagline under each game while they fit; on a short window, the buttons alone
         gap = 26 if rows * (34 + 26) <= left.height - 60 else 8
-        bh = max(30, min(52, (left.height - 60) // rows - gap))
+        bh = max(30, min(52 + max(0, h - 800) // 20, (left.height - 60) // rows - gap))
         y = left.y + 52
         self.taglines = []
         for b, g in zip(self.game_buttons, self.games):
@@ -156,7 +156,7 @@ class TitleScene(Scene):
         n = max(1, len(self.other_buttons))
         room = right.height - 52 - 12  # under the heading, inside the panel
         other_gap = 10 if n * (32 + 10) <= room + 10 else 6
-        oh = max(26, min(46, (room + other_gap) // n - other_gap))
+        oh = max(26, min(46 + max(0, h - 800) // 20, (room + other_gap) // n - other_gap))
         y = right.y + 52
         for b in self.other_buttons:
             b.rect = pygame.Rect(right.x + 20, y, right.width - 40, oh)
