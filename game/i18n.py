@@ -234,12 +234,18 @@ def outcome_reason(outcome) -> str:
     return outcome.words.say()
 
 
-def result_summary(match) -> str:
-    """One line for a match's result in the language: who won, the score and why."""
+def result_summary(match, unit: str = "") -> str:
+    """One line for a match's result in the language: who won, the score (the winner's first;
+    unit, an English msgid, says what it counts) and why."""
     out = match.outcome()
     if out is None:
         return _("unfinished")
-    score = "-".join(format_number(s) for s in out.score)
+    order = list(out.score)
+    if out.winner is not None and 0 < out.winner < len(order):
+        order.insert(0, order.pop(out.winner))
+    score = "-".join(format_number(s) for s in order)
+    if unit:
+        score = _("{score} {unit}").format(score=score, unit=_(unit))
     if match.rules.PLAYERS == 1:
         verdict = _("won") if out.winner == 0 else _("over")
     elif out.winner is None:

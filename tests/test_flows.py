@@ -515,3 +515,27 @@ def test_every_status_line_starts_with_a_capital(h):
             play.refresh(animate=False)
         h.app.pop()
     assert not bad, sorted({(g, t[:30]) for g, t in bad})[:10]
+
+
+# --- 11: result scores say what they count, the winner's first
+def test_result_scores_say_what_they_count_and_put_the_winners_first(h):
+    from client.scenes.replays import _result_words
+    from client.scenes.result import ResultScene
+    from game import replay
+    from game.i18n import result_summary
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(match.legal_moves()[0])
+    match.resign(0)  # the second side wins, behind on stones
+    out = match.outcome()
+    assert out.winner == 1 and out.score[0] != out.score[1]
+    first_is_winner = f"{out.score[1]}-{out.score[0]}"
+    assert f"wins {first_is_winner} stones on the board" in result_summary(
+        match, "stones on the board")
+    entry = replay.ReplayEntry(path=None, game="ataxx", date=0.0, line="", seats=["Ann", "Ben"],
+                               moves=1, winner=1, score=tuple(out.score),
+                               termination=out.termination.value)
+    assert f"{first_is_winner} stones on the board" in _result_words(entry)
+    play = PlayScene(h.app, match, [HumanController(), HumanController()], now=lambda: 10.0)
+    h.app.push(play)
+    card = ResultScene(h.app, play)
+    assert card.score_unit == "Score: stones on the board"

@@ -130,7 +130,7 @@ def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h)
     assert [top for top, _ in listed] == [
         "Race to the last: Ann (first) vs Easy bot (second)".replace("Easy bot", "Bot"),
         "2048: Ann", "炸飞机 Bomb the Planes: Ann (red) vs Ben (blue)"]
-    assert [bottom.split(" · ")[0] for _, bottom in listed] == ["move 3", "move 2", "move 1"]
+    assert [bottom.split(" · ")[0] for _, bottom in listed] == ["Move 3", "Move 2", "Move 1"]
     h.key(pygame.K_DOWN)
     h.key(pygame.K_DOWN)
     h.key(pygame.K_RETURN)

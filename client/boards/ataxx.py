@@ -8,7 +8,7 @@ import pygame
 
 from client.boards.base import Diagram, SquareBoard, Store
 from client.ui import paper, theme
-from game.i18n import _
+from game.i18n import N_, _
 from game.rules import ataxx as rules
 
 FLIP_SECONDS = 0.3
@@ -19,6 +19,7 @@ INKS = ("red", "blue")  # the ink each side's stones are drawn in
 
 
 class Board(SquareBoard):
+    SCORE_UNIT = N_("stones on the board")
     def side_name(self, seat: int) -> str:
         """x and o are drawn in red and blue ink: the panel says which is which."""
         return f"{_(self.seat_names[seat])} · {_(INKS[seat])}"
@@ -53,7 +54,8 @@ class Board(SquareBoard):
 
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        self.cell = max(20, min(rect.width - 40, rect.height - 40) // 7)
+        # room round the board for its coordinates (at most 22 px high, 8 px off the board)
+        self.cell = max(20, min(rect.width - 64, rect.height - 64) // 7)
         side = self.cell * 7
         self.origin = (rect.centerx - side // 2, rect.centery - side // 2)
 
@@ -252,7 +254,7 @@ class Board(SquareBoard):
                     outline=theme.INK)
 
     def _draw_coordinates(self, surface: pygame.Surface) -> None:
-        size = max(12, self.cell // 5)
+        size = max(12, min(22, self.cell // 5))
         for f in range(7):
             x = self.origin[0] + f * self.cell + self.cell // 2
             theme.text(surface, "abcdefg"[f], (x, self.origin[1] + 7 * self.cell + 8), size,

@@ -27,6 +27,7 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
 
 
 class Board(SquareBoard):
+    SCORE_UNIT = N_("pieces left")
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
                         (("auto", "As the language writes them"),
                          ("traditional", "Traditional (帥 俥 傌)"),

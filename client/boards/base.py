@@ -16,7 +16,7 @@ import pygame
 from ai.base import LEVEL_TITLES, LEVELS
 from client.ui import theme
 from game import registry
-from game.i18n import _
+from game.i18n import N_, _
 from game.settings import Setting, declare
 
 Store = Callable[[str, Any], None]  # saves one setting: game.settings.put
@@ -46,6 +46,8 @@ class BoardBase:
     # its secrets (planes: the cells called and their answers, known to both): then a game
     # that hides something between seats still lists its moves while it is played.
     PUBLIC_MOVES: ClassVar[bool] = False
+    # What the game's score counts, said beside it on the result card and in replay summaries.
+    SCORE_UNIT: ClassVar[str] = N_("points")
     # Keys of SETTINGS the game's setup screen offers too (a one-player game's helper bot).
     SETUP: ClassVar[tuple[str, ...]] = ()
 

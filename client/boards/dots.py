@@ -11,7 +11,7 @@ from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
 from client.ui import paper as paper_look
 from client.ui import theme
-from game.i18n import _, ngettext, pgettext
+from game.i18n import N_, _, ngettext, pgettext
 from game.rules import dots as rules
 
 
@@ -54,6 +54,7 @@ def hint_for(view: dict, legal: list, cancel) -> tuple[int | None, int]:
 
 
 class Board(BoardBase):
+    SCORE_UNIT = N_("boxes")
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
         super().__init__(options, seat_names, prefs, store)

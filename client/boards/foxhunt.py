@@ -12,7 +12,7 @@ from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
 from client.boards.base import BoardBase, Diagram, Setting, helper_levels
 from client.ui import theme
-from game.i18n import _
+from game.i18n import N_, _
 from game.rules import foxhunt as rules
 
 LABEL_ROOM = 26  # px above and left of the field for its coordinates
@@ -28,6 +28,7 @@ def cell_name(size: int, cell: int) -> str:
 
 
 class Board(BoardBase):
+    SCORE_UNIT = N_("probes (fewer is better)")
     SETTINGS = (Setting("foxhunt_level", "hard", "Fox Hunt bot (autoplay)", helper_levels()),)
     SETUP = ("foxhunt_level",)
 

@@ -11,7 +11,7 @@ import pygame
 
 from client.boards.base import Diagram, Setting, SquareBoard, Store
 from client.ui import paper, theme
-from game.i18n import _, language, ngettext
+from game.i18n import N_, _, language, ngettext
 from game.rules import jungle as rules
 
 GLYPHS = {"E": "象", "L": "獅", "T": "虎", "P": "豹", "D": "狗", "W": "狼", "C": "貓", "R": "鼠"}
@@ -24,6 +24,7 @@ MOVE_SECONDS = 0.18
 
 
 class Board(SquareBoard):
+    SCORE_UNIT = N_("animals left")
     SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle animals",
                         (("auto", "As the language writes them"),
                          ("traditional", "Traditional (獅 貓)"),

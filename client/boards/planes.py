@@ -16,7 +16,7 @@ import pygame
 from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
 from client.ui import theme
-from game.i18n import _, format_number, ngettext, pgettext
+from game.i18n import N_, _, format_number, ngettext, pgettext
 from game.rules import planes as rules
 
 TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
@@ -84,6 +84,7 @@ def downed_unseen(view: dict) -> list[list]:
 
 
 class Board(BoardBase):
+    SCORE_UNIT = N_("heads found")
     # A shot and its answer are known to both players: a hidden game's move list may show them.
     PUBLIC_MOVES = True
     PRIVATE = ("placing", "selected", "drag", "ready", "ghosts", "ghost_drag", "heat_mode",

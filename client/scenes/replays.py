@@ -181,7 +181,13 @@ def _result_words(e: replay.ReplayEntry) -> str:
         verdict = _("draw")
     else:
         verdict = _("{side} wins").format(side=_(rules.SEAT_NAMES[e.winner]))
-    score = "-".join(format_number(s) for s in e.score)
+    order = list(e.score)
+    if e.winner is not None and 0 < e.winner < len(order):
+        order.insert(0, order.pop(e.winner))  # the winner's score first
+    score = "-".join(format_number(s) for s in order)
+    if score:
+        unit = registry.get(e.game).board_module().Board.SCORE_UNIT
+        score = _("{score} {unit}").format(score=score, unit=_(unit))
     line = _("{verdict} {score}").format(verdict=verdict, score=score).strip()
     if Termination(e.termination) is Termination.SCORE:
         return line
@@ -436,7 +442,8 @@ class ReplayPlayerScene(Scene):
         for b in self.buttons.buttons:
             b.rect = pygame.Rect(x, h - 62, icon_w if b.icon else text_w, 48)
             x = b.rect.right + 8
-        self.result_text = theme.wrap(result_summary(self.match), self.side.x - 30, 17)[0]
+        unit = self.match.info.board_module().Board.SCORE_UNIT
+        self.result_text = theme.wrap(result_summary(self.match, unit), self.side.x - 30, 17)[0]
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""

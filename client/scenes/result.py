@@ -26,6 +26,8 @@ class ResultScene(Scene):
         out = match.outcome()
         self.headline, self.reason = self._headline(match, out), outcome_reason(out)
         self.score_rows = score_rows(match, out.score)
+        # what the score counts (pieces left, boxes, probes...), said above the points
+        self.score_unit = _("Score: {unit}").format(unit=_(play.board.SCORE_UNIT))
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
         buttons = [Button(again, self.rematch, hotkey=pygame.K_r),
                    Button(_("Watch replay"), self.watch_replay),
@@ -72,7 +74,7 @@ class ResultScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
-        top = 78 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
+        top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
         self.box = card_rect(size, 460, top + 4 * 52 + 14)
         self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,
                                    gap=10)
@@ -81,6 +83,9 @@ class ResultScene(Scene):
         box = self.box
         card(surface, box, self.headline, 38)
         y = box.y + 72
+        theme.text(surface, self.score_unit, (box.right - 60, y + 10), 16, theme.INK_SOFT,
+                   anchor="midright")
+        y += 24
         for seat, (name, points) in enumerate(self.score_rows):
             colour = self.play.board.seat_colour(seat) if len(self.score_rows) > 1 \
                 else theme.ACCENT
