@@ -200,3 +200,17 @@ G2048_MOVES = """["down", "left", "down", "down", "up", "right", "up", "up", "do
 "up", "up", "left", "right", "down", "right", "down", "down", "left", "down", "right", "left",
 "up", "down", "left", "down", "up", "left", "down", "up", "left", "down", "left", "left",
 "right", "down", "left", "up", "right", "up", "down", "up", "down", "up", "left", "down", "up"]"""
+
+
+def test_the_command_line_reviews_a_replay_the_arena_wrote(tmp_path, capsys, pure):
+    from players.arena import Job, play_game
+    game = play_game(Job(0, "dots", {"rows": 2, "cols": 2}, [], 5, ["a", "b"], "builtin:random",
+                         "builtin:easy", 20, str(tmp_path)))
+    assert game.replay and not game.error
+    assert cli.main([game.replay, "--seconds", "600", "--quiet", "--no-store"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["replay"] == game.replay and len(doc["plies"]) == game.plies == 12
+    assert all(p["exact"] and p["class"] in ("ok", "inaccuracy", "mistake", "blunder")
+               for p in doc["plies"])
+    _, body = replay.load_replay(game.replay)
+    assert replay.stored_review(body) is None  # --no-store
