@@ -208,7 +208,10 @@ class Table:
         hidden_now = self.hidden_hotseat and viewer is None and not m.over
         view = None if hidden_now else m.view(viewer)
         legal = m.legal_moves() if mover is not None and view is not None else []
-        last = m.moves[-1] if m.moves else None
+        # the last move as played: only where no seat hides anything (the view says what the
+        # viewer saw of it: a move under Banqi's fog is not the viewer's to know)
+        hides = m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not m.over
+        last = m.moves[-1] if m.moves and not hides else None
         return Sight(view, legal, mover is not None, viewer, last)
 
     # --- what a player may do

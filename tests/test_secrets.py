@@ -42,6 +42,8 @@ def check_sight(table: Table) -> None:
     if table.needs_handover():
         assert sight.view is None and sight.viewer is None and sight.legal == []
         return
+    if not m.over:
+        assert sight.last_move is None  # the move as played is nobody's here: the view says
     if sight.viewer is not None:
         assert sight.view == m.rules.view(m.state, sight.viewer)
         assert sight.my_turn == (m.to_move() == sight.viewer)
