@@ -112,8 +112,8 @@ def line(surface: pygame.Surface, colour: Colour, a: Point, b: Point, width: int
     if amp is None:
         amp = min(1.6, math.hypot(b[0] - a[0], b[1] - a[1]) / 90)
     pts = wobble_points((float(a[0]), float(a[1])), (float(b[0]), float(b[1])), amp)
-    if width <= 1:
-        pygame.draw.aalines(surface, colour, False, pts)
+    if width <= 1:  # (aalines would cost ten times as much, and a frame draws hundreds)
+        pygame.draw.lines(surface, colour, False, pts, 1)
     else:
         pygame.draw.lines(surface, colour, False, pts, width)
         for p in pts[1:-1]:  # round the joints so thick strokes do not notch
