@@ -212,7 +212,8 @@ def format_datetime(when: _dt.datetime | float) -> str:
 
 # The names the arcade gives when nobody typed one (English in records, said in the language).
 DEFAULT_NAMES = frozenset((N_("Player"), N_("You"), N_("Bot"), N_("Bot A"), N_("Bot B"),
-                           N_("Player 1"), N_("Player 2")))
+                           N_("Player 1"), N_("Player 2"), N_("Random bot"), N_("Easy bot"),
+                           N_("Normal bot"), N_("Hard bot")))
 
 
 def person(name: str) -> str:

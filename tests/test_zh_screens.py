@@ -254,3 +254,15 @@ def test_jungle_ranks_the_wolf_over_the_dog_by_default_as_chinese_rule_books_do(
     assert not jungle.can_take("D", jungle.sq_of(3, 3), "w", jungle.sq_of(3, 4),
                                jungle.RANKS_OF[state.ranks], state.traps)
     assert "wolf 4, dog 3" in jungle.RULES_TEXT and "dog over wolf" in jungle.RULES_TEXT
+
+
+def test_setup_names_bots_and_hot_seat_players_so_any_language_can_say_them(h):
+    """A name the arcade gives is kept in English and said in the language shown, so a game
+    begun in English reads in Chinese later (its replay, its save)."""
+    scene = h.app.push("setup", game_id="dots")
+    for level in ("random", "easy", "normal", "hard"):
+        name = scene._seat(level, "", "").name
+        assert name in i18n.DEFAULT_NAMES
+    i18n.set_language("zh_CN")
+    assert i18n.person(scene._seat("easy", "", "").name) == "简单电脑"
+    assert not latin(i18n.person("Player 1") + i18n.person("Hard bot"))

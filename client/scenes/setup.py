@@ -113,7 +113,8 @@ class SetupScene(Scene):
         if choice == "program":
             return Seat("agent", command.split()[0].split("/")[-1] if command.strip()
                         else _("Program"), command=command.strip())
-        return Seat("ai", _("{level} bot").format(level=_(LEVEL_TITLES[choice])), choice)
+        # kept in English, a default name (game.i18n.DEFAULT_NAMES) said in the language shown
+        return Seat("ai", f"{LEVEL_TITLES[choice]} bot", choice)
 
     def seats(self) -> list[Seat] | None:
         me = settings.get("player_name")
@@ -124,9 +125,9 @@ class SetupScene(Scene):
             return seats
         if self.opponent is None:
             return [Seat("human", me)]
-        other = self._seat(self.opponent.value, self.command_b.value, _("Player 2"))
+        other = self._seat(self.opponent.value, self.command_b.value, "Player 2")
         first = self.first.value if self.first.value != "random" else random.randint(0, 1)
-        mine = Seat("human", me if other.kind != "human" else _("Player 1"))
+        mine = Seat("human", me if other.kind != "human" else "Player 1")
         return [mine, other] if first == 0 else [other, mine]
 
     def start(self) -> None:
