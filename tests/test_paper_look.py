@@ -105,6 +105,37 @@ def test_the_grain_is_made_once_per_window_size(monkeypatch):
         h.close()
 
 
+def _every_screen():
+    yield lambda app: None
+    yield lambda app: app.push("settings")
+    yield lambda app: app.push("replays")
+    yield lambda app: app.push("stats", game_id=registry.available()[0])
+    for g in registry.available():
+        yield lambda app, g=g: app.push("setup", game_id=g)
+        yield lambda app, g=g: app.push("rules", game_id=g)
+        yield lambda app, g=g: start_match(app, _played(g, 6))
+        yield lambda app, g=g: app.push("replay", match=_played(g, 6))
+
+
+def test_no_screen_makes_paper_frame_after_frame(monkeypatch):
+    made = []
+    real = paper._grain
+    monkeypatch.setattr(paper, "_grain", lambda *a, **k: made.append(a[0]) or real(*a, **k))
+    h = Harness((800, 560))
+    try:
+        for open_screen in _every_screen():
+            h.app.close_all()
+            h.app.running = True
+            h.app.push("title")
+            open_screen(h.app)
+            h.frames(3)
+            made.clear()
+            h.frames(4)
+            assert made == [], (type(h.top).__name__, made)
+    finally:
+        h.close()
+
+
 def test_ink_lines_wobble_and_wobble_the_same_way_every_time():
     a, b = (10.0, 20.0), (410.0, 23.0)
     first = paper.wobble_points(a, b, 1.6)

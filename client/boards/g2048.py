@@ -374,15 +374,15 @@ class Board(BoardBase):
         box_w = max(70, h.width // 4)
         for k, (label, value) in enumerate(((_("BEST"), self.best), (_("SCORE"), self.score))):
             box = pygame.Rect(h.right - (k + 1) * box_w - k * 8, h.y + 2, box_w, h.height - 4)
-            pygame.draw.rect(surface, GRID_BACK, box, border_radius=6)
+            paper.tile(surface, box, (238, 230, 212), theme.INK_SOFT)  # a paper tag
             theme.text(surface, label, (box.centerx, box.y + box.height * 0.27),
-                       max(10, int(box.height * 0.26)), (238, 228, 218),
+                       max(10, int(box.height * 0.26)), theme.INK_SOFT,
                        bold=True, anchor="center")
             size = max(12, int(box.height * 0.42))
             while theme.font(size, True).size(f"{value:,}")[0] > box.width - 8 and size > 10:
                 size -= 1
             theme.text(surface, f"{value:,}", (box.centerx, box.y + box.height * 0.68), size,
-                       LIGHT_DIGITS, bold=True, anchor="center")
+                       theme.INK, bold=True, anchor="center")
 
     def _draw_arrow(self, surface: pygame.Surface, move: str) -> None:
         """A large arrow over the grid pointing the hinted way."""

@@ -78,7 +78,7 @@ def ground(size: tuple[int, int]) -> pygame.Surface:
     return _grain(size, PAPER, 29, squares=True, vignette=5.0)
 
 
-@lru_cache(maxsize=48)
+@lru_cache(maxsize=96)
 def card_sheet(size: tuple[int, int], base: tuple[int, int, int] = CARD) -> pygame.Surface:
     """Plain paper with grain for a card or panel of this size, made once per size."""
     return _grain(size, base, 7 + size[0] * 31 + size[1], squares=False)
@@ -213,10 +213,11 @@ def stamp_image(radius: int, colour: tuple[int, int, int], rim: bool = True) -> 
     c = (d - 1) / 2.0
     dist = np.hypot(xx - c, yy - c).T  # surfarray is (x, y)
     rng = np.random.default_rng(radius * 1009 + sum(colour))
-    edge = r + rng.normal(0, 0.35, (d, d)).astype(np.float32)
+    rough = min(1.0, r / 30)  # a small stamp shows less of its texture, or it reads as noise
+    edge = r + rng.normal(0, 0.35 * rough, (d, d)).astype(np.float32)
     cover = np.clip(edge - dist + 0.5, 0.0, 1.0)  # anti-aliased, slightly ragged edge
-    ink = 0.82 + 0.18 * rng.random((d, d)).astype(np.float32)
-    ink = np.where(rng.random((d, d)) < 0.035, 0.55, ink)  # specks where the ink missed
+    ink = 1.0 - 0.18 * rough * rng.random((d, d)).astype(np.float32)
+    ink = np.where(rng.random((d, d)) < 0.035 * rough, 0.6, ink)  # specks where the ink missed
     press = np.clip((dist - r * 0.78) / (r * 0.22), 0.0, 1.0) * 0.22  # more ink at the rim
     if rim:
         groove = np.exp(-((dist - r * 0.72) ** 2) / (2 * max(0.6, r * 0.03) ** 2)) * 0.5
