@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from itertools import combinations
 from math import comb
 from typing import Any
 
@@ -299,6 +300,77 @@ def probe_cost(size: int, foxes: int, probes: list, cell: int, post: Posterior,
     return total
 
 
+REVIEW_EXACT_PLACEMENTS = 12  # placements left at which a review searches the hunt exactly
+REVIEW_ENUMERATE = 20_000  # fox sets it may try while listing those placements
+
+
+def placements_left(size: int, foxes: int, probes: list, post: Posterior
+                    ) -> list[frozenset[int]] | None:
+    """Every placement of the foxes that agrees with the probes (the cells of all of them,
+    found or not), or None if there are more than REVIEW_EXACT_PLACEMENTS or too many to try."""
+    if not post.exact or post.placements > REVIEW_EXACT_PLACEMENTS:
+        return None
+    found = {c for c, a in probes if a == rules.FOX}
+    left = foxes - len(found)
+    cells = [c for c, p in enumerate(post.probs) if p > 0]
+    if comb(len(cells), left) > REVIEW_ENUMERATE:
+        return None
+    empties = [(rules.sight(size, c), a) for c, a in probes if a != rules.FOX]
+    out = []
+    for pick in combinations(cells, left):
+        foxes_at = found.union(pick)
+        if all(len(seen & foxes_at) == a for seen, a in empties):
+            out.append(frozenset(foxes_at))
+    return out if len(out) == post.placements else None
+
+
+class ExactHunt:
+    """The least expected number of probes that finds every fox, over a few placements left
+    (each the set of every fox's cell): a probe splits them by its answer (a fox, or a
+    number). Exact, memoised on (placements left, foxes found)."""
+
+    def __init__(self, size: int, budget: Budget):
+        self.size, self.budget = size, budget
+        self.memo: dict[tuple[frozenset, frozenset], float] = {}
+
+    def answer(self, placement: frozenset[int], cell: int) -> Any:
+        if cell in placement:
+            return rules.FOX
+        return len(rules.sight(self.size, cell) & placement)
+
+    def cost(self, live: frozenset[frozenset[int]], found: frozenset[int]) -> float:
+        """Expected probes still needed, playing best."""
+        if len(live) == 1:
+            return float(len(next(iter(live)) - found))
+        key = (live, found)
+        got = self.memo.get(key)
+        if got is None:
+            self.budget.check()
+            got = min(self.first(live, found, c) for c in range(self.size * self.size)
+                      if c not in found)
+            self.memo[key] = got
+        return got
+
+    def first(self, live: frozenset[frozenset[int]], found: frozenset[int], cell: int
+              ) -> float:
+        """Expected probes still needed when `cell` is probed next, then best play (inf for a
+        probe that can tell nothing, unless asked at the root: see probe)."""
+        groups: dict[Any, set[frozenset[int]]] = {}
+        for placement in live:
+            groups.setdefault(self.answer(placement, cell), set()).add(placement)
+        if len(groups) == 1 and rules.FOX not in groups:
+            return math.inf
+        return 1.0 + sum(len(group) / len(live) * self.cost(
+            frozenset(group), found | {cell} if answer == rules.FOX else found)
+            for answer, group in groups.items())
+
+    def probe(self, live: frozenset[frozenset[int]], found: frozenset[int], cell: int
+              ) -> float:
+        """As first, and a probe that tells nothing costs itself and leaves the rest."""
+        value = self.first(live, found, cell)
+        return 1.0 + self.cost(live, found) if value == math.inf else value
+
+
 def _estimate(size: int, foxes: int, probes: list, seconds: float) -> Posterior:
     """The chances of a fox: counted if the count finishes in `seconds`, else sampled for as
     long again (hint's way, in a review's time)."""
@@ -318,8 +390,8 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     """Hard's judgement of the hunter's view (ai.base.Bot.appraise): the expected final score
     (probes made and still needed; fewer is better) with Hard's probe, and with each asked
     probe. The chances of a fox are counted exactly; what the rest of the hunt costs is the
-    measured estimate of probes_left, exact once the foxes' places are certain. A probe's
-    details give its chance of a fox. `limit` is not used."""
+    measured estimate of probes_left, exact when few placements are left (the hunt searched
+    to its end, ExactHunt). A probe's details give its chance of a fox. `limit` is not used."""
     size, foxes, probes = rules.parse_view(view)
     legal = rules.legal_moves_from_view(view, {})
     post = _estimate(size, foxes, probes, budget.remaining() / 3)
@@ -331,14 +403,26 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     unknown = size * size - len(probes)
     rest = probes_left(post, left, unknown)
     cells = [best] + list(moves)
+    exact = False
     try:
-        costs = [probe_cost(size, foxes, probes, c, post, budget) for c in cells]
+        listed = placements_left(size, foxes, probes, post)
+        if listed is not None:  # few placements left: the hunt searched exactly
+            hunt = ExactHunt(size, budget)
+            live, found = frozenset(listed), frozenset(c for c, a in probes if a == rules.FOX)
+            rest = hunt.cost(live, found)
+            best = min((c for c in legal if hunt.first(live, found, c) < math.inf),
+                       key=lambda c: (hunt.first(live, found, c), c), default=best)
+            cells[0] = best
+            costs = [hunt.probe(live, found, c) for c in cells]
+            exact = True
+        else:
+            costs = [probe_cost(size, foxes, probes, c, post, budget) for c in cells]
     except Deadline:  # out of time: a probe costs one, less the fox it may find
         if budget.cancel.is_set():
             raise
         costs = [1 + rest - post.probs[c] for c in cells]
+        exact = False
     made = len(probes)
-    exact = post.exact and post.placements == 1
     return Appraisal(made + costs[0], tuple(made + c for c in costs[1:]), best, (best,), exact,
                      tuple({"fox": post.probs[c]} for c in moves),
                      {"placements": post.placements, "probes_left": rest,

@@ -214,3 +214,13 @@ def test_the_command_line_reviews_a_replay_the_arena_wrote(tmp_path, capsys, pur
                for p in doc["plies"])
     _, body = replay.load_replay(game.replay)
     assert replay.stored_review(body) is None  # --no-store
+
+
+def test_fox_hunt_searches_the_last_few_placements_exactly():
+    from ai.foxhunt import ExactHunt
+    hunt = ExactHunt(8, Budget(600))
+    live = frozenset({frozenset({1, 2}), frozenset({1, 3})})
+    # two probes at least, and a coin flip whether the second fox needs a third
+    assert hunt.cost(live, frozenset()) == 2.5
+    assert hunt.cost(live, frozenset({1})) == 1.5
+    assert hunt.probe(live, frozenset(), 40) == 3.5  # 40 sees neither 2 nor 3: a probe lost
