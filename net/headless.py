@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 
 from ai.base import DEFAULT_SECONDS, check_level
 from game import saves
@@ -32,6 +33,7 @@ from players.table import Table
 
 RESUME_WAIT = 20.0
 TICK = 0.005
+sleep = time.sleep  # the loop's pause (tests move an injected clock instead)
 
 
 def run_host(game: str, level: str, port: int = 0, options: dict | None = None,
@@ -63,11 +65,13 @@ def run_join(address: str, level: str, name: str = "") -> str:
     return _play(session, level)
 
 
-def _play(session: Session, level: str, now=time.monotonic) -> str:
-    """Drive the LAN game at a table with the bot at this side's seat, until it ends."""
+def _play(session: Session, level: str, now: Callable[[], float] = time.monotonic) -> str:
+    """Drive the LAN game at a table with the bot at this side's seat, until it ends; the game
+    left unfinished is saved, a finished one (a claimed win too) leaves no save behind."""
     bot = AIController(level, DEFAULT_SECONDS[level] if level != "random" else 0.0)
     seats = [Controller() for _ in session.match.seats]  # the peer's moves come over the link
     seats[session.seat] = bot
+    session.now = now
     table = Table(session.match, seats, remote=session, records=False, now=now)
     lost_at: float | None = None
     try:
@@ -81,34 +85,35 @@ def _play(session: Session, level: str, now=time.monotonic) -> str:
                 lost_at = None
             elif lost_at is None:  # lost in any phase, however it was noticed
                 lost_at = now()
-                _save(session)
+                _save(session, table)
             elif now() - lost_at > RESUME_WAIT:
                 table.match.resign(session.peer_seat, "the other player did not come back",
                                    Termination.DISCONNECT)
                 break
-            time.sleep(TICK)
-        _finish(session)
+            sleep(TICK)
+        saves.remove(lan_save_name(session.match))  # over: nothing to go on with
+        _finish(session, now)
         return session.match.result_line()
     finally:
         for c in seats:
             c.close()
 
 
-def _save(session: Session) -> None:
-    try:
-        saves.save(session.match, lan_save_name(session.match))
+def _save(session: Session, table: Table) -> None:
+    try:  # with what a restart needs to take the game up again
+        saves.save(session.match, lan_save_name(session.match), extra=table.save_extra())
     except Exception as exc:  # a full disk must not end the wait for the other player
         print(f"the game could not be saved: {exc}", file=sys.stderr)
 
 
-def _finish(session: Session) -> None:
+def _finish(session: Session, now: Callable[[], float] = time.monotonic) -> None:
     """Let the reveals cross (a missing one is settled by the session's deadline), then say
     goodbye."""
-    end = time.monotonic() + REVEAL_WAIT + 1.0
+    end = now() + REVEAL_WAIT + 1.0
     session.events()
-    while time.monotonic() < end and not session.verdict and session.secret_expected():
+    while now() < end and not session.verdict and session.secret_expected():
         session.events()
-        time.sleep(0.01)
+        sleep(0.01)
     if session.verdict:
         print(session.verdict)
     if session.connected:

@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 from game.i18n import N_, Text
 from game.match import Ending, Match
 from game.rules import Termination
+from net import messages
+from net.peer_text import CHAT_MAX, peer_line
 from net.secrets import Secrets
 from players.events import EventKind, Question
 
@@ -184,3 +186,13 @@ class Offers:
             self._note(EventKind.WITHDRAWN, question=question)
         self.questions = {}
 
+    # --- what the players say
+    def chat(self, text: str) -> None:
+        self.send({"type": "chat", "text": peer_line(text, CHAT_MAX)})
+
+    def _on_error(self, message: dict) -> None:
+        self.waiting = False
+        self._say(N_("{name}: {text}"), text=messages.said(message))
+
+    def _on_chat(self, message: dict) -> None:
+        self._say(N_("{name}: {text}"), text=peer_line(message["text"], CHAT_MAX))

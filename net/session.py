@@ -6,8 +6,9 @@ host's echo arrives, so both keep the same move list (save for what each may not
 
 What stays hidden is each game's own business (net/secrets/<id>.py behind `Secrets`); the
 session names no game. Offers and questions are in net/offers.py, the end and the reveals in
-net/ending.py, the message table in net/messages.py, hosting and joining in net/hosting.py.
-The phases are drawn in docs/lan.md.
+net/ending.py, welcomes, resumes and saves in net/rejoin.py, the message table in
+net/messages.py, hosting and joining in net/hosting.py; net/lan.py is the entry. The phases are
+drawn in docs/lan.md.
 
 Nothing from the wire is trusted: each message passes `messages.refusal` (its declared type,
 fields, phase and side) before a handler runs; a refused one is answered with an error frame
@@ -18,19 +19,21 @@ way is a protocol violation: the link is closed with that verdict.
 from __future__ import annotations
 
 import queue
-import random
 import secrets
 import threading
 from collections.abc import Callable
 from typing import Any
 
-from game import APP_VERSION
 from game.i18n import N_, Text
 from game.match import Match, Seat
 from game.rules import RulesError
+from game.text import NAME_MAX
 from net import messages
-from net.discovery import PROTOCOL
-from net.ending import REVEAL_WAIT, Ends, clock
+from net.ending import (
+    REVEAL_WAIT,  # noqa: F401
+    Ends,
+    clock,
+)
 from net.hosting import (  # noqa: F401 (the LAN's names, as the client and headless know them)
     HELLO_TIMEOUT,
     Host,
@@ -46,19 +49,17 @@ from net.hosting import (  # noqa: F401 (the LAN's names, as the client and head
 from net.link import Link, LinkClosed
 from net.messages import MESSAGES  # noqa: F401
 from net.offers import Offers
-from net.peer_text import CHAT_MAX, peer_line, peer_name
-from net.secrets import Secrets, Verdict, Violation, commitment  # noqa: F401 (re-export)
+from net.peer_text import peer_line, peer_name
+from net.rejoin import Rejoin
+from net.secrets import Secrets, Violation
 from players.events import Event, EventKind
-
-__all__ = ["REVEAL_WAIT", "Host", "Session", "join", "start_hosted", "start_joined"]
-KNOCK_EVERY = 1.0  # guest: seconds between two tries to get back to a lost host
 
 
 def in_thread(work: Callable[[], None]) -> None:
     threading.Thread(target=work, daemon=True, name="lan-rejoin").start()
 
 
-class Session(Offers, Ends):
+class Session(Offers, Ends, Rejoin):
     """One side of a LAN game. The loop calls events() each frame and submit() for local moves;
     `now` is the clock of the reveal's deadline and of knocking again after a lost link."""
 
@@ -130,19 +131,12 @@ class Session(Offers, Ends):
             self.send({"type": "resign", "ply": len(self.match.moves), "detail": reason})
         self.after_move()
 
-    def chat(self, text: str) -> None:
-        self.send({"type": "chat", "text": peer_line(text, CHAT_MAX)})
-
     def close(self) -> None:
         self.closed = True
         self.send({"type": "bye"})
         self.link.close("left the game")
         if self.server is not None:
             self.server.stop()
-
-    def save_extra(self) -> dict:
-        """What a save keeps beside the record so this side can take the game up again."""
-        return {}
 
     # --- the messages
     def pump(self) -> None:
@@ -193,29 +187,6 @@ class Session(Offers, Ends):
         self._say(N_("{name} broke the protocol: {why}"), why=why[:250])
         self.link.close(self.violation)
         self.withdraw_questions()
-
-    def _link_lost(self, reason: str) -> None:
-        was, self.connected = self.connected, False
-        self.waiting = False
-        self.withdraw_questions()
-        if self.match.over or not was:  # a bye said so already
-            return
-        self._note(EventKind.PEER_LOST, text=Text(N_("Connection lost: {reason}"),
-                                                   {"reason": reason}))
-
-    def _on_bye(self, message: dict) -> None:
-        self.connected = False
-        self.link.close("the other side left")
-        self.withdraw_questions()
-        if not self.match.over:
-            self._note(EventKind.PEER_LOST, text=Text(N_("{name} left"), {"name": self.peer_name}))
-
-    def _on_error(self, message: dict) -> None:
-        self.waiting = False
-        self._say(N_("{name}: {text}"), text=messages.said(message))
-
-    def _on_chat(self, message: dict) -> None:
-        self._say(N_("{name}: {text}"), text=peer_line(message["text"], CHAT_MAX))
 
     # --- the moves
     def _on_move(self, message: dict) -> None:
@@ -301,121 +272,21 @@ class Session(Offers, Ends):
         self.hidden = type(self.hidden)(self)
         self._note(EventKind.NEW_MATCH)
 
-    def _seed_for_guest(self) -> int:
-        return random.randrange(2**31) if self.hidden.OWN_SEEDS else self.match.seed
-
-    def welcome(self) -> dict:
-        """Host: what a (re)joining guest is told: its seat, the seed it may have, the moves."""
-        m = self.match
-        return {"type": "welcome", "protocol": PROTOCOL, "version": APP_VERSION,
-                "game": m.game_id, "options": m.options, "seat": self.peer_seat,
-                "seats": [s.to_dict() for s in m.seats], "seed": self._seed_for_guest(),
-                "token": self.token, "moves": self.peer_log, "own_layout": None,
-                **self.hidden.welcome_fields()}
-
-    def rebuild(self, welcome: dict) -> None:
-        """Guest: the match from the host's welcome (its own secrets kept, on a resume)."""
-        game = welcome["game"]
-        options = check_lan_options(game, welcome["options"])
-        seats = [Seat.from_dict(s) for s in welcome["seats"]]
-        for i, s in enumerate(seats):
-            s.kind = "human" if i == self.seat else "remote"
-            s.name = peer_name(s.name, s.name if isinstance(s.name, str) else "?")
-        seed = welcome["seed"] if type(welcome["seed"]) is int else 0
-        self.match = secrets_for(game).guest_match(game, options, seed, seats, self.seat)
-        if type(self.hidden) is not secrets_for(game):
-            self.hidden = secrets_for(game)(self)
-        self.hidden.replaying()
-        try:
-            self.hidden.welcomed(welcome)
-        except Violation as exc:
-            raise ConnectionError(f"the host's welcome does not hold: {exc}") from None
-        self.sent_move = None
-        connected, self.connected = self.connected, False  # nothing is sent while rebuilding
-        try:
-            if not isinstance(welcome.get("moves"), list):
-                raise ConnectionError("a welcome without its move list")
-            for message in welcome["moves"]:
-                if not isinstance(message, dict) or "move" not in message:
-                    raise ConnectionError("a welcome with a damaged move list")
-                if self.match.to_move() == self.seat:  # only what this side sent there
-                    self.sent_move = self.own_sent.get(len(self.match.moves))
-                self._guest_receive(message["move"], message)
-        except (RulesError, Violation) as exc:
-            raise ConnectionError(f"the host's move list does not play: {exc}") from None
-        finally:
-            self.connected = connected
-        self.revealed, self.offers = False, {}
-        self.notes.clear()
-
-    # --- a lost link, and the peer back on a new one
-    def _try_resume(self) -> None:
-        """Host: take back a guest that shows its token. Guest: knock again, off the loop."""
-        if self.is_host and self.server is not None:
-            while (arrival := self.server.next_arrival()) is not None:
-                link, hello_ = arrival
-                if hello_.get("token") == self.token:
-                    self.resume(link)
-                    return
-                link.send({"type": "refused", "reason": "this host is in a game"})
-                link.close("refused")
-        elif not self.is_host and self.address is not None:
-            try:
-                link, welcome = self._rejoined.get_nowait()
-            except queue.Empty:
-                if not self._knocking and self.now() >= self._next_knock:
-                    self._knocking, self._next_knock = True, self.now() + KNOCK_EVERY
-                    self.off_loop(self._knock)
-                return
-            self.resume(link, welcome)
-
-    def _knock(self) -> None:
-        try:
-            self._rejoined.put(self.rejoin())
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self._knocking = False
-
-    def _join_again(self) -> tuple[Link, dict]:
-        assert self.address is not None
-        return join(self.address, self.match.game_id, self.match.options,
-                    self.match.seats[self.seat].name, self.token, wait=5.0)
-
-    def resume(self, link: Link, welcome: dict | None = None) -> None:
-        """The peer is back on a new link; the game goes on from the move list."""
-        self.link, self.connected, self.waiting = link, True, False
-        self.offers, self.sent_move, self.undone = {}, None, None
-        self.withdraw_questions()
-        self.hidden.resumed()
-        if self.is_host:
-            self.send(self.welcome())
-        elif welcome is not None:
-            self.rebuild(welcome)
-        self._say(N_("{name} is back"))
-        self._note(EventKind.REFRESH)
-
 
 def start_hosted(link: Link, game: str, options: dict, host_name: str, guest_name: str,
                  host_seat: int = 0, seed: int | None = None) -> Session:
     """Host: the guest is accepted; the session begins and the guest is welcomed."""
+    host_name, guest_name = peer_name(host_name), peer_name(guest_name)
+    if guest_name == host_name:  # two new players on machines of one name
+        guest_name = peer_name(f"{guest_name[:NAME_MAX - 4]} (2)")
     names = [host_name, guest_name] if host_seat == 0 else [guest_name, host_name]
-    seats = [Seat("human" if i == host_seat else "remote", peer_name(names[i]))
-             for i in range(2)]
+    seats = [Seat("human" if i == host_seat else "remote", names[i]) for i in range(2)]
     match = Match(game, options, seed, seats)
     session = Session(link, match, host_seat, True, token=secrets.token_hex(16),
-                      peer_name=peer_name(guest_name))
+                      peer_name=guest_name)
     session.send(session.welcome())
     return session
 
 
-def start_joined(link: Link, welcome: dict, host_name: str = "the host") -> Session:
-    """Guest: the session from the host's welcome."""
-    seat = welcome["seat"]
-    if seat not in (0, 1):
-        raise ConnectionError("the host's welcome gives no seat")
-    placeholder = Match(welcome["game"], check_lan_options(welcome["game"], welcome["options"]))
-    session = Session(link, placeholder, seat, False, token=str(welcome.get("token", "")),
-                      peer_name=host_name)
-    session.rebuild(welcome)
-    return session
+start_joined = Session.from_welcome
+restored = Session.from_save

@@ -59,6 +59,7 @@ class Remote(Protocol):
     def request_takeback(self) -> None: ...
     def chat(self, text: str) -> None: ...
     def settled(self) -> bool: ...
+    def save_extra(self) -> dict: ...
     def close(self) -> None: ...
 
 
@@ -133,8 +134,12 @@ class Table:
         return m.to_move()
 
     def save_extra(self) -> dict:
-        """What a save keeps beside the match record: the clocks' time left."""
-        return {"clock": self.clock.to_dict()} if self.clock is not None else {}
+        """What a save keeps beside the match record: the clocks' time left; over the LAN,
+        what this side needs to take the game up again (its seat, token and secrets)."""
+        extra = {"clock": self.clock.to_dict()} if self.clock is not None else {}
+        if self.remote is not None:
+            extra.update(self.remote.save_extra())
+        return extra
 
     # --- who sees what
     @property

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import pygame
-import pytest
 
 from client.scenes.play import PlayScene
 from game.match import Match, Seat
@@ -419,18 +418,13 @@ def test_over_the_lan_the_player_to_move_sees_the_move_list(h):
     assert all(b.rect.bottom <= play.side.bottom for b in play.panel_buttons.buttons)
 
 
-# --- 10: over the LAN, each side names the other by the name it gave. net/session.py is being
-# rewritten (issue 30) as this is written: these pass once the rewrite does it (then drop xfail).
-@pytest.mark.xfail(strict=True, reason="net/session.py: the guest's peer_name is 'the host', "
-                                       "not the host's seat name from its welcome")
+# --- 10: over the LAN, each side names the other by the name it gave
 def test_over_the_lan_the_guest_names_the_host_by_its_name_in_chat():
     from tests.fakes.wire import memory_pair
     h, g = memory_pair("ataxx")
     assert g.peer_name == h.match.seats[h.seat].name == "Host"
 
 
-@pytest.mark.xfail(strict=True, reason="net/session.py start_hosted: two players of one name "
-                                       "(two new players on machines of one name) stay alike")
 def test_over_the_lan_two_players_of_one_name_are_told_apart():
     from net import session as lan
     from tests.fakes.wire import link_pair

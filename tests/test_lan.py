@@ -19,7 +19,7 @@ from game.rules import RulesError
 from net import discovery
 from net import session as lan
 from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
-from net.secrets import Open
+from net.secrets import Open, commitment
 from net.session import Host, join, start_hosted, start_joined
 from players.events import EventKind
 
@@ -162,7 +162,7 @@ def test_a_lying_plane_owner_is_reported():
         verdict = h.check_reveal({"type": "reveal", "layout": layout, "salt": g.salt})
         assert verdict.startswith("Warning") and "commitment" in verdict
         # a layout that matches its commitment but not the answers given is caught too
-        h.peer_commit = lan.commitment(g.salt, layout)
+        h.peer_commit = commitment(g.salt, layout)
         h.hidden.peer_answers = [[c, "head" if a != "head" else "miss"]
                                  for c, a in h.hidden.peer_answers]
         verdict = h.check_reveal({"type": "reveal", "layout": layout, "salt": g.salt})

@@ -151,6 +151,14 @@ class Secrets:
     def resumed(self) -> None:
         """The link is new: a question to the peer still in flight is void."""
 
+    def to_save(self) -> dict:
+        """What a save keeps of this side's secrets, so the game can go on after a restart."""
+        return {}
+
+    def restore(self, saved: dict) -> None:
+        """This side's secrets from its save (`to_save`); KeyError or ValueError if they do
+        not hold."""
+
     def secret(self) -> dict | None:
         """The fields of this side's `reveal` message at the end; None: nothing to reveal."""
         return None

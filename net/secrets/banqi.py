@@ -511,6 +511,28 @@ class SharedDeal(Secrets):
     def resumed(self) -> None:
         self.pending_flip = None
 
+    # --- a save: this side's key, both passes and what the flips opened
+    def to_save(self) -> dict:
+        return {"key": _encode(self.key), "order": self.order,
+                "first": [_encode(x) for x in self.first or []],
+                "deck": [_encode(x) for x in self.deck or []],
+                "parts": [[sq, _encode(x)] for sq, x in self.parts.items()],
+                "opened": [[sq, p, c] for sq, (p, c) in self.opened.items()],
+                "answered": [[p, sq] for p, sq in self.answered.items()]}
+
+    def restore(self, saved: dict) -> None:
+        key = int.from_bytes(saved["key"], "big")
+        if not 1 < key < Q or key % 2 == 0:
+            raise ValueError("not a key")
+        self.key, self.inverse = key, pow(key, -1, P - 1)
+        self.table = {pow(c, key, P): t for t, c in enumerate(_CARDS)}
+        self.first = _values(saved["first"], "the saved deal") if saved["first"] else None
+        self.deck = _values(saved["deck"], "the saved cards") if saved["deck"] else None
+        self.order = [int(j) for j in saved["order"]]
+        self.parts = {int(sq): _part(x) for sq, x in saved["parts"]}
+        self.opened = {int(sq): (int(p), int(c)) for sq, p, c in saved["opened"]}
+        self.answered = {int(p): str(sq) for p, sq in saved["answered"]}
+
     # --- the end: keys out, everything checked
     def secret(self) -> dict | None:
         m = self.side.match

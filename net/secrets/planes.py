@@ -150,6 +150,15 @@ class PlaneLayouts(Secrets):
     def resumed(self) -> None:
         self.pending_shot = None
 
+    def to_save(self) -> dict:
+        return {"own_layout": self.own_layout, "peer_answers": self.peer_answers,
+                "answered": [[p, c] for p, c in self.answered.items()]}
+
+    def restore(self, saved: dict) -> None:
+        self.own_layout = saved.get("own_layout")
+        self.peer_answers = [list(a) for a in saved.get("peer_answers", [])]
+        self.answered = {int(p): int(c) for p, c in saved.get("answered", [])}
+
     def secret(self) -> dict | None:
         if self.own_layout is not None:
             return {"layout": self.own_layout, "salt": self.side.salt}

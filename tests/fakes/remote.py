@@ -19,6 +19,9 @@ class SilentRemote:
     def events(self) -> list:
         return []
 
+    def save_extra(self) -> dict:
+        return {}
+
     def submit(self, move: Any) -> None:
         self.sent.append(("move", move))
 

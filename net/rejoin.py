@@ -1,0 +1,266 @@
+"""Taking a LAN game up again: the welcome a (re)joining guest gets, the guest's match rebuilt
+from it, knocking again after a lost link, and a side taken up from its save after its window
+closed or its program was killed (a part of net.session.Session).
+
+A save of a LAN game keeps, beside the record, what this side needs to go on (`save_extra`):
+its seat, role, resume token, where the host was, the salt and the game's own secrets (a Banqi
+key and shuffle, a plane layout), and the plies as the guest was told them. `restored` makes a
+session from it that waits for the other side: a host listens again and takes back the guest
+that shows the same token (a stranger is refused); a guest knocks at the host's address.
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from game import APP_VERSION
+from game.i18n import N_, Text
+from game.match import Match, Seat
+from game.rules import RulesError
+from net.discovery import PROTOCOL
+from net.hosting import Host, check_lan_options, join, secrets_for
+from net.link import Link
+from net.peer_text import peer_name
+from net.secrets import Secrets, Violation
+from players.events import Event, EventKind
+
+KNOCK_EVERY = 1.0  # guest: seconds between two tries to get back to a lost host
+
+
+class Gone:
+    """The link of a side taken up from its save, before the other side is back."""
+
+    open = False
+    peer = ""
+    inbox: list = []
+
+    def send(self, message: dict) -> bool:
+        return False
+
+    def receive(self) -> None:
+        return None
+
+    def close(self, reason: str = "") -> None:
+        pass
+
+
+class Rejoin:
+    """Welcomes, resumes and saves (see the module's docstring)."""
+
+    match: Match
+    seat: int
+    peer_seat: int
+    is_host: bool
+    token: str
+    peer_name: str
+    hidden: Secrets
+    link: Any
+    connected: bool
+    notes: list[Event]
+    now: Callable[[], float]
+    salt: bytes
+    peer_commit: str | None
+    peer_log: list[dict]
+    own_sent: dict[int, Any]
+    peer_seen: int
+    sent_move: Any
+    offers: dict[str, int]
+    undone: Any
+    revealed: bool
+    server: Host | None
+    address: tuple[str, int] | None
+    rejoin: Callable[[], tuple[Link, dict]]
+    off_loop: Callable[[Callable[[], None]], None]
+    _rejoined: queue.Queue
+    _knocking: bool
+    _next_knock: float
+
+    if TYPE_CHECKING:  # what the session provides
+        def send(self, message: dict) -> None: ...
+        def _note(self, kind: EventKind, **fields: Any) -> None: ...
+        def _say(self, key: str, **params: Any) -> None: ...
+        def _guest_receive(self, move: Any, message: dict) -> None: ...
+        def withdraw_questions(self) -> None: ...
+        @property
+        def waiting(self) -> bool: ...
+        @waiting.setter
+        def waiting(self, value: bool) -> None: ...
+
+    def _seed_for_guest(self) -> int:
+        return random.randrange(2**31) if self.hidden.OWN_SEEDS else self.match.seed
+
+    def welcome(self) -> dict:
+        """Host: what a (re)joining guest is told: its seat, the seed it may have, the moves."""
+        m = self.match
+        return {"type": "welcome", "protocol": PROTOCOL, "version": APP_VERSION,
+                "game": m.game_id, "options": m.options, "seat": self.peer_seat,
+                "seats": [s.to_dict() for s in m.seats], "seed": self._seed_for_guest(),
+                "token": self.token, "moves": self.peer_log, "own_layout": None,
+                **self.hidden.welcome_fields()}
+
+    def rebuild(self, welcome: dict) -> None:
+        """Guest: the match from the host's welcome (its own secrets kept, on a resume)."""
+        game = welcome["game"]
+        options = check_lan_options(game, welcome["options"])
+        seats = [Seat.from_dict(s) for s in welcome["seats"]]
+        for i, s in enumerate(seats):
+            s.kind = "human" if i == self.seat else "remote"
+            s.name = peer_name(s.name, s.name if isinstance(s.name, str) else "?")
+        seed = welcome["seed"] if type(welcome["seed"]) is int else 0
+        self.match = secrets_for(game).guest_match(game, options, seed, seats, self.seat)
+        if type(self.hidden) is not secrets_for(game):
+            self.hidden = secrets_for(game)(self)
+        self.hidden.replaying()
+        try:
+            self.hidden.welcomed(welcome)
+        except Violation as exc:
+            raise ConnectionError(f"the host's welcome does not hold: {exc}") from None
+        self.sent_move = None
+        connected, self.connected = self.connected, False  # nothing is sent while rebuilding
+        try:
+            if not isinstance(welcome.get("moves"), list):
+                raise ConnectionError("a welcome without its move list")
+            for message in welcome["moves"]:
+                if not isinstance(message, dict) or "move" not in message:
+                    raise ConnectionError("a welcome with a damaged move list")
+                if self.match.to_move() == self.seat:  # only what this side sent there
+                    self.sent_move = self.own_sent.get(len(self.match.moves))
+                self._guest_receive(message["move"], message)
+        except (RulesError, Violation) as exc:
+            raise ConnectionError(f"the host's move list does not play: {exc}") from None
+        finally:
+            self.connected = connected
+        self.revealed, self.offers = False, {}
+        self.notes.clear()
+
+    # --- a lost link, and the peer back on a new one
+    def _try_resume(self) -> None:
+        """Host: take back a guest that shows its token. Guest: knock again, off the loop."""
+        if self.is_host and self.server is not None:
+            while (arrival := self.server.next_arrival()) is not None:
+                link, hello_ = arrival
+                if hello_.get("token") == self.token:
+                    self.resume(link)
+                    return
+                link.send({"type": "refused", "reason": "this host is in a game"})
+                link.close("refused")
+        elif not self.is_host and self.address is not None:
+            if self._rejoined.empty() and not self._knocking and self.now() >= self._next_knock:
+                self._knocking, self._next_knock = True, self.now() + KNOCK_EVERY
+                self.off_loop(self._knock)
+            try:
+                link, welcome = self._rejoined.get_nowait()
+            except queue.Empty:
+                return
+            self.resume(link, welcome)
+
+    def _knock(self) -> None:
+        try:
+            self._rejoined.put(self.rejoin())
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self._knocking = False
+
+    def _join_again(self) -> tuple[Link, dict]:
+        assert self.address is not None
+        return join(self.address, self.match.game_id, self.match.options,
+                    self.match.seats[self.seat].name, self.token, wait=5.0)
+
+    def resume(self, link: Link, welcome: dict | None = None) -> None:
+        """The peer is back on a new link; the game goes on from the move list."""
+        self.link, self.connected, self.waiting = link, True, False
+        self.offers, self.sent_move, self.undone = {}, None, None
+        self.withdraw_questions()
+        self.hidden.resumed()
+        if self.is_host:
+            self.send(self.welcome())
+        elif welcome is not None:
+            self.rebuild(welcome)
+        self._say(N_("{name} is back"))
+        self._note(EventKind.REFRESH)
+
+    # --- a lost link
+    def _link_lost(self, reason: str) -> None:
+        was, self.connected = self.connected, False
+        self.waiting = False
+        self.withdraw_questions()
+        if self.match.over or not was:  # a bye said so already
+            return
+        self._note(EventKind.PEER_LOST, text=Text(N_("Connection lost: {reason}"),
+                                                   {"reason": reason}))
+
+    def _on_bye(self, message: dict) -> None:
+        self.connected = False
+        self.link.close("the other side left")
+        self.withdraw_questions()
+        if not self.match.over:
+            self._note(EventKind.PEER_LOST, text=Text(N_("{name} left"), {"name": self.peer_name}))
+
+    # --- a save, and a side taken up from it
+    def save_extra(self) -> dict:
+        """What a save keeps beside the record so this side can take the game up again."""
+        return {"lan": {
+            "host": self.is_host, "seat": self.seat, "token": self.token,
+            "peer": self.peer_name, "salt": self.salt, "peer_commit": self.peer_commit,
+            "address": list(self.address) if self.address else None,
+            "port": self.server.port if self.server is not None else None,
+            "peer_log": self.peer_log, "own_sent": [[p, v] for p, v in self.own_sent.items()],
+            "peer_seen": self.peer_seen, "secrets": self.hidden.to_save()}}
+
+    def take_up(self, saved: dict) -> None:
+        """This side's secrets and logs from its save (`save_extra`'s "lan" fields)."""
+        self.salt = saved["salt"] if isinstance(saved.get("salt"), bytes) else self.salt
+        commit = saved.get("peer_commit")
+        self.peer_commit = commit if isinstance(commit, str) else None
+        log = saved.get("peer_log")
+        self.peer_log = [m for m in log if isinstance(m, dict)] if isinstance(log, list) else []
+        sent = saved.get("own_sent")
+        self.own_sent = {p: v for p, v in sent if type(p) is int} if isinstance(sent, list) \
+            else {}
+        self.peer_seen = saved["peer_seen"] if type(saved.get("peer_seen")) is int else 0
+        try:
+            self.hidden.restore(saved.get("secrets") or {})
+        except (KeyError, TypeError, ValueError, IndexError, RulesError, Violation) as exc:
+            raise ValueError(f"the save's secrets do not hold ({type(exc).__name__})") from None
+
+    @classmethod
+    def from_welcome(cls, link: Link, welcome: dict, host_name: str = "the host") -> Any:
+        """Guest: the session from the host's welcome; the host named as its seat is."""
+        seat, seats = welcome["seat"], welcome.get("seats")
+        if seat not in (0, 1):
+            raise ConnectionError("the host's welcome gives no seat")
+        if isinstance(seats, list) and len(seats) == 2 and isinstance(seats[1 - seat], dict):
+            host_name = peer_name(seats[1 - seat].get("name"), host_name)
+        placeholder = Match(welcome["game"], check_lan_options(welcome["game"],
+                                                               welcome["options"]))
+        session = cls(link, placeholder, seat, False, token=str(welcome.get("token", "")),
+                      peer_name=host_name)
+        session.rebuild(welcome)
+        return session
+
+    @classmethod
+    def from_save(cls, match: Match, saved: Any, *, server: Host | None = None,
+                  now: Callable[[], float] | None = None) -> Any:
+        """A side taken up from its save (`save_extra`'s "lan" fields), waiting for the other
+        side: a host with `server` listening again, a guest knocking at the address it had.
+        ValueError if the save does not hold what it takes."""
+        if not isinstance(saved, dict) or saved.get("seat") not in (0, 1):
+            raise ValueError("the save holds no LAN seat")
+        token = saved.get("token")
+        if not isinstance(token, str) or not token:
+            raise ValueError("the save holds no resume token")
+        session = cls(Gone(), match, saved["seat"], saved.get("host") is True, token=token,
+                      peer_name=peer_name(saved.get("peer"), "the other player"))
+        if now is not None:
+            session.now = now
+        session.connected = False
+        session.take_up(saved)
+        address = saved.get("address")
+        if not session.is_host and isinstance(address, list) and len(address) == 2:
+            session.address = (str(address[0]), int(address[1]))
+        session.server = server
+        return session

@@ -1,0 +1,175 @@
+"""A LAN game taken up again (issue 30: 11): either side's program killed mid-game goes on from
+its save with its secrets restored; a restarted host takes back the same guest, proven by its
+token, and a stranger is refused; a claimed win leaves no unfinished save. In memory: the wire
+is tests/fakes/wire.py, and knocking again runs at once on an injected clock."""
+
+import random
+
+import msgpack
+import pytest
+
+from game import saves
+from game.match import Match
+from net import headless
+from net import session as lan
+from players.base import Controller, HumanController
+from players.events import EventKind
+from players.table import Table
+from tests.fakes.wire import Clock, link_pair, memory_pair, settle
+from tests.test_lan import local_move
+from tests.test_lan_crossing import play
+
+
+class Listening:
+    """A host's listening socket as the session sees it: hellos waiting to be taken."""
+
+    port = 47475
+
+    def __init__(self):
+        self.arrivals: list = []
+
+    def next_arrival(self):
+        return self.arrivals.pop(0) if self.arrivals else None
+
+    def stop(self):
+        pass
+
+
+def on_disk(value):
+    """What a save file gives back (msgpack, as game/storage writes it)."""
+    return msgpack.unpackb(msgpack.packb(value, use_bin_type=True), raw=False,
+                           strict_map_key=False)
+
+
+def knocks_at(guest, host, server, token=None):
+    """The guest's knocking reaches `host` through `server`, at once and in memory."""
+    def rejoin():
+        a, b = link_pair()
+        server.arrivals.append((a, {"type": "hello", "token": token or guest.token}))
+        host.events()  # the host takes the hello (or refuses it)
+        welcome = b.receive()
+        if welcome is None or welcome.get("type") != "welcome":
+            raise ConnectionError("refused")
+        return b, welcome
+    guest.rejoin, guest.off_loop, guest.address = rejoin, (lambda work: work()), ("host", 1)
+
+
+def finish(h, g, rng):
+    play(h, g, rng, 400)
+    if not h.match.over:
+        g.resign()
+    settle(h, g)
+    assert h.match.over and g.match.over and not h.violation and not g.violation
+    a, b = h.match.outcome(), g.match.outcome()
+    assert (a.winner, a.termination) == (b.winner, b.termination)
+    if h.secret_expected() or g.secret_expected():
+        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+
+
+@pytest.mark.parametrize("game,options", [("banqi", {}), ("planes", {}), ("ataxx", {}),
+                                          ("banqi", {"fog": True})])
+def test_a_restarted_host_takes_back_the_same_guest_and_refuses_a_stranger(game, options):
+    h, g = memory_pair(game, options, seed=21)
+    rng = random.Random(1)
+    play(h, g, rng, 9)
+    record, extra = on_disk(h.match.to_record()), on_disk(h.save_extra())
+    h.link.close("the host's program was killed")  # nothing more from this one
+    g.events()
+    assert not g.connected
+    server = Listening()
+    h2 = lan.restored(Match.from_record(record), extra["lan"], server=server, now=Clock())
+    stranger, far = link_pair()
+    server.arrivals.append((stranger, {"type": "hello", "token": "guessed"}))
+    h2.events()
+    assert far.receive()["type"] == "refused" and not h2.connected
+    knocks_at(g, h2, server)
+    events = g.events()
+    assert h2.connected and g.connected
+    assert any(e.kind is EventKind.REFRESH for e in events)
+    finish(h2, g, rng)
+
+
+@pytest.mark.parametrize("game,options", [("banqi", {}), ("planes", {}),
+                                          ("banqi", {"fog": True})])
+def test_a_guest_killed_mid_game_goes_on_from_its_own_save(game, options):
+    h, g = memory_pair(game, options, seed=22)
+    h.server = server = Listening()
+    rng = random.Random(2)
+    play(h, g, rng, 10)
+    record, extra = on_disk(g.match.to_record()), on_disk(g.save_extra())
+    g.link.close("kill -9")
+    h.events()
+    assert not h.connected
+    # a fog guest's record is its views, not a game to replay: it starts from the header
+    header = Match(record["game"], record["options"], record["seed"])
+    g2 = lan.restored(header, extra["lan"], now=Clock())
+    knocks_at(g2, h, server)
+    g2.events()
+    assert g2.connected and h.connected
+    assert len(g2.match.moves) == len(h.match.moves)
+    finish(h, g2, rng)
+
+
+def test_a_guest_knocks_again_on_its_clock_not_the_wall():
+    h, g = memory_pair("ataxx", seed=23)
+    h.server = server = Listening()
+    clock = g.now = Clock()
+    tries = []
+    g.rejoin, g.off_loop, g.address = (lambda: tries.append(1) or (_ for _ in ()).throw(
+        ConnectionError("nobody"))), (lambda work: work()), ("host", 1)
+    h.link.close("cable pulled")
+    for _ in range(5):
+        g.events()
+    assert len(tries) == 1  # once, then not before KNOCK_EVERY has passed
+    clock.t += 1.5
+    g.events()
+    assert len(tries) == 2
+    knocks_at(g, h, server)
+    clock.t += 1.5
+    g.events()
+    assert g.connected and h.connected
+
+
+def test_a_save_without_a_token_or_seat_is_refused():
+    m = Match("ataxx", None, 1)
+    for bad in (None, {}, {"seat": 0}, {"seat": 3, "token": "t"}, {"seat": 0, "token": ""}):
+        with pytest.raises(ValueError):
+            lan.restored(m, bad)
+    with pytest.raises(ValueError):
+        lan.restored(Match("banqi", None, 1), {"seat": 1, "token": "t",
+                                               "secrets": {"key": b"\x00" * 256}})
+
+
+def test_a_table_over_the_lan_saves_what_a_restart_needs_and_a_claimed_win_removes_it():
+    h, g = memory_pair("planes", seed=24)
+    table = Table(h.match, [HumanController(), Controller()], remote=h,
+                  save_name=lan.lan_save_name(h.match), io=lambda work: work())
+    rng = random.Random(3)
+    for _ in range(6):
+        settle(h, g)
+        s = h if h.match.to_move() == h.seat else g
+        if s is h:
+            assert table.play(local_move(h, rng)) is None
+        else:
+            g.submit(local_move(g, rng))
+        table.tick()
+    table.save_on_quit()
+    extra = saves.read_extra(lan.lan_save_name(h.match))
+    assert extra["lan"]["token"] == h.token and extra["lan"]["secrets"]["own_layout"]
+    g.link.close("gone")
+    table.tick()
+    table.claim()
+    table.tick()
+    assert table.match.over
+    assert not saves.path_for(lan.lan_save_name(h.match)).exists()
+
+
+def test_headless_play_leaves_no_unfinished_lan_save_after_a_claimed_win(monkeypatch):
+    h, g = memory_pair("dots", {"rows": 3, "cols": 3}, seed=25)
+    clock = Clock()
+    monkeypatch.setattr(headless, "TICK", 0)
+    monkeypatch.setattr(headless, "sleep", lambda s: setattr(clock, "t", clock.t + 30))
+    g.link.close("gone for good")
+    line = headless._play(h, "random", now=clock)
+    assert "did not come back" in line
+    assert not saves.path_for(lan.lan_save_name(h.match)).exists()
