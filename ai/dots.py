@@ -108,15 +108,17 @@ def _exact_move(state: rules.State, legal: list[int], budget: Budget) -> int | N
     values = table.get() if table is not None else None
     if values is None and len(undrawn(geo, state.mask)) > EXACT_LINES:
         return None
-    memo = _memo(state.rows, state.cols)
-    best, best_line = -999, None
-    for line in legal:
-        new = state.mask | 1 << line
-        c = completed(geo, state.mask, line)
+    news = [state.mask | 1 << line for line in legal]
+    if values is not None:
+        afters = [int(values[new]) for new in news]
+    else:
         try:
-            after = int(values[new]) if values is not None else memo.value(new, budget)
+            afters = _memo(state.rows, state.cols).values(news, budget)
         except Deadline:
             return None
+    best, best_line = -999, None
+    for line, after in zip(legal, afters):
+        c = completed(geo, state.mask, line)
         v = c + after if c else -after
         if v > best:
             best, best_line = v, line

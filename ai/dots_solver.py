@@ -117,6 +117,10 @@ class Memo:
         self.cache[mask] = best
         return best
 
+    def values(self, masks: list[int], budget: Budget | None = None) -> list[int]:
+        """value() of each mask."""
+        return [self.value(mask, budget) for mask in masks]
+
 
 class CompiledMemo:
     """Memo's values from the compiled search; its memo is kept for the board size."""
@@ -133,6 +137,11 @@ class CompiledMemo:
 
     def value(self, mask: int, budget: Budget | None = None) -> int:
         """As Memo.value; Deadline once the budget is spent."""
+        return self.values([mask], budget)[0]
+
+    def values(self, masks: list[int], budget: Budget | None = None) -> list[int]:
+        """value() of each mask under one watcher (starting a thread can take long on a
+        loaded machine); Deadline once the budget is spent."""
         k, ctl = self.kernel, self.tables.ctl
         with self.lock:
             if budget is not None and budget.expired():
@@ -142,12 +151,14 @@ class CompiledMemo:
             if budget is not None:
                 threading.Thread(target=_watch, args=(budget, ctl, k.STOP, done), daemon=True,
                                  name="dots-deadline").start()
+            got = []
             try:
-                got = self.tables.value(mask)
+                for mask in masks:
+                    got.append(self.tables.value(mask))
+                    if ctl[k.ABORTED]:
+                        raise Deadline
             finally:
                 done.set()
-            if ctl[k.ABORTED]:
-                raise Deadline
             return got
 
 
