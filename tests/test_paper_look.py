@@ -242,3 +242,32 @@ def test_the_panel_uses_the_room_of_a_wide_window():
             h.close()
     (small_side, small_cell), (wide_side, wide_cell) = widths[SIZES[0]], widths[SIZES[1]]
     assert wide_side > small_side and wide_cell > 1.5 * small_cell
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_no_board_draws_outside_the_window(size):
+    """Each board drawn on a sheet larger than the window, the window placed in its middle:
+    nothing of the board (its coordinates included) lands outside the window."""
+    h = Harness(size)
+    margin = 60
+    try:
+        for game_id in registry.available():
+            h.app.close_all()
+            h.app.running = True
+            h.app.push("title")
+            start_match(h.app, _played(game_id, 6))
+            h.frames(2)
+            board = h.top.board
+            window = pygame.Rect((margin, margin), size)
+            board.layout(board.rect.move(margin, margin))
+            big = pygame.Surface((size[0] + 2 * margin, size[1] + 2 * margin))
+            big.fill((255, 0, 255))
+            board.draw(big)
+            inked = pygame.mask.from_threshold(big, (255, 0, 255), (1, 1, 1, 255))
+            inked.invert()
+            inside = pygame.mask.Mask(big.get_size())
+            inside.draw(pygame.mask.Mask(window.size, fill=True), window.topleft)
+            outside = inked.count() - inked.overlap_area(inside, (0, 0))
+            assert outside == 0, (game_id, outside, inked.get_bounding_rects())
+    finally:
+        h.close()
