@@ -43,6 +43,7 @@ class Offers:
     undone: tuple[int, Match, list[dict]] | None
 
     if TYPE_CHECKING:  # what the session provides
+        def pump(self) -> None: ...
         def send(self, message: dict) -> None: ...
         def _note(self, kind: EventKind, **fields: Any) -> None: ...
         def _say(self, key: str, **params: Any) -> None: ...
@@ -174,8 +175,13 @@ class Offers:
             else:
                 self.rematch_agreed = True
 
+        def still_open() -> bool:
+            self.pump()  # the link is kept serviced while the player thinks
+            return self.questions.get(reply) is question
+
         question = Question(Text(text, {"name": self.peer_name}), Text(""), Text(yes), Text(no),
-                            on_yes=lambda: answer(True), on_no=lambda: answer(False))
+                            on_yes=lambda: answer(True), on_no=lambda: answer(False),
+                            still_open=still_open)
         self.questions[reply] = question
         self._note(EventKind.ASK, question=question)
 

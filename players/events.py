@@ -31,6 +31,9 @@ class Question:
     no: Text
     on_yes: Callable[[], None]
     on_no: Callable[[], None] | None = None
+    # polled while the question is shown (a LAN question: the link is kept serviced); False
+    # when it can no longer be answered, and its dialog closes
+    still_open: Callable[[], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -173,3 +173,105 @@ def test_headless_play_leaves_no_unfinished_lan_save_after_a_claimed_win(monkeyp
     line = headless._play(h, "random", now=clock)
     assert "did not come back" in line
     assert not saves.path_for(lan.lan_save_name(h.match)).exists()
+
+
+def test_a_host_taken_up_from_its_save_file_listens_again_for_the_same_guest_only():
+    """Over loopback: the host's program is gone, its save is taken up (net/takeup.py); a
+    stranger's hello is refused, and the guest that knocks with its token plays on."""
+    import threading
+
+    from net import takeup
+    from tests.test_lan import pair, pump_until
+    host, h, g = pair("banqi", seed=26)
+    try:
+        h.server = host
+        play_real = random.Random(4)
+        for _ in range(6):
+            pump_until([h, g], lambda: not h.waiting and not g.waiting
+                       and len(h.match.moves) == len(g.match.moves))
+            s = h if h.match.to_move() == h.seat else g
+            s.submit(local_move(s, play_real))
+        pump_until([h, g], lambda: not h.waiting and len(h.match.moves) == len(g.match.moves))
+        saves.save(h.match, lan.lan_save_name(h.match), extra=h.save_extra())
+        host.stop()
+        h.link.close("the host's window was closed")
+        h2 = takeup.take_up(lan.lan_save_name(h.match), port=0)
+        assert [e.kind for e in h2.events()] == [EventKind.PEER_LOST]
+        port = h2.server.port
+        got = {}
+
+        def stranger():
+            try:
+                lan.join(("127.0.0.1", port), "banqi", h2.match.options, "X", "not-the-token",
+                         wait=5)
+            except ConnectionError as exc:
+                got["refused"] = str(exc)
+        t = threading.Thread(target=stranger)
+        t.start()
+        pump_until([h2], lambda: not t.is_alive())
+        assert "refused" in got.get("refused", "") and not h2.connected
+        g.address = ("127.0.0.1", port)
+        pump_until([h2, g], lambda: h2.connected and g.connected, limit=20)
+        assert len(g.match.moves) == len(h2.match.moves)
+        g.resign()
+        pump_until([h2, g], lambda: h2.verdict and g.verdict)
+        assert h2.verdict.ok and g.verdict.ok
+    finally:
+        g.close(), host.stop()
+
+
+def test_the_title_continues_a_lan_game_from_its_save_and_waits_for_the_other_side():
+    """Title -> Continue over the LAN -> the lobby takes the save up -> the game, waiting for
+    the other player (claim or wait); claiming the win leaves no LAN save behind."""
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.play import PlayScene
+    from client.scenes.title import TitleScene
+    from tests.harness import Harness
+
+    h, g = memory_pair("ataxx", seed=27)
+    play(h, g, random.Random(5), 6)
+    h.server = Listening()
+    name = lan.lan_save_name(h.match)
+    extra = h.save_extra()
+    extra["lan"]["port"] = 0  # any free port for the test's listening host
+    saves.save(h.match, name, extra=extra)
+    ui = Harness()
+    try:
+        ui.app.push(TitleScene(ui.app))
+        ui.frame()
+        ui.click_button("Continue over the LAN")
+        ui.wait_until(lambda: isinstance(ui.top, ConfirmScene))  # gone: wait, or claim
+        play_scene = ui.app.find(PlayScene)
+        assert play_scene is not None and play_scene.session.token == h.token
+        assert play_scene.match.moves == h.match.moves and not play_scene.session.connected
+        ui.click_button("Claim the game")
+        ui.frames(3)
+        assert play_scene.match.over
+        assert not saves.path_for(name).exists()
+    finally:
+        ui.close()
+
+
+def test_the_play_scene_closes_the_dialog_of_a_withdrawn_question():
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.play import PlayScene
+    from tests.harness import Harness
+
+    h, g = memory_pair("ataxx", seed=28)
+    ui = Harness()
+    try:
+        scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h,
+                          now=lambda: 5.0)
+        ui.app.push(scene)
+        ui.frame()
+        g.offer_draw()
+        ui.frames(2)
+        assert isinstance(ui.top, ConfirmScene)
+        g.link.close("gone")
+        ui.frames(2)
+        assert ui.top is scene or not isinstance(ui.top, ConfirmScene) or \
+            "gone" in ui.top.message.lower()
+        assert not any(isinstance(s, ConfirmScene) and "draw" in s.message
+                       for s in ui.app.stack)
+    finally:
+        ui.close()

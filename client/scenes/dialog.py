@@ -23,10 +23,12 @@ class ConfirmScene(Scene):
     opaque = False
 
     def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "",
-                 no: str = "", detail: str = "", on_no: Callable[[], None] | None = None):
+                 no: str = "", detail: str = "", on_no: Callable[[], None] | None = None,
+                 still_open: Callable[[], bool] | None = None):
         super().__init__(app)
         self.message, self.detail = message, detail
         self.on_yes, self.on_no = on_yes, on_no
+        self.still_open = still_open  # False: the question went away (its link closed)
         self.buttons = ButtonGroup([Button(yes or _("Yes"), self._yes, hotkey=pygame.K_y),
                                     Button(no or _("No"), self.back, hotkey=pygame.K_n)],
                                    vertical=False)
@@ -44,6 +46,10 @@ class ConfirmScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if not self.buttons.handle_event(event):
             super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        if self.still_open is not None and not self.still_open() and self.app.top is self:
+            self.app.pop()  # unanswered: nobody is asking any more
 
     def layout(self, size: tuple[int, int]) -> None:
         self.box = card_rect(size, 560, 210)

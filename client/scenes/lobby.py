@@ -15,10 +15,10 @@ import pygame
 from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
-from game import registry, settings
+from game import registry, settings, storage
 from game.i18n import _
 from game.rules import RulesError
-from net import discovery
+from net import discovery, takeup
 from net.link import DEFAULT_PORT, parse_address
 from net.session import (
     Host,
@@ -62,8 +62,9 @@ def lan_name() -> str:
 
 
 class LobbyScene(Scene):
-    def __init__(self, app: App, listen_port: int = discovery.PORT):
+    def __init__(self, app: App, listen_port: int = discovery.PORT, take_up: str | None = None):
         super().__init__(app)
+        self.take_up = take_up  # a LAN save to go on with: its side waits for the other
         self.hosts = discovery.HostList(listen_port).start()
         self.name = lan_name()
         games = lan_games()
@@ -184,8 +185,22 @@ class LobbyScene(Scene):
         self.app.push("play", match=session.match, controllers=controllers, session=session,
                       save_name=lan_save_name(session.match))
 
+    def _take_up(self, name: str) -> None:
+        """Go on with a LAN game from its save: the host listens again for the same guest,
+        the guest knocks at the host's address."""
+        try:
+            session = takeup.take_up(name)
+        except (ValueError, OSError, storage.FileError) as exc:
+            self.app.toast(_("Could not continue: {error}").format(error=exc))
+            return
+        self._play(session)
+
     # --- the scene
     def update(self, dt: float) -> None:
+        if self.take_up is not None and self.app.top is self:
+            name, self.take_up = self.take_up, None
+            self._take_up(name)
+            return
         if int(pygame.time.get_ticks() / 500) % 2 == 0 or not self.host_buttons.buttons:
             own = self.host.port if self.host is not None else None
             heard = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]

@@ -257,7 +257,7 @@ class PlayScene(PlayView):
                 q = event.question
                 self._dialogs[id(q)] = self.app.push(
                     "confirm", message=q.text.say(), on_yes=q.on_yes, detail=q.detail.say(),
-                    yes=q.yes.say(), no=q.no.say(), on_no=q.on_no)
+                    yes=q.yes.say(), no=q.no.say(), on_no=q.on_no, still_open=q.still_open)
             elif kind is EventKind.WITHDRAWN:  # its link closed: the dialog goes (if on top)
                 dialog = self._dialogs.pop(id(event.question), None)
                 if dialog is not None and self.app.top is dialog:

@@ -46,6 +46,10 @@ class TitleScene(Scene):
             label = _("Continue") if n == 1 else \
                 ngettext("Continue ({n} game)", "Continue ({n} games)", n).format(n=n)
             self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c))
+        lan = [e for e in saves.list_saves() if e.name.startswith("lan-")]
+        if lan:  # a LAN game left unfinished: go on with the other player
+            self.other_buttons.append(Button(_("Continue over the LAN"),
+                                             lambda: self.continue_lan(lan[0].name)))
         self.other_buttons += [
             Button(_("Watch bots play"), self.open_watch, hotkey=pygame.K_w),
             Button(_("Play over the LAN"), self.open_lobby, hotkey=pygame.K_l),
@@ -103,6 +107,13 @@ class TitleScene(Scene):
             self._build()
             return
         start_match(self.app, match, save_name=entry.name)
+
+    def continue_lan(self, name: str) -> None:
+        """The newest LAN game left unfinished goes on over the LAN (the lobby takes it up)."""
+        if not self.app.has_scene("lobby"):
+            self.app.toast(self.app.why_missing("lobby") or _("LAN play is not available"))
+            return
+        self.app.push("lobby", take_up=name)
 
     def start_idle_demo(self) -> None:
         two_player = [g for g in self.games if registry.get(g).players == 2] or self.games
