@@ -74,6 +74,7 @@ class App:
         self.clock = pygame.time.Clock()
         self.stack: list[Scene] = []
         self.running = True
+        self.quit_asked = False  # a close mid-game is being asked about
         self.toasts: list[tuple[str, float]] = []  # (message, until time.monotonic())
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
         i18n.set_language(settings.get("language") or i18n.system_language())
@@ -183,6 +184,8 @@ class App:
         self.layout()
         for event in events:
             if event.type == pygame.QUIT:
+                if self.ask_before_quit():
+                    continue
                 self.quit()
                 return
             if event.type == pygame.KEYDOWN and event.key == pygame.K_F11:
@@ -249,6 +252,22 @@ class App:
                 del self.frame_times[:5000]
         pygame.quit()
         shutdown_bot_process()  # a search in progress stops now, not at its deadline
+
+    def ask_before_quit(self) -> bool:
+        """A LAN game in progress: closing the window asks first (closing again quits). True if
+        it asked."""
+        play = self.find("play")
+        if play is None or play.session is None or play.match.over or self.quit_asked:
+            return False
+        self.quit_asked = True
+
+        def stay() -> None:
+            self.quit_asked = False
+
+        self.push("confirm", message=_("Quit in the middle of this game?"), on_yes=self.quit,
+                  yes=_("Quit"), no=_("Stay"), on_no=stay,
+                  detail=_("It is saved: Continue over the LAN takes it up again."))
+        return True
 
     def quit(self) -> None:
         """Close: every scene saves what it must and closes, then the loop ends."""

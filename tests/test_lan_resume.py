@@ -275,3 +275,30 @@ def test_the_play_scene_closes_the_dialog_of_a_withdrawn_question():
                        for s in ui.app.stack)
     finally:
         ui.close()
+
+
+def test_closing_the_window_mid_lan_game_asks_first_and_the_game_is_saved():
+    import pygame
+
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.play import PlayScene
+    from tests.harness import Harness
+
+    h, g = memory_pair("planes", seed=29)
+    ui = Harness()
+    try:
+        name = lan.lan_save_name(h.match)
+        scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h,
+                          save_name=name, now=lambda: 5.0)
+        ui.app.push(scene)
+        ui.frame()
+        ui.frame(pygame.event.Event(pygame.QUIT))
+        assert ui.app.running and isinstance(ui.top, ConfirmScene)
+        ui.click_button("Stay")
+        assert ui.app.running and ui.top is scene
+        ui.frame(pygame.event.Event(pygame.QUIT))
+        ui.click_button("Quit")
+        assert not ui.app.running
+        assert saves.read_extra(name)["lan"]["token"] == h.token
+    finally:
+        ui.close()
