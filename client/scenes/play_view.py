@@ -9,7 +9,7 @@ import pygame
 
 from ai.base import LEVEL_TITLES
 from client.scenes.base import Scene
-from client.ui import theme
+from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, sheet
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
@@ -260,9 +260,9 @@ class PlayView(Scene):
         for seat, s in enumerate(self.match.seats):
             colour = self.board.seat_colour(seat)
             if seat == to_move:
-                pygame.draw.rect(surface, theme.HILITE, (side.x + 8, y - 4, side.width - 16, 48),
-                                 border_radius=8)
-            pygame.draw.circle(surface, colour, (side.x + 26, y + 20), 11)
+                paper.highlight(surface, pygame.Rect(side.x + 8, y - 4, side.width - 16, 48),
+                                theme.HILITE)
+            paper.stamp(surface, colour, (side.x + 26, y + 20), 11)
             kind = seat_label(s)
             name, size = self.panel_name(seat), 20
             room = side.right - 46 - (98 if self.clock is not None else 14) - side.x

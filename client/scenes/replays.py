@@ -8,7 +8,7 @@ import pygame
 
 from ai.worker import Worker
 from client.scenes.base import Scene, start_match
-from client.ui import theme
+from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, sheet
 from game import registry, replay, saves, settings, storage
 from game.i18n import (
@@ -162,7 +162,7 @@ class _FileListScene(Scene):
             theme.text(surface, _("Nothing here yet."), (box.x + 24, y + 10), 20, theme.INK_SOFT)
         for i, rect in self.rows:
             if i == self.selected:
-                pygame.draw.rect(surface, theme.HILITE, rect, border_radius=8)
+                paper.highlight(surface, rect, theme.HILITE)
             top, bottom = self.describe(self.entries[i])
             theme.text(surface, top, (rect.x + 12, rect.y + 4), 19, bold=True)
             theme.text(surface, bottom, (rect.x + 12, rect.y + 25), 15, theme.INK_SOFT)
@@ -485,7 +485,7 @@ class ReplayPlayerScene(Scene):
     def _draw_moves(self, surface: pygame.Surface) -> None:
         for ply, rect in self.move_rows:
             if ply == self.ply:
-                pygame.draw.rect(surface, theme.HILITE, rect, border_radius=5)
+                paper.highlight(surface, rect, theme.HILITE)
             if ply == 0:
                 label = _("start")
             else:

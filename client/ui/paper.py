@@ -194,6 +194,24 @@ def underline(surface: pygame.Surface, a: Point, b: Point, colour: Colour = PENC
     line(surface, colour, (a[0] + 3, a[1] + 2), (b[0] - 2, b[1] + 2), 1, amp=1.5)
 
 
+@lru_cache(maxsize=64)
+def _marker(size: tuple[int, int], colour: tuple[int, int, int]) -> pygame.Surface:
+    w, h = size
+    s = pygame.Surface((max(1, w), max(1, h)))
+    s.fill((255, 255, 255))
+    top = wobble_points((3.0, 1.0), (w - 2.0, 2.0), 1.2)
+    bottom = wobble_points((w - 4.0, h - 2.0), (1.0, h - 1.0), 1.2)
+    pygame.draw.polygon(s, colour, list(top) + list(bottom))
+    return s
+
+
+def highlight(surface: pygame.Surface, box: pygame.Rect, colour: tuple[int, int, int]) -> None:
+    """A highlighter's stroke over box: slanted ends, wavy edges, the paper's grain showing
+    through (multiplied, not painted over)."""
+    surface.blit(_marker(box.size, _lighter(tuple(colour[:3]), 0.35)), box.topleft,
+                 special_flags=pygame.BLEND_RGB_MULT)
+
+
 # --- stamps ------------------------------------------------------------------------------------
 def _lighter(c: tuple[int, int, int], k: float) -> tuple[int, int, int]:
     return tuple(int(v + (255 - v) * k) for v in c)  # type: ignore[return-value]
