@@ -16,6 +16,7 @@ from net import session as lan
 from net.link import MAX_INBOX, encode
 from net.secrets import banqi
 from players.events import EventKind
+from tests.fakes.wire import Clock
 from tests.test_lan import local_move, pair, play_through, pump_until
 
 
@@ -135,12 +136,15 @@ def test_a_planes_guest_answers_one_shot_per_ply():
 
 
 def test_a_planes_guest_that_never_reveals_loses_unverified(monkeypatch, capsys):
-    monkeypatch.setattr(ending, "REVEAL_WAIT", 0.3)
     host, h, g = pair("planes", seed=5)
     try:
+        h.now = clock = Clock()  # the reveal's deadline runs on this clock, not the wall's
         monkeypatch.setattr(g.hidden, "secret", lambda: None)  # the modified guest
         play_through(h, g, random.Random(2))
-        pump_until([h, g], lambda: h.verdict)
+        h.events()
+        assert not h.verdict  # not yet: the deadline has not passed
+        clock.t += ending.REVEAL_WAIT + 0.5
+        h.events()
         assert "unverified" in h.verdict and not h.verdict.ok
         out = h.match.outcome()
         assert out.winner == h.seat and out.termination is Termination.FAILURE
