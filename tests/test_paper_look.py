@@ -271,3 +271,21 @@ def test_no_board_draws_outside_the_window(size):
             assert outside == 0, (game_id, outside, inked.get_bounding_rects())
     finally:
         h.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_settings_rows_stay_on_their_card(size):
+    """However many settings the games declare, every row is on the card, none over another
+    and none over the Done button (at 800x560 they go in two columns)."""
+    h = Harness(size)
+    try:
+        h.app.push("settings")
+        h.frames(2)
+        scene = h.top
+        rows = [r.rect for r in scene.rows]
+        for i, r in enumerate(rows):
+            assert scene.box.contains(r), (i, r, scene.box)
+            assert not any(r.colliderect(o) for o in rows[i + 1:]), i
+            assert not any(r.colliderect(b.rect) for b in scene.buttons.buttons), i
+    finally:
+        h.close()

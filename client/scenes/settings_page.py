@@ -96,11 +96,16 @@ class SettingsScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         self.box = box = pygame.Rect(40, 80, w - 80, h - 170)
-        row_h = max(34, min(50, (box.height - 30) // len(self.rows)))
-        y = box.y + 14
-        for r in self.rows:
-            r.layout(pygame.Rect(box.x + 24, y, box.width - 48, row_h - 8), 190)
-            y += row_h
+        # one column while the rows fit at a readable height, else two side by side
+        columns = 1 if (box.height - 30) // len(self.rows) >= 34 else 2
+        per_column = -(-len(self.rows) // columns)
+        row_h = max(34, min(50, (box.height - 30) // per_column))
+        col_w = (box.width - 48 - 24 * (columns - 1)) // columns
+        label_w = 190 if columns == 1 else min(190, col_w * 2 // 5)
+        for i, r in enumerate(self.rows):
+            col, k = divmod(i, per_column)
+            r.layout(pygame.Rect(box.x + 24 + col * (col_w + 24), box.y + 14 + k * row_h, col_w,
+                                 row_h - 8), label_w)
         self.buttons.layout_row(40, h - 72, 160, 48)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -180,13 +180,23 @@ def sheet(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
         paper.line(surface, theme.GRID, (rect.x, rect.bottom - 1), (rect.right, rect.bottom - 1), 2)
 
 
-def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool
-                    ) -> tuple[int, tuple[int, int, int]]:
-    """A form row's label; returns the text size and ink colour the row goes on with."""
+def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool,
+                    room: int | None = None) -> tuple[int, tuple[int, int, int]]:
+    """A form row's label (made smaller, down to 12 px, to keep within room pixels); returns
+    the text size and ink colour the row goes on with."""
     size = max(14, min(22, rect.height // 2))
     color = theme.ACCENT if focused else theme.INK
-    theme.text(surface, label, (rect.x, rect.centery), size, color, bold=focused,
-               anchor="midleft")
+    label_size = size
+    while room and label_size > 13 and theme.font(label_size, focused).size(label)[0] > room:
+        label_size -= 1
+    lines = [label]
+    if room and theme.font(label_size, focused).size(label)[0] > room:
+        lines = theme.wrap(label, room, label_size, focused)[:2]  # two lines, not a squeeze
+    step = theme.font(label_size, focused).get_linesize() - 2
+    top = rect.centery - step * (len(lines) - 1) // 2
+    for i, line in enumerate(lines):
+        theme.text(surface, line, (rect.x, top + i * step), label_size, color, bold=focused,
+                   anchor="midleft")
     return size, color
 
 
@@ -205,6 +215,7 @@ class ChoiceRow:
         self.on_change = on_change
         self.rect = pygame.Rect(0, 0, 600, 40)
         self.chips: list[pygame.Rect] = []
+        self.label_width = 0  # set by layout
         # When the chips do not fit at a readable size: one chip showing the choice, with
         # arrows either side (its left half goes back, its right half on).
         self.spinner: pygame.Rect | None = None
@@ -222,6 +233,7 @@ class ChoiceRow:
 
     def layout(self, rect: pygame.Rect, label_width: int) -> None:
         self.rect = pygame.Rect(rect)
+        self.label_width = label_width
         x = rect.x + label_width
         width_left = rect.right - x
         size = max(14, min(20, rect.height // 2))
@@ -255,14 +267,18 @@ class ChoiceRow:
         return False
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
-        size, color = _draw_row_label(surface, self.label, self.rect, focused)
+        size, color = _draw_row_label(surface, self.label, self.rect, focused,
+                                      self.label_width - 8)
         if self.spinner is not None:
             self._draw_spinner(surface, size, color if focused else theme.GRID)
         for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
             on = i == self.index
-            pygame.draw.rect(surface, theme.INK if on else theme.PANEL, chip, border_radius=14)
-            pygame.draw.rect(surface, color if focused and on else theme.GRID, chip, width=2,
-                             border_radius=14)
+            # a chip is a slip of paper; the chosen one is inked in, and rung in ink when the
+            # row has the keyboard's focus
+            pygame.draw.rect(surface, theme.INK if on else theme.PANEL, chip, border_radius=4)
+            paper.rect(surface, theme.INK if on else theme.GRID, chip, 1)
+            if focused and on:
+                paper.focus_ring(surface, chip, theme.FOCUS)
             chip_size = size - 2
             while theme.font(chip_size).size(lbl)[0] > chip.width - 6 and chip_size > 10:
                 chip_size -= 1
@@ -272,13 +288,16 @@ class ChoiceRow:
 
     def _draw_spinner(self, surface: pygame.Surface, size: int, border) -> None:
         chip = self.spinner
-        pygame.draw.rect(surface, theme.INK, chip, border_radius=14)
-        pygame.draw.rect(surface, border, chip, width=2, border_radius=14)
+        pygame.draw.rect(surface, theme.INK, chip, border_radius=4)
+        if border != theme.GRID:  # focused
+            paper.focus_ring(surface, chip, theme.FOCUS)
         theme.text(surface, "‹", (chip.x + 14, chip.centery), size + 4, theme.PAPER,
                    anchor="center")
         theme.text(surface, "›", (chip.right - 14, chip.centery), size + 4, theme.PAPER,
                    anchor="center")
         label = f"{self.choices[self.index][1]}  ({self.index + 1}/{len(self.choices)})"
+        if theme.font(12).size(label)[0] > chip.width - 48:  # narrow: the choice alone
+            label = self.choices[self.index][1]
         text_size = size - 2
         while theme.font(text_size).size(label)[0] > chip.width - 48 and text_size > 11:
             text_size -= 1
@@ -294,9 +313,11 @@ class TextField:
         self.max_len = max_len
         self.rect = pygame.Rect(0, 0, 600, 40)
         self.box = pygame.Rect(0, 0, 400, 34)
+        self.label_width = 0  # set by layout
 
     def layout(self, rect: pygame.Rect, label_width: int) -> None:
         self.rect = pygame.Rect(rect)
+        self.label_width = label_width
         self.box = pygame.Rect(rect.x + label_width, rect.y + 3, rect.right - rect.x - label_width,
                                rect.height - 6)
 
@@ -313,9 +334,12 @@ class TextField:
         return False
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
-        size, color = _draw_row_label(surface, self.label, self.rect, focused)
-        pygame.draw.rect(surface, (255, 253, 246), self.box, border_radius=6)
-        pygame.draw.rect(surface, color, self.box, width=2, border_radius=6)
+        size, color = _draw_row_label(surface, self.label, self.rect, focused,
+                                      self.label_width - 8)
+        pygame.draw.rect(surface, (255, 253, 246), self.box)
+        paper.rect(surface, theme.GRID, self.box, 1)
+        if focused:
+            paper.focus_ring(surface, self.box, theme.FOCUS)
         shown = self.value + ("|" if focused else "")
         f = theme.font(size - 2)
         while f.size(shown)[0] > self.box.width - 12 and len(shown) > 1:
