@@ -285,12 +285,12 @@ class PlayView(Scene):
         """A seat's time left: the running clock inked in, low time in red."""
         left = self.clock.left(seat)
         low = left < LOW_SECONDS
-        if self.clock.running == seat:
-            pygame.draw.rect(surface, theme.BAD if low else theme.INK, box, border_radius=8)
+        if self.clock.running == seat:  # inked in
+            pygame.draw.rect(surface, theme.BAD if low else theme.INK, box, border_radius=3)
+            paper.rect(surface, theme.BAD if low else theme.INK, box, 2)
             colour = theme.PAPER
-        else:
-            pygame.draw.rect(surface, theme.BAD if low else theme.GRID, box, width=2,
-                             border_radius=8)
+        else:  # pencilled round
+            paper.rect(surface, theme.BAD if low else theme.GRID, box, 2)
             colour = theme.BAD if low else theme.INK
         theme.text(surface, format_time(left), box.center, 19, colour, bold=True,
                    anchor="center")
