@@ -51,9 +51,10 @@ class Ends:
     now: Callable[[], float]
     peer_seen: int  # host: the most plies the guest has shown it saw
     undone: tuple[int, Match, list[dict]] | None  # a takeback this side allowed, unproven
+    unsent_end: dict | None
 
     if TYPE_CHECKING:  # what the session provides
-        def send(self, message: dict) -> None: ...
+        def send(self, message: dict) -> bool: ...
         def _note(self, kind: EventKind, **fields: Any) -> None: ...
         def _say(self, key: str, **params: Any) -> None: ...
         def _dropped(self, plies: int) -> None: ...
@@ -106,10 +107,14 @@ class Ends:
     def after_move(self) -> None:
         """Once the game is over, this side reveals its secret (once)."""
         if self.match.over and not self.revealed:
-            self.revealed = True
             secret = self.hidden.secret()
-            if secret is not None:
-                self.send({"type": "reveal", **secret})
+            self.revealed = secret is None or self.send({"type": "reveal", **secret})
+
+    def _owed(self) -> bool:
+        """Whether the two sides still owe each other something: the game, an end the peer
+        was not told, a reveal either way (a lost link is worth taking up again)."""
+        return not self.match.over or self.unsent_end is not None or not self.revealed or (
+            self.secret_expected() and not self.verdict)
 
     def settled(self) -> bool:
         """The record is final: no reveal from the peer is still awaited (or the link is gone).
@@ -139,7 +144,7 @@ class Ends:
             self.ended_at = self.now()
         if self.verdict or self.closed or not self.secret_expected():
             return
-        if not self.connected or self.now() - self.ended_at > REVEAL_WAIT:
+        if self.now() - self.ended_at > REVEAL_WAIT:  # a lost link may come back in time
             self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",
                                  ok=False))
 

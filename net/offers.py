@@ -44,7 +44,7 @@ class Offers:
 
     if TYPE_CHECKING:  # what the session provides
         def pump(self) -> None: ...
-        def send(self, message: dict) -> None: ...
+        def send(self, message: dict) -> bool: ...
         def _note(self, kind: EventKind, **fields: Any) -> None: ...
         def _say(self, key: str, **params: Any) -> None: ...
         def after_move(self) -> None: ...
@@ -161,9 +161,8 @@ class Offers:
             if asked != (len(self.match.moves), self.match, self.match.over) or (
                     self.waiting and reply != REMATCH):
                 accept = False  # the game moved on since, or a move of ours is out
-            self.send({"type": reply, "accept": accept, **extra})
-            if not accept:
-                return
+            if not self.send({"type": reply, "accept": accept, **extra}) or not accept:
+                return  # an accept that could not go changes nothing
             if reply == DRAW:
                 self.match.agree_draw("Draw agreed")
                 self._note(EventKind.REFRESH)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from game import APP_VERSION
 from game.i18n import N_, Text
 from game.match import Match, Seat
-from game.rules import RulesError
+from game.rules import RulesError, Termination
 from net.discovery import PROTOCOL
 from net.hosting import Host, check_lan_options, join, secrets_for
 from net.link import Link
@@ -69,6 +69,7 @@ class Rejoin:
     sent_move: Any
     offers: dict[str, int]
     undone: Any
+    unsent_end: dict | None
     revealed: bool
     server: Host | None
     address: tuple[str, int] | None
@@ -79,7 +80,9 @@ class Rejoin:
     _next_knock: float
 
     if TYPE_CHECKING:  # what the session provides
-        def send(self, message: dict) -> None: ...
+        def send(self, message: dict) -> bool: ...
+        def resign(self, reason: str = "") -> None: ...
+        def after_move(self) -> None: ...
         def _note(self, kind: EventKind, **fields: Any) -> None: ...
         def _say(self, key: str, **params: Any) -> None: ...
         def _guest_receive(self, move: Any, message: dict) -> None: ...
@@ -133,7 +136,7 @@ class Rejoin:
             raise ConnectionError(f"the host's move list does not play: {exc}") from None
         finally:
             self.connected = connected
-        self.revealed, self.offers = False, {}
+        self.offers = {}
         self.notes.clear()
 
     # --- a lost link, and the peer back on a new one
@@ -176,10 +179,20 @@ class Rejoin:
         self.offers, self.sent_move, self.undone = {}, None, None
         self.withdraw_questions()
         self.hidden.resumed()
+        self.unsent_end = None
+        ending = self.match.ending
+        gave_up = ending is not None and ending.loser == self.seat and \
+            ending.termination is Termination.RESIGNATION
         if self.is_host:
             self.send(self.welcome())
+            if gave_up:  # the guest may not have heard it
+                self.send({"type": "resign", "ply": len(self.match.moves),
+                           "detail": ending.detail})
         elif welcome is not None:
             self.rebuild(welcome)
+            if gave_up and not self.match.over:  # given up: the host hears it again
+                self.resign(ending.detail)
+        self.after_move()  # a reveal the peer could not get goes again
         self._say(N_("{name} is back"))
         self._note(EventKind.REFRESH)
 

@@ -74,6 +74,7 @@ class Session(Offers, Ends, Rejoin):
         self.peer_log: list[dict] = []  # host: each ply as the guest was told it
         self.peer_seen = 0  # host: the most plies the guest has shown it saw
         self.undone: tuple[int, Match, list[dict]] | None = None
+        self.unsent_end: dict | None = None  # this side's end the peer could not be told
         self.violation = ""  # why the peer was cut off, if it broke the protocol
         self.connected, self.closed = True, False
         self.notes: list[Event] = []  # what happened, for the table
@@ -128,7 +129,8 @@ class Session(Offers, Ends, Rejoin):
         if not self.match.over:
             reason = peer_line(reason)
             self.match.resign(self.seat, reason)
-            self.send({"type": "resign", "ply": len(self.match.moves), "detail": reason})
+            message = {"type": "resign", "ply": len(self.match.moves), "detail": reason}
+            self.unsent_end = None if self.send(message) else message  # told on a resume
         self.after_move()
 
     def close(self) -> None:
@@ -147,7 +149,7 @@ class Session(Offers, Ends, Rejoin):
                 self.handle(message)
         if self.match.over:
             self.check_reveal_due()
-        elif not self.connected and not self.closed and not self.violation:
+        if not self.connected and not self.closed and not self.violation and self._owed():
             self._try_resume()
 
     def handle(self, message: dict) -> None:
@@ -247,10 +249,9 @@ class Session(Offers, Ends, Rejoin):
         self.hidden.taken_back()
 
     # --- the plumbing
-    def send(self, message: dict) -> None:
-        """Send a message to the peer (nothing while disconnected)."""
-        if self.connected:
-            self.link.send(message)
+    def send(self, message: dict) -> bool:
+        """Send a message to the peer; False if it could not go (the link is down)."""
+        return self.connected and self.link.send(message) is not False
 
     def _note(self, kind: EventKind, **fields: Any) -> None:
         self.notes.append(Event(kind, **fields))

@@ -22,7 +22,7 @@ from game.match import Match
 from game.rules import RulesError
 from net import session as lan
 from players.events import EventKind
-from tests.fakes.wire import Clock, memory_pair
+from tests.fakes.wire import Clock, link_pair, memory_pair
 
 GAMES = [("ataxx", {}), ("dots", {"rows": 3, "cols": 3}), ("banqi", {}), ("banqi", {"fog": True}),
          ("planes", {})]
@@ -65,6 +65,8 @@ class Sides(RuleBasedStateMachine):
                 s.submit(move)
             except RulesError:  # refused here (the link is down): nothing changed
                 pass
+        elif not s.connected:
+            pass  # with the other side away, a player waits (or claims: not modelled here)
         elif act == "resign":
             s.resign()
         elif act == "draw":
@@ -92,9 +94,10 @@ class Sides(RuleBasedStateMachine):
             self._take(i, s.events())
 
     def quiet(self) -> None:
-        """Deliver everything in flight, both ways."""
+        """Deliver everything in flight, both ways (a dropped link comes back)."""
         for _ in range(60):
-            if not any(s.link.inbox for s in self.sides):
+            if not any(s.link.inbox for s in self.sides) and all(
+                    s.connected and s.link.open for s in self.sides):
                 break
             for i, s in enumerate(self.sides):
                 self._take(i, s.events())
@@ -107,6 +110,21 @@ class Sides(RuleBasedStateMachine):
         again = Match.from_record(m.to_record())
         assert again.moves == m.moves and again.state == m.state
         assert (again.outcome() is None) == (m.outcome() is None)
+
+
+class Listening:
+    """A host's listening socket as the session sees it: hellos waiting to be taken."""
+
+    port = 1
+
+    def __init__(self):
+        self.arrivals: list = []
+
+    def next_arrival(self):
+        return self.arrivals.pop(0) if self.arrivals else None
+
+    def stop(self):
+        pass
 
 
 def _drain_notes(s: lan.Session) -> list:
@@ -143,6 +161,25 @@ class HonestPair(Playing):
     @initialize(game=st.integers(0, len(GAMES) - 1), seed=st.integers(0, 2**16))
     def begin(self, game: int, seed: int) -> None:
         self.start(game, seed)
+
+    @rule()
+    def the_link_drops(self) -> None:
+        """The network drops mid-game; the guest knocks again with its token (in memory)."""
+        h, g = self.h, self.g
+        if not (h.connected and g.connected) or h.match.over or g.match.over:
+            return
+        h.server = server = Listening()
+
+        def rejoin():
+            a, b = link_pair()
+            server.arrivals.append((a, {"type": "hello", "token": g.token}))
+            self._take(0, h.events())
+            welcome = b.receive()
+            if welcome is None:
+                raise ConnectionError("not yet")
+            return b, welcome
+        g.rejoin, g.off_loop, g.address = rejoin, (lambda work: work()), ("host", 1)
+        h.link.close("the network dropped")
 
     @rule(seconds=st.sampled_from([1.0, 11.0]))
     def time_passes(self, seconds: float) -> None:
