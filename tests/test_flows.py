@@ -533,3 +533,41 @@ def test_result_scores_say_what_they_count_and_put_the_winners_first(h):
     h.app.push(play)
     card = ResultScene(h.app, play)
     assert card.score_unit == "Score: stones on the board"
+
+
+def test_fog_after_two_flips_the_one_out_of_sight_is_told_by_the_counts():
+    """Between two looks (a hot-seat hand-over) a seat flipped a piece it sees and the other
+    side one out of its sight: the counts, less the piece it saw, tell the other one."""
+    import random
+
+    from game.rules import banqi
+    for seed in range(100):
+        rng = random.Random(seed)
+        state = banqi.new_game({"fog": True}, seed)
+        found = None
+        while banqi.outcome(state) is None and found is None:
+            x = state.turn
+            if state.colors[0] is not None:
+                for a in (m for m in banqi.legal_moves(state) if len(m) == 2):
+                    sa = banqi.apply(state, a)
+                    seen_a = banqi.parse_board(banqi.view(sa, x)["board"])[banqi.parse_square(a)]
+                    if not seen_a.isalpha():
+                        continue
+                    for b in (m for m in banqi.legal_moves(sa) if len(m) == 2):
+                        sb = banqi.apply(sa, b)
+                        shown = banqi.parse_board(banqi.view(sb, x)["board"])
+                        if shown[banqi.parse_square(b)] == "~" and sb.board[
+                                banqi.parse_square(b)] != seen_a:
+                            found = (state, a, b, sb)
+                            break
+                    if found:
+                        break
+            if found is None:
+                state = banqi.apply(state, rng.choice(banqi.legal_moves(state)))
+        if found:
+            break
+    assert found, "no such pair of flips"
+    state, a, b, after = found
+    board = _fog_board(state, state.turn)
+    board.set_view(banqi.view(after, state.turn), [], my_turn=True, viewer=state.turn)
+    assert board.memory[banqi.parse_square(b)] == after.board[banqi.parse_square(b)]

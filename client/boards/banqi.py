@@ -76,8 +76,11 @@ class Board(SquareBoard):
         gone = Counter(self.hidden_before or {}) - Counter(hidden)
         self.hidden_before = dict(hidden)
         flipped = [sq for sq in range(32) if old[sq] == "?" and new[sq] != "?"]
-        if len(flipped) == 1 and new[flipped[0]] == "~" and sum(gone.values()) == 1:
-            self.memory[flipped[0]] = next(iter(gone))  # turned up out of sight: told by count
+        unseen = [sq for sq in flipped if new[sq] == "~"]
+        left = gone - Counter(new[sq] for sq in flipped if new[sq].isalpha())
+        if unseen and len(left) == 1 and sum(left.values()) == len(unseen):
+            for sq in unseen:  # turned up out of sight: the counts tell which piece it was
+                self.memory[sq] = next(iter(left))
         self.turned |= set(flipped)
         for sq in range(32):
             if new[sq] == "~":
