@@ -277,8 +277,9 @@ class Board(SquareBoard):
     def _disc(self, surface: pygame.Surface, rect: pygame.Rect, piece: str) -> None:
         """A face-up piece as a small disc (captured pieces, the chart)."""
         ink = RED if piece.isupper() else BLACK
-        pygame.draw.ellipse(surface, DISC, rect)
-        pygame.draw.ellipse(surface, ink, rect, width=2)
+        radius = min(rect.width, rect.height) // 2
+        paper.stamp(surface, DISC, rect.center, radius, rim=False)
+        paper.ring(surface, ink, rect.center, radius - 1, 2 if radius > 12 else 1)
         text, cjk = self.glyph(piece)
         font = theme.cjk_font(int(rect.height * 0.6)) if cjk else theme.font(
             int(rect.height * 0.55), bold=True)
