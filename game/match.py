@@ -236,7 +236,7 @@ class Match:
         if not self.over and seat in range(self.rules.PLAYERS):
             self.ending = Ending(seat, termination, detail)
 
-    def agree_draw(self, detail: str = "Draw agreed") -> None:
+    def agree_draw(self, detail: str = N_("Draw agreed")) -> None:
         """Both players agreed to end the game as a draw."""
         if not self.over:
             self.ending = Ending(None, Termination.AGREED_DRAW, detail)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from babel.messages import pofile
 
 from client.scenes.base import start_match
 from client.ui import theme
@@ -47,18 +48,34 @@ def pseudo(message: str) -> str:
     return "⟦" + "".join(p if p.startswith("{") else p.translate(ACCENT) for p in parts) + "⟧"
 
 
+def _catalogue_ids() -> set[tuple[str | None, str]]:
+    """(context, message) of every entry the extraction put in the template."""
+    with (i18n.LOCALE_DIR / f"{i18n.DOMAIN}.pot").open("rb") as f:
+        return {(m.context, m.id if isinstance(m.id, str) else m.id[0])
+                for m in pofile.read_po(f) if m.id}
+
+
 class Pseudo(gettext.NullTranslations):
+    """Marks a message only if the catalogue has it: one said through _() but never marked for
+    extraction stays English here, as it would in Chinese."""
+
+    ids = _catalogue_ids()
+
+    def _say(self, context: str | None, message: str) -> str:
+        return pseudo(message) if (context, message) in self.ids else message
+
     def gettext(self, message: str) -> str:
-        return pseudo(message)
+        return self._say(None, message)
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return pseudo(singular if n == 1 else plural)
+        return self._say(None, singular) if n == 1 else pseudo(plural) if (
+            None, singular) in self.ids else plural
 
     def pgettext(self, context: str, message: str) -> str:
-        return pseudo(message)
+        return self._say(context, message)
 
     def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        return pseudo(singular if n == 1 else plural)
+        return self._say(context, singular if n == 1 else plural)
 
 
 # What may be drawn unmarked: the names typed (the people's, this computer's: the LAN lobby
@@ -145,6 +162,8 @@ def _replay_end(app, game_id: str) -> None:
 
 def test_pseudo_marks_every_letter_and_keeps_fields():
     assert pseudo("{name} wins") == "⟦{name} ŵìñś⟧"
+    assert Pseudo().gettext("{side} wins") == pseudo("{side} wins")
+    assert Pseudo().gettext("never marked for the catalogue") == "never marked for the catalogue"
     assert leaks(["⟦Ŕèď⟧ b4-c4", "Ann (⟦Ŕèď⟧)", "12 : 3", "English"]) == []
     assert leaks(["red b4-c4", "You (⟦Ŕèď⟧)"]) == ["You (⟦Ŕèď⟧)", "red b4-c4"]
 

@@ -189,7 +189,8 @@ class Board(BoardBase):
         name = cell_name(int(after["size"]), int(move))
         if answer is None:
             return name
-        return f"{name}: {_('fox') if answer == rules.FOX else answer}"
+        word = _("fox") if answer == rules.FOX else answer  # outside the f-string: extracted
+        return f"{name}: {word}"
 
     def sound_for(self, old_view, new_view, move) -> str:
         probes = new_view.get("probes") or []
