@@ -99,9 +99,12 @@ class SettingsScene(Scene):
         # one column while the rows fit at a readable height, else two side by side
         columns = 1 if (box.height - 30) // len(self.rows) >= 34 else 2
         per_column = -(-len(self.rows) // columns)
-        row_h = max(34, min(50, (box.height - 30) // per_column))
+        row_h = max(34, min(50 + max(0, h - 800) // 28, (box.height - 30) // per_column))
         col_w = (box.width - 48 - 24 * (columns - 1)) // columns
-        label_w = 190 if columns == 1 else min(190, col_w * 2 // 5)
+        size = max(14, min(22, (row_h - 8) // 2))  # the rows' label size (see widgets)
+        widest = max(theme.font(size).size(r.label)[0] for r in self.rows) + 16
+        label_w = min(max(190, widest), col_w * 2 // 5) if columns == 1 else \
+            min(190, col_w * 2 // 5)
         for i, r in enumerate(self.rows):
             col, k = divmod(i, per_column)
             r.layout(pygame.Rect(box.x + 24 + col * (col_w + 24), box.y + 14 + k * row_h, col_w,
