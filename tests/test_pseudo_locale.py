@@ -201,3 +201,22 @@ def test_a_match_with_its_default_names_says_them_in_the_language(app, drawn):
     for _ in range(3):
         app.step([], 1 / 60)
     assert leaks(drawn) == []
+
+
+def test_no_literal_is_marked_inside_an_f_string():
+    """The extraction does not read inside f-strings: a _('fox') there never reaches the
+    catalogue and stays English in every language (Fox Hunt's move list did this)."""
+    import io
+    import tokenize
+
+    root = Path(__file__).resolve().parents[1]
+    found = []
+    for folder in ("game", "client", "players", "net", "ai"):
+        for path in sorted((root / folder).rglob("*.py")):
+            tokens = tokenize.generate_tokens(io.StringIO(path.read_text("utf-8")).readline)
+            for tok in tokens:
+                prefix = re.match(r"[A-Za-z]*", tok.string).group(0).lower()
+                if tok.type == tokenize.STRING and "f" in prefix and re.search(
+                        r"\b(?:_|N_|pgettext|ngettext)\(\s*[\"']", tok.string):
+                    found.append(f"{path.relative_to(root)}:{tok.start[0]}")
+    assert not found, found

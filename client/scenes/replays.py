@@ -214,7 +214,8 @@ class ReplayBrowserScene(_FileListScene):
         title = _(registry.get(e.game).title) if e.game in registry.available() else e.game
         line = _result_words(e)
         moves = ngettext("{n} move", "{n} moves", e.moves).format(n=format_number(e.moves))
-        return (f"{title}: {_(' vs ').join(person(name) for name in e.seats)}",
+        people = _(" vs ").join(person(name) for name in e.seats)
+        return (f"{title}: {people}",
                 _("{when} · {moves} · {result}").format(when=when, moves=moves, result=line))
 
     def open_selected(self) -> None:
@@ -228,7 +229,7 @@ class ReplayBrowserScene(_FileListScene):
             self.app.toast(f"{entry.path.name}: {exc}" + (_(" (set aside)") if moved else ""))
             self.reload()
             return
-        self.app.push("replay", match=match)
+        self.app.push("replay", match=match, path=entry.path)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.filter.handle_event(event, focused=event.type == pygame.KEYDOWN and
@@ -324,9 +325,10 @@ class ContinueScene(_FileListScene):
 class ReplayPlayerScene(Scene):
     """Step through a finished match: its states are rebuilt, nothing is played again."""
 
-    def __init__(self, app: App, match: Match):
+    def __init__(self, app: App, match: Match, path=None):
         super().__init__(app)
         self.match = match
+        self.path = path  # the replay file, where a review is kept (None: looked for)
         self.ply = 0
         self.playing = False
         self.speed_index = 1
@@ -356,6 +358,7 @@ class ReplayPlayerScene(Scene):
             Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END,
                    icon="last"),
             Button(_("Speed"), self.faster),
+            Button(_("Review"), self.review, hotkey=pygame.K_r),
             Button(_("Back"), self.back),
         ], vertical=False)
         self.show(False)
@@ -373,6 +376,11 @@ class ReplayPlayerScene(Scene):
         if ply != self.ply:
             self.ply = ply
             self.show(forward)
+
+    def review(self) -> None:
+        """Hard's judgement of every move, at the move shown (client/scenes/review.py)."""
+        self.playing = False
+        self.app.push("review", match=self.match, path=self.path, ply=self.ply)
 
     def toggle_play(self) -> None:
         self.playing = not self.playing
@@ -435,10 +443,13 @@ class ReplayPlayerScene(Scene):
         board_rect = pygame.Rect(12, top, self.side.x - 24, bottom - top)
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
-        # the five drawn controls square, Speed and Back wide enough for their words
+        # the drawn controls square, the worded ones (Speed, Review, Back) wide enough
         x, room = 12, self.side.x - 24
-        icon_w = max(44, min(64, (room - 6 * 8) // 7))
-        text_w = max(icon_w, min(140, (room - 6 * 8 - 5 * icon_w) // 2))
+        count = len(self.buttons.buttons)
+        words = sum(1 for b in self.buttons.buttons if not b.icon)
+        icon_w = max(44, min(64, (room - (count - 1) * 8) // count))
+        text_w = max(icon_w, min(140, (room - (count - 1) * 8 - (count - words) * icon_w)
+                                 // words))
         for b in self.buttons.buttons:
             b.rect = pygame.Rect(x, h - 62, icon_w if b.icon else text_w, 48)
             x = b.rect.right + 8
