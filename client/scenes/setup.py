@@ -197,7 +197,8 @@ class SetupScene(Scene):
         self.box = pygame.Rect(40, 80, w - 80, h - 170)
         rows = self.visible_rows()
         reserve = 84 if self.clock is not None else 60  # the clock's note above the keys
-        row_h = max(36, min(52, (self.box.height - reserve) // max(1, len(rows))))
+        row_h = max(36, min(52 + max(0, h - 800) // 28,
+                            (self.box.height - reserve) // max(1, len(rows))))
         y = self.box.y + 16
         for row in rows:
             row.layout(pygame.Rect(self.box.x + 24, y, self.box.width - 48, row_h - 8), 190)
