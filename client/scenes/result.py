@@ -31,6 +31,7 @@ class ResultScene(Scene):
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
         buttons = [Button(again, self.rematch, hotkey=pygame.K_r),
                    Button(_("Watch replay"), self.watch_replay),
+                   Button(_("Review"), self.review, hotkey=pygame.K_v),
                    Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
                    Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
         if play.session is not None:
@@ -62,6 +63,11 @@ class ResultScene(Scene):
         self.app.pop()
         self.app.push("replay", match=self.play.match)
 
+    def review(self) -> None:
+        """Hard's judgement of every move of the game (client/scenes/review.py)."""
+        self.app.pop()
+        self.app.push("review", match=self.play.match)
+
     def menu(self) -> None:
         self.app.pop()
         self.play.leave_game()
@@ -75,7 +81,7 @@ class ResultScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
         top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
-        self.box = card_rect(size, 460, top + 4 * 52 + 14)
+        self.box = card_rect(size, 460, top + len(self.buttons.buttons) * 52 + 14)
         self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,
                                    gap=10)
 

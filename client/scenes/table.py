@@ -12,6 +12,7 @@ from client.scenes.replays import (
     ReplayPlayerScene,
 )
 from client.scenes.result import ResultScene
+from client.scenes.review import ReviewScene
 from client.scenes.rules_page import RulesScene
 from client.scenes.settings_page import SettingsScene
 from client.scenes.setup import SetupScene
@@ -23,6 +24,7 @@ SCENES: dict[str, type[Scene]] = {
     "setup": SetupScene,
     "play": PlayScene,
     "result": ResultScene,
+    "review": ReviewScene,
     "replays": ReplayBrowserScene,
     "replay": ReplayPlayerScene,
     "loads": LoadGameScene,

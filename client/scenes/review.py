@@ -1,0 +1,716 @@
+"""The review of a finished game (issue 32): Hard's judgement of every move, drawn.
+
+The analysis (ai/review.py) runs on a worker thread; the loop only reads how far it has got and
+the plies judged so far, so the board, the move list and the graph stay usable while it runs.
+A finished review is kept in the replay file (game/replay.py store_review, on the worker too),
+and a second opening reads it back instead of judging the game again.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+from ai.review import DEEP, QUICK, Review, Settings, reusable
+from ai.worker import Worker
+from client.scenes.base import Scene, start_match
+from client.ui import paper, theme
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
+from game import replay, settings, storage
+from game.i18n import N_, _, format_number, format_percent, seat_title
+from game.match import Match, Seat
+from game.rules import RulesError
+
+if TYPE_CHECKING:
+    from client.app import App
+
+# What runs the analysis: ai.review.Review, or a stand-in with its interface (tests).
+REVIEWER: type[Review] = Review
+DEPTHS = {"quick": QUICK, "deep": DEEP}
+CLASS_NAMES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"),
+               "blunder": N_("Blunder")}
+CLASS_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+CLASS_COLOURS = {"inaccuracy": (206, 160, 30), "mistake": theme.ACCENT, "blunder": theme.BAD}
+PERCENT_UNITS = ("win chance", "survival")  # units that are a share, said as a percentage
+
+
+def _lists(value: Any) -> Any:
+    """Tuples as lists, as a move reads back from a file."""
+    if isinstance(value, (list, tuple)):
+        return [_lists(v) for v in value]
+    return value
+
+
+def find_replay(match: Match) -> Path | None:
+    """The replay file this match was saved in (newest first), if there is one."""
+    pattern = f"*-{match.game_id}-{match.seed % 100000:05d}{replay.SUFFIX}"
+    moves = _lists(match.moves)
+    for path in sorted(replay.replays_dir().glob(pattern), reverse=True):
+        try:
+            body = storage.read_file(path, replay.KIND, replay.FORMAT)
+        except storage.FileError:
+            continue
+        if body.get("seed") == match.seed and _lists(body.get("moves")) == moves:
+            return path
+    return None
+
+
+def rebuilt(match: Match, ply: int, seats: list[Seat]) -> Match:
+    """A new match at this ply of the old one (its chance as it was), with these seats."""
+    record = match.to_record()
+    record["moves"] = record["moves"][:ply]
+    record["reseeds"] = [r for r in record["reseeds"] if r[0] <= ply]
+    record["ending"] = None
+    record["started"] = None  # a new game: its own autosave
+    record["seats"] = [s.to_dict() for s in seats]
+    return Match.from_record(record)
+
+
+class ReviewScene(Scene):
+    """A finished game with Hard's judgement: the graph, marked moves, the better move."""
+
+    def __init__(self, app: App, match: Match, path: Path | str | None = None,
+                 ply: int | None = None, reviewer: type[Review] | None = None):
+        super().__init__(app)
+        self.match = match
+        self.path = Path(path) if path is not None else None
+        self.reviewer = reviewer or REVIEWER
+        rules = match.rules
+        self.rules = rules
+        n = len(match.moves)
+        self.ply = n if ply is None else max(0, min(n, ply))
+        board_type = match.info.board_module().Board
+        self.board = board_type(match.options, rules.SEAT_NAMES, prefs=settings.all_values(),
+                                store=settings.put)
+        self.better_board = board_type(match.options, rules.SEAT_NAMES,
+                                       prefs=settings.all_values())
+        self.move_texts = [self.board.move_text(m, rules.view(match.states[i], None),
+                                                rules.view(match.states[i + 1], None))
+                           for i, m in enumerate(match.moves)]
+        self.worker = Worker()
+        self.job: Review | None = None  # the running analysis (read by the loop, never waited on)
+        self.doc: dict | None = None  # the finished review
+        self.state = "reading"  # reading, running, done, cancelled, failed
+        self.stored = False  # the review shown was read from the replay file
+        self.note = ""  # why the review was not kept, if it was not
+        self.depth = ChoiceRow(_("Depth"), [("quick", _("Quick")), ("deep", _("Deep"))],
+                               "quick", lambda _v: self.start(fresh=False))
+        self.run_button = Button(_("Cancel"), self.toggle_run)
+        self.side_buttons = ButtonGroup([
+            self.run_button,
+            Button(_("Try again from here"), self.try_again, hotkey=pygame.K_t),
+            Button(_("Back"), self.back),
+        ])
+        self.nav = ButtonGroup([
+            Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME, icon="first"),
+            Button("<", lambda: self.seek(self.ply - 1), icon="previous"),
+            Button(">", lambda: self.seek(self.ply + 1), icon="next"),
+            Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END,
+                   icon="last"),
+            Button(_("Previous mistake"), self.previous_mistake, hotkey=pygame.K_p),
+            Button(_("Next mistake"), self.next_mistake, hotkey=pygame.K_n),
+        ], vertical=False)
+        self.side = pygame.Rect(0, 0, 0, 0)
+        self.graph = pygame.Rect(0, 0, 0, 0)
+        self.text_box = pygame.Rect(0, 0, 0, 0)
+        self.board_area = pygame.Rect(0, 0, 0, 0)
+        self.bar = pygame.Rect(0, 0, 0, 0)
+        self.move_rows: list[tuple[int, pygame.Rect]] = []
+        self.split = False  # the better move is shown on its own board beside the played one
+        self.better_text = ""
+        self.start(fresh=False)
+        self.show()
+
+    # --- the analysis, off the loop thread
+    @property
+    def settings(self) -> Settings:
+        return DEPTHS[str(self.depth.value)]
+
+    def start(self, fresh: bool = True) -> None:
+        """Read a stored review of the chosen depth, or judge the game now, on the worker."""
+        match, want, path, reviewer = self.match, self.settings, self.path, self.reviewer
+        any_depth = not fresh and self.doc is None  # the first opening takes either depth
+        self.job, self.state, self.note = None, "reading", ""
+
+        def work(cancel) -> tuple[str, dict | None, Path | None, str]:
+            found = path or find_replay(match)
+            if found is not None and not fresh:
+                try:
+                    _m, body = replay.load_replay(found)
+                except storage.FileError:
+                    found = None
+                else:
+                    stored = replay.stored_review(body)
+                    for depth in (want, *DEPTHS.values()) if any_depth else (want,):
+                        if reusable(stored, match, depth):
+                            return "stored", stored, found, ""
+            job = reviewer(match, want, cancel)
+            self.job = job
+            for _step in job.run():
+                if cancel.is_set():
+                    break
+            if job.result is None:
+                return "cancelled", None, found, ""
+            found = found or find_replay(match)  # the play screen may have written it since
+            note = ""
+            if found is not None:
+                try:
+                    replay.store_review(found, job.result)
+                except (storage.FileError, OSError) as exc:
+                    note = str(exc)
+            return "done", job.result, found, note
+
+        self.worker.submit(work)
+
+    def toggle_run(self) -> None:
+        if self.state in ("reading", "running"):
+            self.cancel()
+        else:
+            self.start()
+
+    def cancel(self) -> None:
+        """Stop the analysis; what was judged so far stays shown."""
+        self.worker.cancel()
+        if self.job is not None:
+            self.job.cancel()
+        self.state = "cancelled"
+
+    def _poll(self) -> None:
+        if self.state == "reading" and self.job is not None:
+            self.state = "running"
+        done = self.worker.poll()
+        if done is None:
+            return
+        if done.error is not None:
+            self.state = "failed"
+            self.note = str(done.error)
+            return
+        kind, doc, path, note = done.value
+        self.path = path or self.path
+        self.note = note
+        if kind == "cancelled":
+            self.state = "cancelled"
+            return
+        self.doc, self.state, self.stored = doc, "done", kind == "stored"
+        self.job = None
+        if doc is not None and doc.get("settings") == DEEP.to_dict():
+            self.depth.index = 1  # say which depth the stored review was made at
+        elif doc is not None:
+            self.depth.index = 0
+        self.show()
+
+    @property
+    def plies(self) -> list[dict]:
+        """The judged plies: the finished review's, or those judged so far."""
+        if self.doc is not None:
+            return self.doc.get("plies", [])
+        job = self.job
+        return list(job.entries) if job is not None else []
+
+    def entry(self, ply: int) -> dict | None:
+        """The review of move `ply` (0-based), if it has been judged."""
+        plies = self.plies
+        if 0 <= ply < len(plies) and isinstance(plies[ply], dict):
+            return plies[ply]
+        return None
+
+    @property
+    def unit(self) -> str:
+        if self.doc is not None:
+            return str(self.doc.get("unit", "win chance"))
+        return "win chance" if self.rules.PLAYERS == 2 else ""
+
+    @property
+    def better(self) -> int:
+        """1 where more is better for the mover, -1 where less is (Fox Hunt's probes)."""
+        if self.doc is not None:
+            return -1 if self.doc.get("better") == -1 else 1
+        for e in self.plies:  # not said until the end: a move that lost something tells
+            if e.get("kind") == "move" and e.get("drop"):
+                return 1 if e["before"] > e["after"] else -1
+        return 1
+
+    # --- moving about
+    def seek(self, ply: int) -> None:
+        ply = max(0, min(len(self.match.moves), ply))
+        if ply != self.ply:
+            self.ply = ply
+            self.show()
+
+    def marked(self) -> list[int]:
+        """The positions after a marked move (where seeking to a mistake lands)."""
+        return [e["ply"] + 1 for e in self.plies
+                if e.get("kind") == "move" and e.get("class", "ok") != "ok"]
+
+    def next_mistake(self) -> None:
+        later = [p for p in self.marked() if p > self.ply]
+        if later:
+            self.seek(later[0])
+
+    def previous_mistake(self) -> None:
+        earlier = [p for p in self.marked() if p < self.ply]
+        if earlier:
+            self.seek(earlier[-1])
+
+    def show(self) -> None:
+        """Put the position on the board, and the better move on the board beside it."""
+        rules, states, p = self.rules, self.match.states, self.ply
+        last = self.match.moves[p - 1] if p else None
+        self.board.set_view(rules.view(states[p], None), [], my_turn=False, viewer=None,
+                            last_move=last, animate=False)
+        split, self.better_text = False, ""
+        e = self.entry(p - 1) if p else None
+        if e is not None and e.get("kind") == "move" and e.get("best") is not None \
+                and _lists(e["best"]) != _lists(e["move"]):
+            try:
+                before = states[p - 1]
+                best_state = rules.apply(before, rules.move_from_wire(e["best"]))
+            except (RulesError, ValueError, TypeError, KeyError, IndexError):
+                best_state = None
+            if best_state is not None:
+                self.better_board.set_view(rules.view(best_state, None), [], my_turn=False,
+                                           viewer=None, last_move=e["best"], animate=False)
+                self.better_text = self.line_text(e)
+                split = True
+        if split != self.split:
+            self.split = split
+            self.relayout()
+
+    def line_text(self, e: dict) -> str:
+        """The better move and the line the bot expects after it, in the game's notation."""
+        rules, state = self.rules, self.match.states[e["ply"]]
+        texts = []
+        for move in e.get("line") or [e["best"]]:
+            try:
+                after = rules.apply(state, rules.move_from_wire(move))
+            except (RulesError, ValueError, TypeError, KeyError, IndexError):
+                break
+            texts.append(self.board.move_text(move, rules.view(state, None),
+                                              rules.view(after, None)))
+            state = after
+            if rules.outcome(state) is not None:
+                break
+        return " ".join(texts[:6])
+
+    # --- try again
+    def try_again(self) -> None:
+        """A new game from the position of the move shown: against the bot, or hot-seat."""
+        ply = max(0, self.ply - 1)
+        if self.rules.PLAYERS == 1:
+            self._start_from(ply, bot=True)
+            return
+        self.app.push("confirm", message=_("Try again from move {n}").format(n=ply + 1),
+                      detail=_("Who plays the other side?"), yes=_("A bot"),
+                      no=_("Someone here"), on_yes=lambda: self._start_from(ply, bot=True),
+                      on_no=lambda: self._start_from(ply, bot=False))
+
+    def _start_from(self, ply: int, bot: bool) -> None:
+        old, rules = self.match, self.rules
+        mover = rules.to_move(old.states[ply])
+        mover = 0 if mover is None else mover
+        seats = []
+        for i, s in enumerate(old.seats):
+            if i == mover or not bot:
+                name = s.name if s.kind == "human" else (_("You") if i == mover
+                                                          else _("Player {n}").format(n=i + 1))
+                seats.append(Seat("human", name))
+            else:
+                level = s.level if s.kind == "ai" else "hard"
+                seats.append(Seat("ai", _("Bot ({level})").format(level=_(str(level))), level))
+        try:
+            match = rebuilt(old, ply, seats)
+        except RulesError as exc:
+            self.app.toast(_("Cannot start: {error}").format(error=exc))
+            return
+        start_match(self.app, match)
+
+    # --- events
+    def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            keys = {pygame.K_LEFT: lambda: self.seek(self.ply - 1),
+                    pygame.K_RIGHT: lambda: self.seek(self.ply + 1)}
+            if event.key in keys:
+                keys[event.key]()
+                return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if self.graph.collidepoint(event.pos):
+                self.seek(self.ply_at(event.pos[0]))
+                return
+            for ply, rect in self.move_rows:
+                if rect.collidepoint(event.pos):
+                    self.seek(ply)
+                    return
+        if event.type == pygame.MOUSEWHEEL and self.side.collidepoint(pygame.mouse.get_pos()):
+            self.seek(self.ply - event.y)
+            return
+        if self.depth.handle_event(event, False):
+            return
+        if self.side_buttons.handle_event(event) or self.nav.handle_event(event):
+            return
+        super().handle_event(event)
+
+    def update(self, dt: float) -> None:
+        self._poll()
+        self.board.update(dt)
+        if self.split:
+            self.better_board.update(dt)
+        running = self.state in ("reading", "running")
+        self.run_button.label = _("Cancel") if running else _("Analyse again") \
+            if self.doc is not None else _("Analyse")
+        judged = len(self.plies)
+        if self._shown < self.ply <= judged:
+            self.show()  # the move shown has just been judged: its better move appears
+        self._shown = judged
+        self._place_moves()
+
+    _shown = 0
+
+    def close(self) -> None:
+        self.worker.cancel()
+        if self.job is not None:
+            self.job.cancel()
+        self.board.close()
+        self.better_board.close()
+
+    # --- layout
+    def layout(self, size: tuple[int, int]) -> None:
+        w, h = size
+        self.side = pygame.Rect(w - max(250, min(360, w // 4)), 52, max(250, min(360, w // 4)),
+                                h - 52)
+        side = self.side
+        self.depth.layout(pygame.Rect(side.x + 10, side.y + 10, side.width - 20, 36), 80)
+        self.bar = pygame.Rect(side.x + 14, side.y + 58, side.width - 28, 12)
+        bottom = h - 12
+        self.side_buttons.layout_column(side.x + 14, bottom - 3 * 42 - 2 * 8, side.width - 28,
+                                        42, gap=8)
+        left = side.x - 24
+        nav_h = 46
+        icon_w = max(40, min(56, left // 12))
+        text_w = max(100, min(200, (left - 4 * icon_w - 5 * 8) // 2))
+        x = 12
+        for b in self.nav.buttons:
+            b.rect = pygame.Rect(x, h - nav_h - 10, icon_w if b.icon else text_w, nav_h)
+            x = b.rect.right + 8
+        self.text_size = 16 if h < 700 else 18
+        text_h = 4 * (self.text_size + 4) + 8
+        self.text_box = pygame.Rect(12, h - nav_h - 18 - text_h, left, text_h)
+        graph_h = max(80, min(160, h // 6))
+        self.graph = pygame.Rect(12, self.text_box.y - graph_h - 6, left, graph_h)
+        top = 52 + 8 + 24  # the header, and a caption above each board
+        self.board_area = pygame.Rect(12, top, left, self.graph.y - 8 - top)
+        area = self.board_area
+        if self.split:
+            half = (area.width - 16) // 2
+            self.board.layout(pygame.Rect(area.x, area.y, half, area.height))
+            self.better_board.layout(pygame.Rect(area.right - half, area.y, half, area.height))
+        else:
+            self.board.layout(pygame.Rect(area))
+
+    def _place_moves(self) -> None:
+        side, row_h = self.side, 24
+        top = self.bar.bottom + 8 + 2 * 20 + 6
+        bottom = self.side_buttons.buttons[0].rect.y - 8
+        visible = max(1, (bottom - top) // row_h)
+        n = len(self.match.moves)
+        first = max(0, min(self.ply - visible // 2, n + 1 - visible))
+        self.move_rows = []
+        y = top
+        for ply in range(first, min(n + 1, first + visible)):
+            self.move_rows.append((ply, pygame.Rect(side.x + 8, y, side.width - 16, row_h - 2)))
+            y += row_h
+
+    # --- what is said
+    def value_text(self, value: float | None) -> str:
+        if value is None:
+            return "–"
+        if self.unit in PERCENT_UNITS:
+            return format_percent(value)
+        if self.unit == "probes":
+            return _("{n} probes").format(n=format_number(value, 1))
+        return format_number(value, 2)
+
+    def status_text(self) -> str:
+        job = self.job
+        if self.state == "reading":
+            return _("Reading the replay…")
+        if self.state == "running" and job is not None:
+            p = job.progress
+            return _("Analysing: {done}/{total}").format(done=p.done, total=p.total)
+        if self.state == "cancelled":
+            return _("Cancelled: what was judged so far is shown")
+        if self.state == "failed":
+            return _("The analysis failed: {error}").format(error=self.note)
+        if self.stored:
+            return _("Review read from the replay")
+        if self.note:
+            return _("Review not kept: {error}").format(error=self.note)
+        return _("Review done") + (_(" and kept with the replay") if self.path else "")
+
+    def share(self) -> float:
+        if self.state == "done":
+            return 1.0
+        job = self.job
+        return job.progress.share if job is not None else 0.0
+
+    def judgement(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """The lines under the graph about the move that led to the position shown."""
+        p = self.ply
+        out: list[tuple[str, tuple[int, int, int]]] = []
+        lost = self.lost_at()
+        if p == 0:
+            out.append((_("The start. Click the graph or a move to go there."), theme.INK_SOFT))
+            if lost is not None:
+                out.append((_("The board was lost at move {n}.").format(n=lost + 1), theme.BAD))
+            return out
+        e = self.entry(p - 1)
+        name = self.move_name(p)
+        if e is None:
+            out.append((name, theme.INK))
+            out.append((_("Not judged yet.") if self.state in ("reading", "running")
+                        else _("Not judged."), theme.INK_SOFT))
+            return out
+        if e.get("kind") == "setup":
+            return [(name, theme.INK), (_("A setup: not judged."), theme.INK_SOFT)]
+        if e.get("kind") != "move":
+            return [(name, theme.INK), (_("Not judged."), theme.INK_SOFT)]
+        cls = e.get("class", "ok")
+        if cls != "ok":
+            verdict = _(CLASS_NAMES[cls])
+        elif _lists(e.get("best")) == _lists(e.get("move")):
+            verdict = _("The best move")
+        else:
+            verdict = _("A good move")
+        head = _("{move}: {verdict}").format(move=name, verdict=verdict)
+        if e.get("exact"):
+            head += _(" (exact)")
+        out.append((head, CLASS_COLOURS.get(cls, theme.GOOD)))
+        values = _("Expected result {before} with the best move, {after} with this one").format(
+            before=self.value_text(e.get("before")), after=self.value_text(e.get("after")))
+        if e.get("exact"):
+            values += _(", worked out to the end")
+        out.append((values, theme.INK))
+        if self.better_text:
+            out.append((_("Better: {line}").format(line=self.better_text), theme.GOOD))
+        truth = self.truth_text(e)
+        if truth:
+            out.append((truth, theme.INK_SOFT))
+        if lost is not None and lost == p - 1:
+            out.append((_("Here the board was lost: the chance to go on fell by half."),
+                        theme.BAD))
+        return out
+
+    def truth_text(self, e: dict) -> str:
+        """What the player could not know: the chances the move had, and the truth after it."""
+        details, best = e.get("details") or {}, (e.get("figures") or {}).get("best") or {}
+        parts = []
+        if "head" in details:
+            parts.append(_("This shot had a {p} chance of a head; the best had {q}.").format(
+                p=format_percent(details["head"]), q=format_percent(best.get("head", 0.0))))
+        elif "fox" in details:
+            parts.append(_("This probe had a {p} chance of a fox; the best had {q}.").format(
+                p=format_percent(details["fox"]), q=format_percent(best.get("fox", 0.0))))
+        elif "expectimax" in details:
+            parts.append(_("The bot valued this move at {p} of its own choice.").format(
+                p=format_percent(details["expectimax"])))
+        truth = e.get("truth") or {}
+        if truth.get("after") is not None and _lists(e.get("best")) != _lists(e.get("move")):
+            parts.append(_("As it turned out: {a}; the best would have had {b}.").format(
+                a=self.value_text(truth.get("after")), b=self.value_text(truth.get("best_after"))))
+        elif truth.get("after") is not None:
+            parts.append(_("As it turned out: {a}.").format(a=self.value_text(truth["after"])))
+        return " ".join(parts)
+
+    def move_name(self, p: int) -> str:
+        """Move p (1-based) as the list shows it: number, side, notation."""
+        rules = self.rules
+        mover = rules.to_move(self.match.states[p - 1])
+        side = _(rules.SEAT_NAMES[mover]) if mover is not None and rules.PLAYERS > 1 else ""
+        return " ".join(part for part in (f"{p}.", side, self.move_texts[p - 1]) if part)
+
+    def lost_at(self) -> int | None:
+        """The ply where a one-player game was lost (2048's lost_at), from the summary."""
+        if self.doc is None or self.rules.PLAYERS != 1 or self.better < 0:
+            return None
+        lost = (self.doc.get("summary") or {}).get("lost_at", {}).get("0")
+        return lost if isinstance(lost, int) else None
+
+    # --- the graph
+    def points(self) -> list[float | None]:
+        """Per position 0..n, the expected result on the graph's scale (seat 0's side)."""
+        n, two = len(self.match.moves), self.rules.PLAYERS == 2
+        out: list[float | None] = [None] * (n + 1)
+        for e in self.plies:
+            if e.get("kind") != "move" or e.get("before") is None:
+                continue
+            ply, seat = e["ply"], e["seat"]
+            out[ply] = 1.0 - e["before"] if two and seat == 1 else e["before"]
+            if ply + 1 == n and e.get("after") is not None:  # the last position's, after it
+                out[n] = 1.0 - e["after"] if two and seat == 1 else e["after"]
+        if two and self.match.over and self.doc is not None:
+            out_ = self.match.outcome()
+            if out_ is not None:
+                out[n] = 0.5 if out_.winner is None else float(out_.winner == 0)
+        return out
+
+    def scale(self, values: list[float]) -> tuple[float, float]:
+        """The graph's bottom and top values (top is better for the player)."""
+        if self.unit in PERCENT_UNITS or self.rules.PLAYERS == 2:
+            return 0.0, 1.0
+        lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+        if hi - lo < 1e-6:
+            lo, hi = lo - 1, hi + 1
+        return (hi, lo) if self.better < 0 else (lo, hi)
+
+    def x_of(self, ply: int) -> float:
+        g, n = self.graph, max(1, len(self.match.moves))
+        return g.x + 8 + ply * (g.width - 16) / n
+
+    def ply_at(self, x: int) -> int:
+        g, n = self.graph, max(1, len(self.match.moves))
+        return max(0, min(len(self.match.moves), round((x - g.x - 8) * n / max(1, g.width - 16))))
+
+    def draw_graph(self, surface: pygame.Surface) -> None:
+        g = self.graph
+        surface.blit(paper.card_sheet(g.size, theme.PANEL), g.topleft)
+        points = self.points()
+        known = [v for v in points if v is not None]
+        lo, hi = self.scale(known)
+
+        def y_of(v: float) -> float:
+            share = (v - lo) / (hi - lo) if hi != lo else 0.5
+            return g.bottom - 6 - max(0.0, min(1.0, share)) * (g.height - 12)
+
+        two = self.rules.PLAYERS == 2
+        line = [(self.x_of(i), y_of(v)) for i, v in enumerate(points) if v is not None]
+        if two:
+            mid = y_of(0.5)
+            if len(line) >= 2:
+                # seat 0's share below the line in its ink, seat 1's above in its
+                top = [(line[0][0], g.y + 6)] + line + [(line[-1][0], g.y + 6)]
+                low = [(line[0][0], g.bottom - 6)] + line + [(line[-1][0], g.bottom - 6)]
+                pygame.draw.polygon(surface, theme.SEAT_LIGHT[1], top)
+                pygame.draw.polygon(surface, theme.SEAT_LIGHT[0], low)
+            pygame.draw.line(surface, theme.GRID, (g.x + 4, mid), (g.right - 4, mid), 1)
+        elif len(line) >= 2:
+            low = [(line[0][0], g.bottom - 6)] + line + [(line[-1][0], g.bottom - 6)]
+            pygame.draw.polygon(surface, theme.SEAT_LIGHT[0], low)
+        if len(line) >= 2:
+            pygame.draw.lines(surface, theme.INK, False, line, 2)
+        lost = self.lost_at()
+        if lost is not None:
+            x = self.x_of(lost + 1)
+            pygame.draw.line(surface, theme.BAD, (x, g.y + 4), (x, g.bottom - 4), 2)
+            theme.text(surface, _("lost"), (int(x) + 4, g.y + 4), 14, theme.BAD)
+        x = self.x_of(self.ply)
+        pygame.draw.line(surface, theme.FOCUS, (x, g.y + 2), (x, g.bottom - 2), 2)
+        for e in self.plies:
+            cls = e.get("class", "ok")
+            if e.get("kind") != "move" or cls == "ok":
+                continue
+            v = points[e["ply"] + 1] if e["ply"] + 1 < len(points) else None
+            v = v if v is not None else points[e["ply"]]
+            if v is None:
+                continue
+            centre = (int(self.x_of(e["ply"] + 1)), int(y_of(v)))
+            pygame.draw.circle(surface, CLASS_COLOURS[cls], centre, 5 if cls == "blunder" else 4)
+            pygame.draw.circle(surface, theme.INK, centre, 5 if cls == "blunder" else 4, 1)
+        paper.rect(surface, theme.INK_SOFT, g, 1)
+        # what the graph shows, in its corners
+        if two:
+            theme.text(surface, seat_title(self.match, 1), (g.x + 8, g.y + 4), 13,
+                       theme.SEAT_COLORS[1])
+            theme.text(surface, seat_title(self.match, 0), (g.x + 8, g.bottom - 4), 13,
+                       theme.SEAT_COLORS[0], anchor="bottomleft")
+        label = {"win chance": _("win chance"), "survival": _("chance to go on"),
+                 "probes": _("probes to the end (fewer is better)")}.get(self.unit, "")
+        if label:
+            theme.text(surface, label, (g.right - 8, g.y + 4), 13, theme.INK_SOFT,
+                       anchor="topright")
+
+    # --- drawing
+    def draw(self, surface: pygame.Surface) -> None:
+        w, h = surface.get_size()
+        sheet(surface, pygame.Rect(0, 0, w, 52), theme.PAPER_DARK)
+        theme.text(surface, _("Review: {game}").format(game=_(self.match.info.title)), (18, 26),
+                   24, bold=True, anchor="midleft")
+        theme.text(surface, _("Move {n}/{total}").format(n=self.ply, total=len(self.match.moves)),
+                   (self.side.x - 14, 26), 17, theme.INK_SOFT, anchor="midright")
+        area = self.board_area
+        self.board.draw(surface)
+        if self.split:
+            self._caption(surface, _("Played"), self.board.rect, theme.INK)
+            self.better_board.draw(surface)
+            self._caption(surface, _("Better"), self.better_board.rect, theme.GOOD)
+        elif self.ply:
+            self._caption(surface, _("Played"), pygame.Rect(area.x, area.y, area.width, 0),
+                          theme.INK)
+        self.draw_graph(surface)
+        y = self.text_box.y + 4
+        for line, colour in self.judgement():
+            for part in theme.wrap(line, self.text_box.width - 8, self.text_size)[:2]:
+                if y + self.text_size > self.text_box.bottom:
+                    break
+                theme.text(surface, part, (self.text_box.x + 4, y), self.text_size, colour)
+                y += self.text_size + 4
+        sheet(surface, self.side)
+        self.depth.draw(surface, False)
+        self._draw_progress(surface)
+        self._draw_moves(surface)
+        self.side_buttons.draw(surface, show_focus=False)
+        self.nav.draw(surface, show_focus=False)
+
+    def _caption(self, surface: pygame.Surface, word: str, rect: pygame.Rect, colour) -> None:
+        theme.text(surface, word, (rect.centerx, self.board_area.y - 4), 16, colour, bold=True,
+                   anchor="midbottom")
+
+    def _draw_progress(self, surface: pygame.Surface) -> None:
+        bar = self.bar
+        pygame.draw.rect(surface, theme.PAPER, bar, border_radius=4)
+        filled = bar.copy()
+        filled.width = int(bar.width * self.share())
+        if filled.width:
+            pygame.draw.rect(surface, theme.GOOD if self.state == "done" else theme.ACCENT,
+                             filled, border_radius=4)
+        paper.rect(surface, theme.INK_SOFT, bar, 1)
+        y = bar.bottom + 6
+        status = theme.wrap(self.status_text(), self.side.width - 28, 14)[0]
+        theme.text(surface, status, (bar.x, y), 14, theme.INK_SOFT)
+        theme.text(surface, self.counts_text(), (bar.x, y + 20), 14, theme.INK)
+
+    def counts_text(self) -> str:
+        """Marks per side: ?! inaccuracies, ? mistakes, ?? blunders."""
+        parts = []
+        for seat in range(self.rules.PLAYERS):
+            mine = [e.get("class") for e in self.plies
+                    if e.get("kind") == "move" and e.get("seat") == seat]
+            marks = " ".join(f"{CLASS_MARKS[c]}{sum(1 for m in mine if m == c)}"
+                             for c in ("inaccuracy", "mistake", "blunder"))
+            if self.rules.PLAYERS > 1:
+                parts.append(f"{_(self.rules.SEAT_NAMES[seat])} {marks}")
+            else:
+                parts.append(marks)
+        return "  ·  ".join(parts)
+
+    def _draw_moves(self, surface: pygame.Surface) -> None:
+        for ply, rect in self.move_rows:
+            if ply == self.ply:
+                paper.highlight(surface, rect, theme.HILITE)
+            label = _("start") if ply == 0 else self.move_name(ply)
+            right = rect.right - 8
+            e = self.entry(ply - 1) if ply else None
+            if e is not None and e.get("class", "ok") != "ok":
+                cls = e["class"]
+                drawn = theme.text(surface, CLASS_MARKS[cls], (right, rect.centery), 16,
+                                   CLASS_COLOURS[cls], bold=True, anchor="midright")
+                right = drawn.x - 4
+            if e is not None and e.get("exact"):
+                drawn = theme.text(surface, "=", (right, rect.centery), 14, theme.INK_SOFT,
+                                   anchor="midright")
+                right = drawn.x - 4
+            room = right - rect.x - 8
+            size = 16
+            while theme.font(size).size(label)[0] > room and size > 11:
+                size -= 1
+            theme.text(surface, label, (rect.x + 8, rect.centery), size, anchor="midleft")
