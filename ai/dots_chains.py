@@ -10,9 +10,9 @@ in a loony position has lost *control*: the other takes all of each chain but th
 boxes (the double-dealing line leaves them; the opener must take them and open the next) or all
 of each loop but four, and takes the last one whole.
 
-The search (compiled, ai/dots_kernel.fight) sees a turn as one move. While safe lines remain a
-turn is a safe line or a sacrifice of one or two boxes (the taker takes them, or declines a
-half-hearted pair); where the search stops, the long chain rule guesses who ends in control.
+The search (compiled, ai/dots_chains_kernel.py) sees a turn as one move. While safe lines remain a
+turn is a safe line or a gift of one or two boxes (a pair given by its middle line, so the
+taker cannot decline it); where the search stops, the long chain rule guesses who ends in control.
 Once none remain it searches to the end: each move opens a chain or loop, and the reply is
 taking all and moving, or declining the last two (four in a loop) and keeping control.
 """
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ai.base import Budget
-from ai.dots_solver import KERNEL
+from ai.compiled import Kernel
 from game.rules.dots import Geometry, completed, geometry
 
 GUESS = 4  # boxes the long chain rule's guess is worth where the search stops (bench: 4 over 2)
@@ -265,7 +265,7 @@ def decline_path(geo: Geometry, mask: int) -> tuple[int, int] | None:
 
 # --- the compiled search
 class ChainSearch:
-    """ai.dots_kernel.fight for one board, its memo kept between moves."""
+    """ai.dots_chains_kernel.fight for one board, its memo kept between moves."""
 
     def __init__(self, geo: Geometry, kernel: Any):
         self.geo = geo
@@ -321,17 +321,32 @@ def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
             return
 
 
+_KERNEL: Kernel | None = None
+_KERNEL_LOCK = threading.Lock()
+
+
+def fight_kernel() -> Kernel:
+    """The compiled search's Kernel, made on first use: it is not cached on disk (see
+    ai/dots_chains_kernel.py), so the arcade's warm-up at start does not compile it."""
+    global _KERNEL
+    with _KERNEL_LOCK:
+        if _KERNEL is None:
+            _KERNEL = Kernel("ai.dots_chains_kernel")
+        return _KERNEL
+
+
 @cache
 def _search(rows: int, cols: int, kernel: Any) -> ChainSearch:
     return ChainSearch(geometry(rows, cols), kernel)
 
 
 def search_for(rows: int, cols: int) -> ChainSearch | None:
-    """The shared chain search for this board, or None until the compiled kernel is ready."""
-    kernel = KERNEL.get()
-    if kernel is None or geometry(rows, cols).lines > 63:
+    """The shared chain search for this board, or None until the compiled kernel is ready
+    (the first call starts compiling it in the background)."""
+    module = fight_kernel().get()
+    if module is None or geometry(rows, cols).lines > 63:
         return None
-    return _search(rows, cols, kernel)
+    return _search(rows, cols, module)
 
 
 def chain_move(geo: Geometry, mask: int, legal: list[int], budget: Budget,

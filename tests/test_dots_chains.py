@@ -43,8 +43,9 @@ def view_of(state: rules.State) -> dict:
 
 @pytest.fixture(scope="module")
 def search():
-    if dc.KERNEL.load() is None:
-        pytest.skip(f"numba unavailable: {dc.KERNEL.error}")
+    kernel = dc.fight_kernel()
+    if kernel.load() is None:
+        pytest.skip(f"numba unavailable: {kernel.error}")
     return dc.search_for
 
 
