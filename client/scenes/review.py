@@ -118,8 +118,12 @@ class ReviewScene(Scene):
         self.board_area = pygame.Rect(0, 0, 0, 0)
         self.bar = pygame.Rect(0, 0, 0, 0)
         self.move_rows: list[tuple[int, pygame.Rect]] = []
-        self.split = False  # the better move is shown on its own board beside the played one
+        self.has_better = False  # the move shown was not the best: the best can be drawn
+        self.split = False  # the better move is on its own board beside the played one
+        self.show_better = False  # no room for two boards: the one board shows the better move
+        self.fits: dict[tuple, bool] = {}  # whether two boards fit side by side, per layout
         self.better_text = ""
+        self.tabs: list[tuple[bool, pygame.Rect]] = []  # Played / Better, when one board
         self.start(fresh=False)
         self.show()
 
@@ -260,7 +264,7 @@ class ReviewScene(Scene):
         last = self.match.moves[p - 1] if p else None
         self.board.set_view(rules.view(states[p], None), [], my_turn=False, viewer=None,
                             last_move=last, animate=False)
-        split, self.better_text = False, ""
+        better, self.better_text = False, ""
         e = self.entry(p - 1) if p else None
         if e is not None and e.get("kind") == "move" and e.get("best") is not None \
                 and _lists(e["best"]) != _lists(e["move"]):
@@ -273,10 +277,18 @@ class ReviewScene(Scene):
                 self.better_board.set_view(rules.view(best_state, None), [], my_turn=False,
                                            viewer=None, last_move=e["best"], animate=False)
                 self.better_text = self.line_text(e)
-                split = True
-        if split != self.split:
-            self.split = split
+                better = True
+        if better != self.has_better:
+            self.has_better = better
             self.relayout()
+        if better and self.show_better and not self.split:
+            self.board.set_view(self.better_board.view, [], my_turn=False, viewer=None,
+                                last_move=self.better_board.last_move, animate=False)
+
+    def toggle_better(self, on: bool | None = None) -> None:
+        """With one board: show the better move on it, or the move played."""
+        self.show_better = (not self.show_better) if on is None else on
+        self.show()
 
     def line_text(self, e: dict) -> str:
         """The better move and the line the bot expects after it, in the game's notation."""
@@ -330,7 +342,8 @@ class ReviewScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             keys = {pygame.K_LEFT: lambda: self.seek(self.ply - 1),
-                    pygame.K_RIGHT: lambda: self.seek(self.ply + 1)}
+                    pygame.K_RIGHT: lambda: self.seek(self.ply + 1),
+                    pygame.K_b: self.toggle_better}
             if event.key in keys:
                 keys[event.key]()
                 return
@@ -338,6 +351,10 @@ class ReviewScene(Scene):
             if self.graph.collidepoint(event.pos):
                 self.seek(self.ply_at(event.pos[0]))
                 return
+            for better, tab in self.tabs:
+                if tab.collidepoint(event.pos):
+                    self.toggle_better(better)
+                    return
             for ply, rect in self.move_rows:
                 if rect.collidepoint(event.pos):
                     self.seek(ply)
@@ -394,23 +411,37 @@ class ReviewScene(Scene):
             b.rect = pygame.Rect(x, h - nav_h - 10, icon_w if b.icon else text_w, nav_h)
             x = b.rect.right + 8
         self.text_size = 16 if h < 700 else 18
-        text_h = 4 * (self.text_size + 4) + 8
+        text_h = 5 * (self.text_size + 4) + 6
         self.text_box = pygame.Rect(12, h - nav_h - 18 - text_h, left, text_h)
-        graph_h = max(80, min(160, h // 6))
+        graph_h = max(72, min(160, h // 7))
         self.graph = pygame.Rect(12, self.text_box.y - graph_h - 6, left, graph_h)
         top = 52 + 8 + 24  # the header, and a caption above each board
         self.board_area = pygame.Rect(12, top, left, self.graph.y - 8 - top)
         area = self.board_area
-        if self.split:
+        self.split = False
+        if self.has_better:
             half = (area.width - 16) // 2
             self.board.layout(pygame.Rect(area.x, area.y, half, area.height))
             self.better_board.layout(pygame.Rect(area.right - half, area.y, half, area.height))
-        else:
+            state = self.match.states[self.ply]
+            key = (size, self.rules.SETUP and self.rules.setup_pending(state))
+            if key not in self.fits:
+                self.fits[key] = self._fits(self.board, size)
+            self.split = self.fits[key]
+        if not self.split:
             self.board.layout(pygame.Rect(area))
+        self.show()
+
+    @staticmethod
+    def _fits(board: Any, size: tuple[int, int]) -> bool:
+        """Whether the board draws inside its rect (a wide board does not at half the room)."""
+        layer = pygame.Surface(size, pygame.SRCALPHA)
+        board.draw(layer)
+        return board.rect.inflate(6, 6).contains(layer.get_bounding_rect())
 
     def _place_moves(self) -> None:
         side, row_h = self.side, 24
-        top = self.bar.bottom + 8 + 2 * 20 + 6
+        top = self.bar.bottom + 6 + 18 * (1 + self.rules.PLAYERS) + 8
         bottom = self.side_buttons.buttons[0].rect.y - 8
         visible = max(1, (bottom - top) // row_h)
         n = len(self.match.moves)
@@ -639,13 +670,25 @@ class ReviewScene(Scene):
                    (self.side.x - 14, 26), 17, theme.INK_SOFT, anchor="midright")
         area = self.board_area
         self.board.draw(surface)
+        self.tabs = []
         if self.split:
             self._caption(surface, _("Played"), self.board.rect, theme.INK)
             self.better_board.draw(surface)
             self._caption(surface, _("Better"), self.better_board.rect, theme.GOOD)
+        elif self.has_better:  # one board: two tabs say which it shows, a click swaps
+            words = [(False, _("Played")), (True, _("Better") + " (B)")]
+            widths = [theme.font(16, True).size(w)[0] + 24 for _b, w in words]
+            x = area.centerx - (sum(widths) + 8) // 2
+            for (better, word), width in zip(words, widths):
+                tab = pygame.Rect(x, area.y - 24, width, 22)
+                if better == self.show_better:
+                    paper.highlight(surface, tab, theme.HILITE)
+                theme.text(surface, word, tab.center, 16, theme.GOOD if better else theme.INK,
+                           bold=True, anchor="center")
+                self.tabs.append((better, tab))
+                x += width + 8
         elif self.ply:
-            self._caption(surface, _("Played"), pygame.Rect(area.x, area.y, area.width, 0),
-                          theme.INK)
+            self._caption(surface, _("Played"), area, theme.INK)
         self.draw_graph(surface)
         y = self.text_box.y + 4
         for line, colour in self.judgement():
@@ -677,21 +720,21 @@ class ReviewScene(Scene):
         y = bar.bottom + 6
         status = theme.wrap(self.status_text(), self.side.width - 28, 14)[0]
         theme.text(surface, status, (bar.x, y), 14, theme.INK_SOFT)
-        theme.text(surface, self.counts_text(), (bar.x, y + 20), 14, theme.INK)
+        for seat, line in enumerate(self.counts()):
+            colour = self.board.seat_colour(seat) if self.rules.PLAYERS > 1 else theme.INK
+            theme.text(surface, line, (bar.x, y + 18 * (seat + 1)), 14, colour)
 
-    def counts_text(self) -> str:
-        """Marks per side: ?! inaccuracies, ? mistakes, ?? blunders."""
-        parts = []
+    def counts(self) -> list[str]:
+        """Marks per side: ?? blunders, ? mistakes, ?! inaccuracies."""
+        out = []
         for seat in range(self.rules.PLAYERS):
             mine = [e.get("class") for e in self.plies
                     if e.get("kind") == "move" and e.get("seat") == seat]
-            marks = " ".join(f"{CLASS_MARKS[c]}{sum(1 for m in mine if m == c)}"
-                             for c in ("inaccuracy", "mistake", "blunder"))
-            if self.rules.PLAYERS > 1:
-                parts.append(f"{_(self.rules.SEAT_NAMES[seat])} {marks}")
-            else:
-                parts.append(marks)
-        return "  ·  ".join(parts)
+            marks = "  ".join(f"{CLASS_MARKS[c]} {sum(1 for m in mine if m == c)}"
+                              for c in ("blunder", "mistake", "inaccuracy"))
+            who = seat_title(self.match, seat) if self.rules.PLAYERS > 1 else _("Moves")
+            out.append(_("{who}: {marks}").format(who=who, marks=marks))
+        return out
 
     def _draw_moves(self, surface: pygame.Surface) -> None:
         for ply, rect in self.move_rows:

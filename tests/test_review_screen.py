@@ -1,0 +1,238 @@
+"""The review screen (issue 32): opened from the result card and from a replay, the analysis on
+its worker (progress, cancel), the graph, the marked moves, Try again, a stored review reused.
+
+The analysis is a scripted stand-in for Hard (ScriptedReview: ai.review.Review with its
+`appraise` replaced), so the tests are quick and know where the marks fall; the engine itself
+is tested in tests/test_review.py."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pygame
+import pytest
+
+from ai.base import Appraisal, Deadline
+from ai.review import QUICK, Review
+from client.scenes import review as review_scene
+from client.scenes.play import PlayScene
+from client.scenes.replays import ReplayPlayerScene
+from client.scenes.review import ReviewScene
+from game import replay
+from game.match import Match, Seat
+
+BLUNDERS = (3, 6)  # the plies the scripted review marks as blunders
+GAME = "jungle"  # two players, nothing hidden, no setup: every ply is judged
+
+
+class ScriptedReview(Review):
+    """Review with a scripted judgement: every position worth a little over half, the moves
+    at BLUNDERS losing 0.4 of it, the best move the last legal one. With a gate, each position
+    waits for the test to let it through."""
+
+    gate: threading.Semaphore | None = None
+    built = 0
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        type(self).built += 1
+        self.finished = threading.Event()
+
+    def run(self):
+        try:
+            yield from super().run()
+        finally:
+            self.finished.set()
+
+    def appraise(self, state, moves, share=1.0):
+        if self.gate is not None:
+            self.gate.acquire()
+        if self.cancelled.is_set():
+            raise Deadline()
+        seat = self.rules.to_move(state)
+        legal = self.rules.legal_moves(state)
+        best = self.rules.move_to_wire(legal[-1])
+        ply = next((i for i, s in enumerate(self.match.states) if s is state), 0)
+        value = 0.6
+        after = value - (0.4 if ply in BLUNDERS else 0.0)
+        return seat, Appraisal(value, (after,) * len(moves), best, (best,), ply == 1)
+
+
+class Refusing(Review):
+    """A review that must not run (a stored one should have been used)."""
+
+    def __init__(self, *args, **kwargs):
+        raise AssertionError("the review ran again")
+
+
+@pytest.fixture(autouse=True)
+def scripted(monkeypatch):
+    ScriptedReview.gate, ScriptedReview.built = None, 0
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedReview)
+    yield
+    if ScriptedReview.gate is not None:  # let a worker still waiting go
+        for _ in range(1000):
+            ScriptedReview.gate.release()
+
+
+def played(plies: int = 16, seats: list[Seat] | None = None, seed: int = 3) -> Match:
+    """A jungle match with random legal moves (kept short: the review runs once a ply)."""
+    match = Match(GAME, None, seed, seats or [Seat("human", "You"), Seat("ai", "Bot", "hard")])
+    rng = random.Random(seed)
+    while len(match.moves) < plies and not match.over:
+        match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    return match
+
+
+def open_review(h, match: Match, **kwargs) -> ReviewScene:
+    scene = h.app.push("review", match=match, **kwargs)
+    h.frame()
+    return scene
+
+
+def finish(h, scene: ReviewScene) -> None:
+    h.wait_until(lambda: scene.state == "done")
+
+
+def test_opens_from_the_result_card(h):
+    from client.scenes.base import start_match
+    match = played(200)  # to its end
+    assert match.over
+    start_match(h.app, match)
+    h.frame()
+    h.app.push("result", play=h.top)
+    h.frame()
+    h.click_button("Review")
+    scene = h.top
+    assert isinstance(scene, ReviewScene) and scene.match is match
+    finish(h, scene)
+    assert len(scene.plies) == len(match.moves)
+    assert [e["ply"] for e in scene.plies if e["class"] == "blunder"] == list(BLUNDERS)
+    assert scene.ply == len(match.moves)  # opens on the final position
+
+
+def test_opens_from_a_replay_without_a_review_and_keeps_it(h):
+    match = played(12)
+    path = replay.save_replay(match, 10.0)
+    _m, body = replay.load_replay(path)
+    assert replay.stored_review(body) is None  # an older replay: no review in it
+    h.app.push("replays")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    player = h.top
+    assert isinstance(player, ReplayPlayerScene)
+    player.seek(5)
+    h.click_button("Review")
+    scene = h.top
+    assert isinstance(scene, ReviewScene) and scene.ply == 5
+    finish(h, scene)
+    assert not scene.stored
+    _m, body = replay.load_replay(path)
+    kept = replay.stored_review(body)
+    assert kept is not None and kept["plies"] == scene.doc["plies"]
+
+
+def test_a_stored_review_opens_without_running_again(h, monkeypatch):
+    match = played(12)
+    path = replay.save_replay(match, 10.0)
+    job = ScriptedReview(match, QUICK)
+    for _step in job.run():
+        pass
+    replay.store_review(path, job.result)
+    monkeypatch.setattr(review_scene, "REVIEWER", Refusing)
+    scene = open_review(h, match, path=path)
+    finish(h, scene)  # a failure to read would leave it "failed", a run would raise
+    assert scene.stored and scene.doc == replay.stored_review(replay.load_replay(path)[1])
+    assert scene.marked() == [p + 1 for p in BLUNDERS]
+
+
+def test_a_stored_review_is_found_for_a_match_without_its_path(h, monkeypatch):
+    ScriptedReview.gate = threading.Semaphore(0)
+    match = played(12)
+    first = open_review(h, match)
+    path = replay.save_replay(match, 10.0)  # written while the review runs
+    ScriptedReview.gate.release(len(match.moves))
+    finish(h, first)
+    assert first.path == path  # found, and the review kept in it
+    h.app.pop()
+    monkeypatch.setattr(review_scene, "REVIEWER", Refusing)
+    again = open_review(h, match)
+    finish(h, again)
+    assert again.stored
+
+
+def test_progress_advances_and_cancel_stops_the_worker(h):
+    ScriptedReview.gate = threading.Semaphore(0)
+    match = played(12)
+    scene = open_review(h, match)
+    h.wait_until(lambda: scene.job is not None)
+    job = scene.job
+    assert job.progress.done == 0 and scene.share() == 0.0
+    ScriptedReview.gate.release(3)
+    h.wait_until(lambda: job.progress.done == 3)
+    h.frame()
+    assert scene.state == "running"
+    assert scene.share() == pytest.approx(3 / len(match.moves))
+    assert "3/12" in scene.status_text()
+    scene.seek(2)  # the board is usable while it runs
+    h.frame()
+    assert scene.ply == 2 and scene.has_better  # move 2 was judged: its better move shown
+    h.click_button("Cancel")
+    assert scene.state == "cancelled"
+    ScriptedReview.gate.release()  # the position it was judging ends, and sees the cancel
+    assert job.finished.wait(10)
+    h.frames(3)
+    assert job.result is None and job.progress.done == 3
+    assert scene.state == "cancelled" and scene.doc is None
+    assert len(scene.plies) == 3  # what was judged stays shown
+
+
+def test_clicking_the_graph_goes_to_that_position(h):
+    match = played(16)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    h.frame()
+    for ply in (7, 0, 16, 11):
+        h.click((scene.x_of(ply), scene.graph.centery))
+        assert scene.ply == ply
+        assert scene.board.view == match.rules.view(match.states[ply], None)
+
+
+def test_next_and_previous_mistake(h):
+    match = played(16)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    marks = [p + 1 for p in BLUNDERS]
+    h.click_button("Next mistake")
+    assert scene.ply == marks[0]
+    assert scene.entry(scene.ply - 1)["class"] == "blunder"
+    h.click_button("Next mistake")
+    assert scene.ply == marks[1]
+    h.click_button("Next mistake")  # none after: stays
+    assert scene.ply == marks[1]
+    h.click_button("Previous mistake")
+    assert scene.ply == marks[0]
+    # the better move is drawn beside the one played, with its name in the text
+    assert scene.has_better and scene.better_board.last_move == scene.entry(marks[0] - 1)["best"]
+    assert any(line.startswith("Better:") for line, _c in scene.judgement())
+
+
+@pytest.mark.parametrize("choice, kinds", [("A bot", ("human", "ai")),
+                                           ("Someone here", ("human", "human"))])
+def test_try_again_from_here_starts_a_game_at_that_ply(h, choice, kinds):
+    match = played(16)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    h.click_button("Next mistake")
+    at = scene.ply
+    h.click_button("Try again from here")
+    h.click_button(choice)
+    play = h.top
+    assert isinstance(play, PlayScene)
+    new = play.match
+    assert new is not match and new.moves == match.moves[:at - 1]  # the marked move to play
+    assert new.view(None) == match.rules.view(match.states[at - 1], None)
+    mover = new.to_move()
+    assert (new.seats[mover].kind, new.seats[1 - mover].kind) == kinds
+    assert len(match.moves) == 16  # the reviewed game is untouched
