@@ -477,7 +477,7 @@ class ReviewScene(Scene):
             return _("Review read from the replay")
         if self.note:
             return _("Review not kept: {error}").format(error=self.note)
-        return _("Review done") + (_(" and kept with the replay") if self.path else "")
+        return _("Review done and kept with the replay") if self.path else _("Review done")
 
     def share(self) -> float:
         if self.state == "done":
@@ -513,15 +513,15 @@ class ReviewScene(Scene):
             verdict = _("The best move")
         else:
             verdict = _("A good move")
-        head = _("{move}: {verdict}").format(move=name, verdict=verdict)
-        if e.get("exact"):
-            head += _(" (exact)")
+        exact = bool(e.get("exact"))
+        head = (_("{move}: {verdict} (exact)") if exact else _("{move}: {verdict}")).format(
+            move=name, verdict=verdict)
         out.append((head, CLASS_COLOURS.get(cls, theme.GOOD)))
-        values = _("Expected result {before} with the best move, {after} with this one").format(
-            before=self.value_text(e.get("before")), after=self.value_text(e.get("after")))
-        if e.get("exact"):
-            values += _(", worked out to the end")
-        out.append((values, theme.INK))
+        values = (_("Exactly {before} with the best move, {after} with this one (worked out to "
+                    "the end)") if exact else
+                  _("Expected result {before} with the best move, {after} with this one"))
+        out.append((values.format(before=self.value_text(e.get("before")),
+                                  after=self.value_text(e.get("after"))), theme.INK))
         if self.better_text:
             out.append((_("Better: {line}").format(line=self.better_text), theme.GOOD))
         truth = self.truth_text(e)
