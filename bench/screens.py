@@ -1,6 +1,7 @@
 """Render every screen of every game headless into PNGs, to look at after a change to a screen.
 
     python bench/screens.py --out DIR [--sizes 800x560,1280x800] [--game ID] [--lang zh_CN]
+                            [--only review]
 
 Each screen is drawn at each size as DIR/<size>/<name>.png; the script prints one line per file
 and a count at the end. Files go to a temporary home, never the player's.
@@ -96,6 +97,7 @@ def screens(game_ids: list[str]) -> list[tuple[str, Callable[[App], None]]]:
             (f"{g}-result", lambda app, g=g: _result(app, g)),
             (f"{g}-replay", lambda app, g=g: app.push(
                 "replay", match=finished(g, 3, human_and_bot(g)))),
+            (f"{g}-review", lambda app, g=g: _review(app, g)),
         ]
         if registry.get(g).players == 2:
             out.append((f"{g}-play-clock", lambda app, g=g: start_match(
@@ -116,10 +118,39 @@ def _result(app: App, game_id: str) -> None:
     app.push("result", play=app.top)
 
 
+REVIEWED: dict[str, Path] = {}  # each game's replay, with a review stored in it
+
+
+def _review(app: App, game_id: str) -> None:
+    """The review screen on the replay prepared, at its first marked move (read from the file,
+    so the screen shows at once)."""
+    match = finished(game_id, 3, human_and_bot(game_id))
+    _m, body = replay.load_replay(REVIEWED[game_id])
+    doc = replay.stored_review(body) or {}
+    marked = [e["ply"] + 1 for e in doc.get("plies", []) if e.get("class", "ok") != "ok"]
+    scene = app.push("review", match=match, path=REVIEWED[game_id],
+                     ply=marked[0] if marked else len(match.moves) // 2)
+    for _ in range(500):
+        if getattr(scene, "state", "done") == "done":
+            break
+        app.step([], 1 / 60)
+        time.sleep(0.01)
+
+
 def prepare(game_ids: list[str]) -> None:
     """A replay of each game to list in the browser, and statistics to show."""
+    from ai.review import QUICK, Review, Settings
     for g in game_ids:
-        replay.save_replay(finished(g, 3, human_and_bot(g)), 60.0)
+        match = finished(g, 3, human_and_bot(g))
+        path = replay.save_replay(match, 60.0)
+        # a short review (a fiftieth of a second a position, two plies deep), kept as if quick:
+        # the screen is the same, and the screens are drawn in a minute, not ten
+        job = Review(match, Settings(0.02, 2))
+        for _step in job.run():
+            pass
+        if job.result is not None:
+            replay.store_review(path, {**job.result, "settings": QUICK.to_dict()})
+        REVIEWED[g] = path
         solo = registry.get(g).players == 1
         for i, (opponent, result) in enumerate([("easy", "won"), ("easy", "won"),
                                                 ("normal", "drawn"), ("hard", "lost"),
@@ -135,6 +166,8 @@ def main() -> None:
     p.add_argument("--sizes", default="800x560,1280x800")
     p.add_argument("--game", action="append", help="only these games (default: all)")
     p.add_argument("--lang", default="en", help="en, zh_CN or zh_TW")
+    p.add_argument("--only", default="", help="only the screens whose name holds this text "
+                                              "(e.g. review)")
     args = p.parse_args()
     game_ids = args.game or registry.available()
     prepare(game_ids)
@@ -146,6 +179,8 @@ def main() -> None:
         app = App((w, h))
         i18n.set_language(args.lang)
         for name, open_screen in screens(game_ids):
+            if args.only not in name:
+                continue
             app.close_all()
             app.running = True
             app.toasts.clear()

@@ -236,3 +236,22 @@ def test_try_again_from_here_starts_a_game_at_that_ply(h, choice, kinds):
     mover = new.to_move()
     assert (new.seats[mover].kind, new.seats[1 - mover].kind) == kinds
     assert len(match.moves) == 16  # the reviewed game is untouched
+
+
+def test_deep_reviews_again_and_either_depth_is_kept(h, monkeypatch):
+    from ai.review import DEEP
+    match = played(12)
+    path = replay.save_replay(match, 10.0)
+    scene = open_review(h, match, path=path)
+    finish(h, scene)
+    assert scene.doc["settings"] == QUICK.to_dict() and ScriptedReview.built == 1
+    h.frame()
+    h.click(scene.depth.chips[1].center)  # Deep
+    assert scene.depth.value == "deep"
+    finish(h, scene)
+    assert scene.doc["settings"] == DEEP.to_dict() and ScriptedReview.built == 2
+    h.app.pop()
+    monkeypatch.setattr(review_scene, "REVIEWER", Refusing)
+    again = open_review(h, match, path=path)  # the deep one kept: opened at its depth
+    finish(h, again)
+    assert again.stored and again.depth.value == "deep"

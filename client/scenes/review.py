@@ -124,7 +124,7 @@ class ReviewScene(Scene):
         self.fits: dict[tuple, bool] = {}  # whether two boards fit side by side, per layout
         self.better_text = ""
         self.tabs: list[tuple[bool, pygame.Rect]] = []  # Played / Better, when one board
-        self.start(fresh=False)
+        self.start(fresh=False, any_depth=True)
         self.show()
 
     # --- the analysis, off the loop thread
@@ -132,11 +132,11 @@ class ReviewScene(Scene):
     def settings(self) -> Settings:
         return DEPTHS[str(self.depth.value)]
 
-    def start(self, fresh: bool = True) -> None:
-        """Read a stored review of the chosen depth, or judge the game now, on the worker."""
+    def start(self, fresh: bool = True, any_depth: bool = False) -> None:
+        """Read a stored review of the chosen depth (of either, with any_depth: the first
+        opening), or judge the game now (fresh: even if one is stored), on the worker."""
         match, want, path, reviewer = self.match, self.settings, self.path, self.reviewer
-        any_depth = not fresh and self.doc is None  # the first opening takes either depth
-        self.job, self.state, self.note = None, "reading", ""
+        self.job, self.doc, self.state, self.note, self.stored = None, None, "reading", "", False
 
         def work(cancel) -> tuple[str, dict | None, Path | None, str]:
             found = path or find_replay(match)
@@ -150,6 +150,8 @@ class ReviewScene(Scene):
                     for depth in (want, *DEPTHS.values()) if any_depth else (want,):
                         if reusable(stored, match, depth):
                             return "stored", stored, found, ""
+            if cancel.is_set():  # cancelled or replaced while the file was read
+                return "cancelled", None, found, ""
             job = reviewer(match, want, cancel)
             self.job = job
             for _step in job.run():
@@ -172,7 +174,7 @@ class ReviewScene(Scene):
         if self.state in ("reading", "running"):
             self.cancel()
         else:
-            self.start()
+            self.start(fresh=self.doc is not None)  # again, though it is kept: a new look
 
     def cancel(self) -> None:
         """Stop the analysis; what was judged so far stays shown."""
