@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from game.i18n import Text
+from game.i18n import N_, Text
 from game.match import Ending, Match
 from game.rules import Termination
 from net.peer_text import peer_line
@@ -134,8 +134,8 @@ class Ends:
         try:
             verdict = self.check_reveal(message)
         except Exception as exc:  # a reveal that does not even parse proves nothing
-            verdict = Verdict(f"unverified: {self.peer_name}'s reveal does not parse "
-                              f"({type(exc).__name__})", ok=False)
+            verdict = Verdict(N_("unverified: {name}'s reveal does not parse ({error})"), False,
+                              {"name": self.peer_name, "error": type(exc).__name__})
         self._settle(verdict)
 
     def check_reveal_due(self) -> None:
@@ -145,13 +145,13 @@ class Ends:
         if self.verdict or self.closed or not self.secret_expected():
             return
         if self.now() - self.ended_at > REVEAL_WAIT:  # a lost link may come back in time
-            self._settle(Verdict(f"unverified: {self.peer_name} {self.hidden.UNPROVEN}",
-                                 ok=False))
+            self._settle(Verdict(N_("unverified: {name} {unproven}"), False,
+                                 {"name": self.peer_name, "unproven": Text(self.hidden.UNPROVEN)}))
 
     def _settle(self, verdict: Verdict) -> None:
         """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""
         self.verdict = verdict
-        self._note(EventKind.NOTICE, text=Text(str(verdict)))
+        self._note(EventKind.NOTICE, text=verdict.said)
         if not verdict.ok:
             self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
             self._note(EventKind.REFRESH)

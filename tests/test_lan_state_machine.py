@@ -82,15 +82,10 @@ class Sides(RuleBasedStateMachine):
 
     def deliver(self, i: int, one: bool) -> None:
         s = self.sides[i]
-        if one:
-            message = s.link.receive()
-            if message is not None:
-                if isinstance(message, dict) and message.get("type") == "_closed":
-                    s.pump()
-                else:
-                    s.handle(message)
+        if one and s.link.inbox:  # the next message only
+            s.handle(s.link.inbox.popleft())
             self._take(i, _drain_notes(s))
-        else:
+        else:  # everything, and the link's end if it came
             self._take(i, s.events())
 
     def quiet(self) -> None:

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 import msgpack
 
+from game.i18n import N_, Text
 from game.match import Match, Seat
 
 
@@ -27,13 +28,17 @@ class Violation(Exception):
 
 
 class Verdict(str):
-    """The one-line verdict on a peer's revealed secret; `ok` False when it did not check."""
+    """The one-line verdict on a peer's revealed secret; `ok` False when it did not check.
+    The string is its English; `said` is the same as a Text (a catalogue key and its values)
+    for the screen, in the player's language."""
 
     ok: bool
+    said: Text
 
-    def __new__(cls, text: str, ok: bool = True) -> Verdict:
-        verdict = super().__new__(cls, text)
-        verdict.ok = ok
+    def __new__(cls, key: str, ok: bool = True, params: dict[str, Any] | None = None) -> Verdict:
+        said = Text(key, dict(params or {}))
+        verdict = super().__new__(cls, said.english() if key else "")
+        verdict.ok, verdict.said = ok, said
         return verdict
 
 
@@ -83,7 +88,7 @@ class Secrets:
     # The game's own message types: type -> {field: type}; the session checks them.
     FIELDS: ClassVar[Mapping[str, Mapping[str, type | tuple[type, ...]]]] = {}
     # What a peer that does not prove its secret at the end failed to do ("unverified: ...").
-    UNPROVEN: ClassVar[str] = "did not prove its secret"
+    UNPROVEN: ClassVar[str] = N_("did not prove its secret")
 
     def __init__(self, side: Side):
         self.side = side

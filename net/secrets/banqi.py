@@ -42,6 +42,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from game.i18n import N_, Text
 from game.match import Match, Seat
 from game.rules import Outcome, RulesError
 from net.secrets import Secrets, Side, Verdict, Violation
@@ -253,7 +254,7 @@ class SharedDeal(Secrets):
     OWN_SEEDS = True
     FIELDS = {"deal": {"cards": list}, "flip": {"ply": int, "square": str},
               "part": {"ply": int, "square": str, "part": bytes}}
-    UNPROVEN = "did not prove its part of the deal (its key)"
+    UNPROVEN = N_("did not prove its part of the deal (its key)")
 
     def __init__(self, side: Side):
         super().__init__(side)
@@ -547,32 +548,37 @@ class SharedDeal(Secrets):
         name, m = self.side.peer_name, self.side.match
         problem = self._problem(message.get("key"))
         if not problem and isinstance(m, FogMatch) and not m.whole:
+            moves = message.get("moves")
+            if isinstance(moves, list):  # plies past this side's record crossed its end
+                moves = moves[:len(m.views) - 1]
             try:
-                m.adopt(self._whole(m, message.get("moves"), m.views))
+                m.adopt(self._whole(m, moves, m.views))
             except Violation as exc:
-                problem = f"did not show the game it refereed ({exc})"
+                problem = Text(N_("did not show the game it refereed ({why})"), {"why": str(exc)})
         if problem:
-            return Verdict(f"Warning: {name} {problem}; unverified, the game is lost for it",
-                           ok=False)
-        return Verdict(f"{name}'s part of the deal checked: every flip came from the shuffle")
+            return Verdict(N_("Warning: {name} {problem}; unverified, the game is lost for it"),
+                           False, {"name": name, "problem": problem})
+        return Verdict(N_("{name}'s part of the deal checked: every flip came from the shuffle"),
+                       True, {"name": name})
 
-    def _problem(self, raw: Any) -> str:
+    def _problem(self, raw: Any) -> Text | None:
         if not isinstance(raw, bytes) or len(raw) != SIZE:
-            return "revealed no key"
+            return Text(N_("revealed no key"))
         key = int.from_bytes(raw, "big")
         if not 1 < key < Q or key % 2 == 0:
-            return "revealed a key that is no key"
+            return Text(N_("revealed a key that is no key"))
         assert self.first is not None and self.deck is not None
         if self.side.is_host:
             passed = sorted(pow(x, key, P) for x in self.first)
             if passed != sorted(self.deck):
-                return "dealt cards that are not the host's, shuffled and encrypted"
+                return Text(N_("dealt cards that are not the host's, shuffled and encrypted"))
         elif sorted(pow(c, key, P) for c in _CARDS) != sorted(self.first):
-            return "dealt cards that are not the 32 pieces, shuffled and encrypted"
+            return Text(N_("dealt cards that are not the 32 pieces, shuffled and encrypted"))
         for sq, part in self.parts.items():
             if pow(part, key, P) != self.deck[sq]:
-                return f"opened a flip (square {sq}) with a part that is not its key's"
-        return ""
+                return Text(N_("opened a flip (square {square}) with a part that is not its "
+                               "key's"), {"square": sq})
+        return None
 
 
 def _checked_view(rules: Any, raw: Any, options: dict) -> dict:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from game.i18n import N_
 from game.match import Match
 from game.rules import RulesError
 from net.secrets import SALT_BYTES, Secrets, Side, Verdict, Violation, commitment
@@ -25,7 +26,7 @@ class PlaneLayouts(Secrets):
 
     FIELDS = {"shot": {"ply": int, "cell": int},
               "answer": {"ply": int, "cell": int, "answer": str}}
-    UNPROVEN = "did not prove its layout"
+    UNPROVEN = N_("did not prove its layout")
 
     def __init__(self, side: Side):
         super().__init__(side)
@@ -174,20 +175,24 @@ class PlaneLayouts(Secrets):
             # a short salt lets the layout be guessed from the commitment; a long one lets
             # the bytes be split differently between salt and layout
             size = len(salt) if isinstance(salt, bytes) else 0
-            return Verdict(f"Warning: {side.peer_name}'s salt has {size} bytes, not "
-                           f"{SALT_BYTES}; unverified, the game is lost for it", ok=False)
+            return Verdict(N_("Warning: {name}'s salt has {size} bytes, not {bytes}; "
+                              "unverified, the game is lost for it"), False,
+                           {"name": side.peer_name, "size": size, "bytes": SALT_BYTES})
         if side.peer_commit is None or commitment(salt, layout) != side.peer_commit:
-            return Verdict(f"Warning: {side.peer_name}'s layout does not match its commitment;"
-                           " unverified, the game is lost for it", ok=False)
+            return Verdict(N_("Warning: {name}'s layout does not match its commitment; "
+                              "unverified, the game is lost for it"), False,
+                           {"name": side.peer_name})
         try:
             problem = m.rules.check_layout(m.options["size"], m.options["planes"], layout,
                                            self.peer_answers)
         except (RulesError, TypeError, ValueError, KeyError, IndexError) as exc:
             problem = f"the layout is not one ({exc})"
         if problem:
-            return Verdict(f"Warning: {side.peer_name} answered falsely: {problem}; "
-                           "unverified, the game is lost for it", ok=False)
-        return Verdict(f"{side.peer_name}'s layout checked: it matches every answer")
+            return Verdict(N_("Warning: {name} answered falsely: {problem}; unverified, the "
+                              "game is lost for it"), False,
+                           {"name": side.peer_name, "problem": problem})
+        return Verdict(N_("{name}'s layout checked: it matches every answer"), True,
+                       {"name": side.peer_name})
 
 
 def _answers_in(m: Match) -> list[list]:
