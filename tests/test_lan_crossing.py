@@ -257,3 +257,20 @@ def test_this_side_makes_one_offer_of_each_kind_at_a_time():
     assert [m["type"] for m in h.link.sent[-1:]] == ["draw_offer"]
     assert sum(m["type"] == "draw_offer" for m in h.link.sent) == 1
     assert sum(m["type"] == "takeback" for m in g.link.sent) == 1
+
+
+def test_a_planes_guest_refuses_a_takeback_between_its_answer_and_the_shot():
+    h, g = memory_pair("planes", seed=16)
+    to_turn(h, g, h.seat, random.Random(12), least=4)
+    ply = len(h.match.moves)
+    cell = h.match.legal_moves()[0]
+    h.link.send({"type": "shot", "ply": ply, "cell": cell})  # the modified host asks...
+    h.link.send({"type": "takeback", "ply": ply})  # ...then would rather shoot elsewhere
+    events = settle(g)
+    assert not asks(events)
+    got = [h.link.receive() for _ in range(2)]
+    assert got[0]["type"] == "answer" and got[1] == {"type": "takeback_reply", "accept": False,
+                                                     "ply": ply}
+    h.link.send({"type": "move", "ply": ply, "move": h.match.legal_moves()[1]})
+    settle(g)
+    assert g.violation and len(g.match.moves) == ply
