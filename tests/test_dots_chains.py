@@ -149,6 +149,17 @@ def test_the_compiled_search_agrees_on_simple_endgames(search, size, seed):
     assert search(*size).exact
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(2, 3), (3, 3), (2, 4)]), st.integers(0, 2 ** 32))
+def test_the_compiled_search_is_exact_on_loony_positions_with_joints(search, size, seed):
+    """Once no safe line is left the search's model (open a chain or loop, take all or keep
+    control) loses nothing, joints between chains included."""
+    geo = geometry(*size)
+    mask = loony_position(*size, seed)
+    memo = _MEMOS.setdefault(size, Memo(geo))
+    assert search(*size).value(mask, Budget(3600)) == memo.value(mask)
+
+
 def test_the_long_chain_rule():
     geo = geometry(4, 5)
     loony = corridors(4, 5)  # four chains of five: the side to move must open one
