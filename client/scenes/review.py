@@ -394,30 +394,39 @@ class ReviewScene(Scene):
         self.better_board.close()
 
     # --- layout
+    k = 1.0  # how much larger than at 800x560 the words are drawn (set by layout)
+
+    def px(self, n: float) -> int:
+        """A size in pixels at 800x560, for this window."""
+        return round(n * self.k)
+
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.side = pygame.Rect(w - max(250, min(360, w // 4)), 52, max(250, min(360, w // 4)),
-                                h - 52)
+        self.k = 1.0 if h < 700 else 1.2 if h < 1000 else 1.45
+        head = self.px(52)
+        width = max(250, min(420, w // 4))
+        self.side = pygame.Rect(w - width, head, width, h - head)
         side = self.side
-        self.depth.layout(pygame.Rect(side.x + 10, side.y + 10, side.width - 20, 36), 80)
-        self.bar = pygame.Rect(side.x + 14, side.y + 58, side.width - 28, 12)
-        bottom = h - 12
-        self.side_buttons.layout_column(side.x + 14, bottom - 3 * 42 - 2 * 8, side.width - 28,
-                                        42, gap=8)
+        self.depth.layout(pygame.Rect(side.x + 10, side.y + 10, side.width - 20, self.px(36)),
+                          self.px(80))
+        self.bar = pygame.Rect(side.x + 14, side.y + self.px(58), side.width - 28, self.px(12))
+        bottom, button_h = h - 12, self.px(42)
+        self.side_buttons.layout_column(side.x + 14, bottom - 3 * button_h - 2 * 8,
+                                        side.width - 28, button_h, gap=8)
         left = side.x - 24
-        nav_h = 46
-        icon_w = max(40, min(56, left // 12))
-        text_w = max(100, min(200, (left - 4 * icon_w - 5 * 8) // 2))
+        nav_h = self.px(46)
+        icon_w = max(40, min(self.px(56), left // 12))
+        text_w = max(100, min(self.px(200), (left - 4 * icon_w - 5 * 8) // 2))
         x = 12
         for b in self.nav.buttons:
             b.rect = pygame.Rect(x, h - nav_h - 10, icon_w if b.icon else text_w, nav_h)
             x = b.rect.right + 8
-        self.text_size = 16 if h < 700 else 18
+        self.text_size = self.px(16)
         text_h = 5 * (self.text_size + 4) + 6
         self.text_box = pygame.Rect(12, h - nav_h - 18 - text_h, left, text_h)
         graph_h = max(72, min(160, h // 7))
         self.graph = pygame.Rect(12, self.text_box.y - graph_h - 6, left, graph_h)
-        top = 52 + 8 + 24  # the header, and a caption above each board
+        top = head + 8 + self.px(24)  # the header, and a caption above each board
         self.board_area = pygame.Rect(12, top, left, self.graph.y - 8 - top)
         area = self.board_area
         self.split = False
@@ -442,8 +451,8 @@ class ReviewScene(Scene):
         return board.rect.inflate(6, 6).contains(layer.get_bounding_rect())
 
     def _place_moves(self) -> None:
-        side, row_h = self.side, 24
-        top = self.bar.bottom + 6 + 18 * (1 + self.rules.PLAYERS) + 8
+        side, row_h = self.side, self.px(24)
+        top = self.bar.bottom + 6 + self.px(18) * (1 + self.rules.PLAYERS) + 8
         bottom = self.side_buttons.buttons[0].rect.y - 8
         visible = max(1, (bottom - top) // row_h)
         n = len(self.match.moves)
@@ -635,41 +644,56 @@ class ReviewScene(Scene):
         if lost is not None:
             x = self.x_of(lost + 1)
             pygame.draw.line(surface, theme.BAD, (x, g.y + 4), (x, g.bottom - 4), 2)
-            theme.text(surface, _("lost"), (int(x) + 4, g.y + 4), 14, theme.BAD)
+            theme.text(surface, _("lost"), (int(x) + 4, g.y + 4), self.px(14), theme.BAD)
         x = self.x_of(self.ply)
         pygame.draw.line(surface, theme.FOCUS, (x, g.y + 2), (x, g.bottom - 2), 2)
+        # the marks as large as the room between two positions allows; where they crowd,
+        # inaccuracies are left to the move list
+        spacing = (g.width - 16) / max(1, len(self.match.moves))
+        radius = max(2, min(5, round(spacing * 0.8)))
         for e in self.plies:
             cls = e.get("class", "ok")
-            if e.get("kind") != "move" or cls == "ok":
+            if e.get("kind") != "move" or cls == "ok" or (cls == "inaccuracy" and spacing < 3):
                 continue
             v = points[e["ply"] + 1] if e["ply"] + 1 < len(points) else None
             v = v if v is not None else points[e["ply"]]
             if v is None:
                 continue
             centre = (int(self.x_of(e["ply"] + 1)), int(y_of(v)))
-            pygame.draw.circle(surface, CLASS_COLOURS[cls], centre, 5 if cls == "blunder" else 4)
-            pygame.draw.circle(surface, theme.INK, centre, 5 if cls == "blunder" else 4, 1)
+            r = radius if cls == "blunder" else max(2, radius - 1)
+            pygame.draw.circle(surface, CLASS_COLOURS[cls], centre, r)
+            if r > 2:
+                pygame.draw.circle(surface, theme.INK, centre, r, 1)
         paper.rect(surface, theme.INK_SOFT, g, 1)
         # what the graph shows, in its corners
         if two:
-            theme.text(surface, seat_title(self.match, 1), (g.x + 8, g.y + 4), 13,
-                       theme.SEAT_COLORS[1])
-            theme.text(surface, seat_title(self.match, 0), (g.x + 8, g.bottom - 4), 13,
-                       theme.SEAT_COLORS[0], anchor="bottomleft")
+            self._label(surface, seat_title(self.match, 1), {"topleft": (g.x + 6, g.y + 4)},
+                        theme.SEAT_COLORS[1])
+            self._label(surface, seat_title(self.match, 0),
+                        {"bottomleft": (g.x + 6, g.bottom - 4)}, theme.SEAT_COLORS[0])
         label = {"win chance": _("win chance"), "survival": _("chance to go on"),
                  "probes": _("probes to the end (fewer is better)")}.get(self.unit, "")
         if label:
-            theme.text(surface, label, (g.right - 8, g.y + 4), 13, theme.INK_SOFT,
-                       anchor="topright")
+            self._label(surface, label, {"topright": (g.right - 6, g.y + 4)}, theme.INK_SOFT)
+
+    def _label(self, surface: pygame.Surface, words: str, where: dict, colour) -> None:
+        """A word on the graph, on a slip of paper so the line under it does not hide it."""
+        img = theme.render(words, self.px(13), colour)
+        box = img.get_rect(**where)
+        slip = pygame.Surface(box.inflate(6, 2).size, pygame.SRCALPHA)
+        slip.fill((*theme.PANEL, 215))
+        surface.blit(slip, box.inflate(6, 2).topleft)
+        surface.blit(img, box)
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
-        sheet(surface, pygame.Rect(0, 0, w, 52), theme.PAPER_DARK)
-        theme.text(surface, _("Review: {game}").format(game=_(self.match.info.title)), (18, 26),
-                   24, bold=True, anchor="midleft")
+        head = self.side.y
+        sheet(surface, pygame.Rect(0, 0, w, head), theme.PAPER_DARK)
+        theme.text(surface, _("Review: {game}").format(game=_(self.match.info.title)),
+                   (18, head // 2), self.px(24), bold=True, anchor="midleft")
         theme.text(surface, _("Move {n}/{total}").format(n=self.ply, total=len(self.match.moves)),
-                   (self.side.x - 14, 26), 17, theme.INK_SOFT, anchor="midright")
+                   (self.side.x - 14, head // 2), self.px(17), theme.INK_SOFT, anchor="midright")
         area = self.board_area
         self.board.draw(surface)
         self.tabs = []
@@ -679,13 +703,14 @@ class ReviewScene(Scene):
             self._caption(surface, _("Better"), self.better_board.rect, theme.GOOD)
         elif self.has_better:  # one board: two tabs say which it shows, a click swaps
             words = [(False, _("Played")), (True, _("Better") + " (B)")]
-            widths = [theme.font(16, True).size(w)[0] + 24 for _b, w in words]
+            size = self.px(16)
+            widths = [theme.font(size, True).size(w)[0] + 24 for _b, w in words]
             x = area.centerx - (sum(widths) + 8) // 2
             for (better, word), width in zip(words, widths):
-                tab = pygame.Rect(x, area.y - 24, width, 22)
+                tab = pygame.Rect(x, area.y - self.px(24), width, self.px(22))
                 if better == self.show_better:
                     paper.highlight(surface, tab, theme.HILITE)
-                theme.text(surface, word, tab.center, 16, theme.GOOD if better else theme.INK,
+                theme.text(surface, word, tab.center, size, theme.GOOD if better else theme.INK,
                            bold=True, anchor="center")
                 self.tabs.append((better, tab))
                 x += width + 8
@@ -707,8 +732,8 @@ class ReviewScene(Scene):
         self.nav.draw(surface, show_focus=False)
 
     def _caption(self, surface: pygame.Surface, word: str, rect: pygame.Rect, colour) -> None:
-        theme.text(surface, word, (rect.centerx, self.board_area.y - 4), 16, colour, bold=True,
-                   anchor="midbottom")
+        theme.text(surface, word, (rect.centerx, self.board_area.y - 4), self.px(16), colour,
+                   bold=True, anchor="midbottom")
 
     def _draw_progress(self, surface: pygame.Surface) -> None:
         bar = self.bar
@@ -720,11 +745,12 @@ class ReviewScene(Scene):
                              filled, border_radius=4)
         paper.rect(surface, theme.INK_SOFT, bar, 1)
         y = bar.bottom + 6
-        status = theme.wrap(self.status_text(), self.side.width - 28, 14)[0]
-        theme.text(surface, status, (bar.x, y), 14, theme.INK_SOFT)
+        size = self.px(14)
+        status = theme.wrap(self.status_text(), self.side.width - 28, size)[0]
+        theme.text(surface, status, (bar.x, y), size, theme.INK_SOFT)
         for seat, line in enumerate(self.counts()):
             colour = self.board.seat_colour(seat) if self.rules.PLAYERS > 1 else theme.INK
-            theme.text(surface, line, (bar.x, y + 18 * (seat + 1)), 14, colour)
+            theme.text(surface, line, (bar.x, y + self.px(18) * (seat + 1)), size, colour)
 
     def counts(self) -> list[str]:
         """Marks per side: ?? blunders, ? mistakes, ?! inaccuracies."""
@@ -747,15 +773,15 @@ class ReviewScene(Scene):
             e = self.entry(ply - 1) if ply else None
             if e is not None and e.get("class", "ok") != "ok":
                 cls = e["class"]
-                drawn = theme.text(surface, CLASS_MARKS[cls], (right, rect.centery), 16,
-                                   CLASS_COLOURS[cls], bold=True, anchor="midright")
+                drawn = theme.text(surface, CLASS_MARKS[cls], (right, rect.centery),
+                                   self.px(16), CLASS_COLOURS[cls], bold=True, anchor="midright")
                 right = drawn.x - 4
             if e is not None and e.get("exact"):
-                drawn = theme.text(surface, "=", (right, rect.centery), 14, theme.INK_SOFT,
-                                   anchor="midright")
+                drawn = theme.text(surface, "=", (right, rect.centery), self.px(14),
+                                   theme.INK_SOFT, anchor="midright")
                 right = drawn.x - 4
             room = right - rect.x - 8
-            size = 16
+            size = self.px(16)
             while theme.font(size).size(label)[0] > room and size > 11:
                 size -= 1
             theme.text(surface, label, (rect.x + 8, rect.centery), size, anchor="midleft")
