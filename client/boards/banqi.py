@@ -393,8 +393,9 @@ class Board(SquareBoard):
                 font = theme.cjk_font(int(radius * 1.1)) if cjk else theme.font(
                     int(radius * 1.0), bold=True)
                 img = font.render(text, True, ink)
-                img.set_alpha(alpha)
                 layer.blit(img, img.get_rect(center=local.center))
+        if alpha < 255:
+            layer.fill((255, 255, 255, alpha), special_flags=pygame.BLEND_RGBA_MULT)
         surface.blit(layer, rect)
 
     def _draw_memory(self, surface, rect: pygame.Rect, piece: str) -> None:
