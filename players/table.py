@@ -426,13 +426,12 @@ class Table:
             self.cancel()
             self.reveal_until = None
             self.replay_due = self.records
-            if self.records:
-                self._record_stats()
-                if self.humans and not self.demo:
-                    saves.remove(self.save_name)
+            if self.records and self.humans and not self.demo:
+                saves.remove(self.save_name)
             self._emit(EventKind.ENDED)
         if self.replay_due and (self.remote is None or self.remote.settled()):
-            self.replay_due = False
+            self.replay_due = False  # over the LAN, once the end can no longer change
+            self._record_stats()  # (a crossing end or a failed reveal would change it)
             self._write_replay()
 
     def stats_entry(self) -> tuple[str, str, str, int | None] | None:

@@ -274,3 +274,30 @@ def test_a_planes_guest_refuses_a_takeback_between_its_answer_and_the_shot():
     h.link.send({"type": "move", "ply": ply, "move": h.match.legal_moves()[1]})
     settle(g)
     assert g.violation and len(g.match.moves) == ply
+
+
+def test_the_players_statistics_count_the_end_both_sides_agree_on(monkeypatch):
+    """A draw agreed here crosses the host's resignation: the host's end stands, and the
+    guest's table counts a win, not the draw it saw first (it counts once the record is
+    settled: the peer's reveal has come)."""
+    from game import stats
+    from players.base import Controller, HumanController
+    from players.table import Table
+    counted = []
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
+    h, g = memory_pair("banqi", seed=17)
+    to_turn(h, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=lambda work: None)
+    h.offer_draw()
+    q = asks(table.tick())[0]
+    q.on_yes()  # a draw here...
+    table.tick()
+    assert g.match.outcome().winner is None
+    h.resign()  # ...crossed the host's resignation
+    settle(h, g)
+    table.tick()
+    same_end(h, g)
+    assert g.match.outcome().winner == g.seat
+    assert [c[2] for c in counted] == ["won"]
