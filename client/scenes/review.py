@@ -644,7 +644,9 @@ class ReviewScene(Scene):
         if lost is not None:
             x = self.x_of(lost + 1)
             pygame.draw.line(surface, theme.BAD, (x, g.y + 4), (x, g.bottom - 4), 2)
-            theme.text(surface, _("lost"), (int(x) + 4, g.y + 4), self.px(14), theme.BAD)
+            where = {"bottomleft": (int(x) + 4, g.bottom - 4)} if x < g.centerx else \
+                {"bottomright": (int(x) - 4, g.bottom - 4)}  # on the side with room
+            self._label(surface, _("lost"), where, theme.BAD)
         x = self.x_of(self.ply)
         pygame.draw.line(surface, theme.FOCUS, (x, g.y + 2), (x, g.bottom - 2), 2)
         # the marks as large as the room between two positions allows; where they crowd,
