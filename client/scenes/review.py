@@ -19,7 +19,7 @@ from client.scenes.base import Scene, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
-from game.i18n import N_, _, format_number, format_percent, seat_title
+from game.i18n import N_, _, format_number, format_percent, pgettext, seat_title
 from game.match import Match, Seat
 from game.rules import RulesError
 
@@ -34,6 +34,11 @@ CLASS_NAMES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"),
 CLASS_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 CLASS_COLOURS = {"inaccuracy": (206, 160, 30), "mistake": theme.ACCENT, "blunder": theme.BAD}
 PERCENT_UNITS = ("win chance", "survival")  # units that are a share, said as a percentage
+
+
+def _played() -> str:
+    """The caption over the board of the move played (not the statistics' games played)."""
+    return pgettext("review: the move played", "Played")
 
 
 def _lists(value: Any) -> Any:
@@ -700,11 +705,11 @@ class ReviewScene(Scene):
         self.board.draw(surface)
         self.tabs = []
         if self.split:
-            self._caption(surface, _("Played"), self.board.rect, theme.INK)
+            self._caption(surface, _played(), self.board.rect, theme.INK)
             self.better_board.draw(surface)
             self._caption(surface, _("Better"), self.better_board.rect, theme.GOOD)
         elif self.has_better:  # one board: two tabs say which it shows, a click swaps
-            words = [(False, _("Played")), (True, _("Better") + " (B)")]
+            words = [(False, _played()), (True, _("Better") + " (B)")]
             size = self.px(16)
             widths = [theme.font(size, True).size(w)[0] + 24 for _b, w in words]
             x = area.centerx - (sum(widths) + 8) // 2
@@ -717,7 +722,7 @@ class ReviewScene(Scene):
                 self.tabs.append((better, tab))
                 x += width + 8
         elif self.ply:
-            self._caption(surface, _("Played"), area, theme.INK)
+            self._caption(surface, _played(), area, theme.INK)
         self.draw_graph(surface)
         y = self.text_box.y + 4
         for line, colour in self.judgement():
