@@ -178,7 +178,6 @@ class Rejoin:
         self.link, self.connected, self.waiting = link, True, False
         self.offers, self.sent_move, self.undone = {}, None, None
         self.withdraw_questions()
-        self.hidden.resumed()
         self.unsent_end = None
         ending = self.match.ending
         gave_up = ending is not None and ending.loser == self.seat and \
@@ -192,6 +191,8 @@ class Rejoin:
             self.rebuild(welcome)
             if gave_up and not self.match.over:  # given up: the host hears it again
                 self.resign(ending.detail)
+        if not self.match.over:
+            self.hidden.resumed()  # after the welcome: a flip or shot asked is asked again
         self.after_move()  # a reveal the peer could not get goes again
         self._say(N_("{name} is back"))
         self._note(EventKind.REFRESH)

@@ -17,7 +17,7 @@ from players.events import EventKind
 from players.table import Table
 from tests.fakes.wire import Clock, link_pair, memory_pair, settle
 from tests.test_lan import local_move
-from tests.test_lan_crossing import play
+from tests.test_lan_crossing import play, to_turn
 
 
 class Listening:
@@ -302,3 +302,28 @@ def test_closing_the_window_mid_lan_game_asks_first_and_the_game_is_saved():
         assert saves.read_extra(name)["lan"]["token"] == h.token
     finally:
         ui.close()
+
+
+@pytest.mark.parametrize("game", ["banqi", "planes"])
+def test_a_flip_or_shot_asked_before_the_link_dropped_is_asked_again_and_played(game):
+    """The guest answered (its part, its cell's answer) but the answer was lost with the link:
+    on the resume the host asks the same again and plays it; nothing else may come there."""
+    h, g = memory_pair(game, seed=30)
+    h.server = server = Listening()
+    rng = random.Random(6)
+    to_turn(h, g, h.seat, rng, least=4)
+    ply = len(h.match.moves)
+    asked = next(x for x in h.match.legal_moves() if game != "banqi" or len(x) == 2)
+    h.submit(asked)
+    assert h.waiting
+    g.events()  # the guest answers...
+    h.link.inbox.clear()  # ...and the answer is lost with the link
+    h.link.close("the network dropped")
+    h.events()
+    knocks_at(g, h, server)
+    g.events()
+    settle(h, g)
+    assert not h.violation and not g.violation, (h.violation, g.violation)
+    assert len(h.match.moves) == ply + 1 and len(g.match.moves) == ply + 1
+    played = h.match.moves[ply]
+    assert (played if game == "banqi" else played[0]) == asked

@@ -21,6 +21,7 @@ from ai.base import Budget, decide_setup
 from game.match import Match
 from game.rules import RulesError
 from net import session as lan
+from net.rejoin import KNOCK_EVERY
 from players.events import EventKind
 from tests.fakes.wire import Clock, link_pair, memory_pair
 
@@ -94,6 +95,8 @@ class Sides(RuleBasedStateMachine):
             if not any(s.link.inbox for s in self.sides) and all(
                     s.connected and s.link.open for s in self.sides):
                 break
+            if not all(s.connected for s in self.sides):
+                self.clock.t += KNOCK_EVERY  # the guest knocks again
             for i, s in enumerate(self.sides):
                 self._take(i, s.events())
 

@@ -154,7 +154,8 @@ class Secrets:
         """Both sides went back some plies: forget what the plies taken back told."""
 
     def resumed(self) -> None:
-        """The link is new: a question to the peer still in flight is void."""
+        """The link is new (and, on the host, the guest welcomed): a question to the peer
+        still in flight is asked again; it stands (the peer may have answered it)."""
 
     def to_save(self) -> dict:
         """What a save keeps of this side's secrets, so the game can go on after a restart."""

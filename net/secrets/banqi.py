@@ -510,7 +510,10 @@ class SharedDeal(Secrets):
         self.pending_flip = None
 
     def resumed(self) -> None:
-        self.pending_flip = None
+        side = self.side
+        if self.pending_flip is not None:  # asked: the guest may have given its part
+            side.send({"type": "flip", "ply": len(side.match.moves), "square": self.pending_flip})
+            side.waiting = True
 
     # --- a save: this side's key, both passes and what the flips opened
     def to_save(self) -> dict:
@@ -519,7 +522,8 @@ class SharedDeal(Secrets):
                 "deck": [_encode(x) for x in self.deck or []],
                 "parts": [[sq, _encode(x)] for sq, x in self.parts.items()],
                 "opened": [[sq, p, c] for sq, (p, c) in self.opened.items()],
-                "answered": [[p, sq] for p, sq in self.answered.items()]}
+                "answered": [[p, sq] for p, sq in self.answered.items()],
+                "pending_flip": self.pending_flip}
 
     def restore(self, saved: dict) -> None:
         key = int.from_bytes(saved["key"], "big")
@@ -533,6 +537,8 @@ class SharedDeal(Secrets):
         self.parts = {int(sq): _part(x) for sq, x in saved["parts"]}
         self.opened = {int(sq): (int(p), int(c)) for sq, p, c in saved["opened"]}
         self.answered = {int(p): str(sq) for p, sq in saved["answered"]}
+        flip = saved.get("pending_flip")
+        self.pending_flip = flip if isinstance(flip, str) and _flip(flip) else None
 
     # --- the end: keys out, everything checked
     def secret(self) -> dict | None:

@@ -149,16 +149,22 @@ class PlaneLayouts(Secrets):
         self.answered = {p: c for p, c in self.answered.items() if p < plies}
 
     def resumed(self) -> None:
-        self.pending_shot = None
+        side = self.side
+        if self.pending_shot is not None:  # asked: the guest may have answered it
+            side.send({"type": "shot", "ply": len(side.match.moves), "cell": self.pending_shot})
+            side.waiting = True
 
     def to_save(self) -> dict:
         return {"own_layout": self.own_layout, "peer_answers": self.peer_answers,
-                "answered": [[p, c] for p, c in self.answered.items()]}
+                "answered": [[p, c] for p, c in self.answered.items()],
+                "pending_shot": self.pending_shot}
 
     def restore(self, saved: dict) -> None:
         self.own_layout = saved.get("own_layout")
         self.peer_answers = [list(a) for a in saved.get("peer_answers", [])]
         self.answered = {int(p): int(c) for p, c in saved.get("answered", [])}
+        shot = saved.get("pending_shot")
+        self.pending_shot = shot if type(shot) is int else None
 
     def secret(self) -> dict | None:
         if self.own_layout is not None:
