@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.i18n import N_, Text
+from net.peer_text import peer_line
 
 FieldTypes = Mapping[str, type | tuple[type, ...]]
 
@@ -95,7 +96,6 @@ def _plain(value: Any) -> Any:
 def said(message: dict) -> Text:
     """An error frame from the peer as a Text: its key if it is one this arcade knows (with
     short, clean values), else its English text, cleaned."""
-    from net.peer_text import peer_line
     key, params = message.get("reason"), message.get("values")
     if key in KNOWN_KEYS and isinstance(params, dict) and len(params) <= 4:
         clean = {str(k)[:20]: peer_line(v, 80) if isinstance(v, str) else v

@@ -7,7 +7,8 @@ host's echo arrives, so both keep the same move list (save for what each may not
 What stays hidden is each game's own business (net/secrets/<id>.py behind `Secrets`); the
 session names no game. Offers and questions are in net/offers.py, the end and the reveals in
 net/ending.py, welcomes, resumes and saves in net/rejoin.py, the message table in
-net/messages.py, hosting and joining in net/hosting.py; net/lan.py is the entry. The phases are
+net/messages.py, hosting and joining in net/hosting.py (whose names this module passes on to
+the client and headless play); a game taken up from its save in net/takeup.py. The phases are
 drawn in docs/lan.md.
 
 Nothing from the wire is trusted: each message passes `messages.refusal` (its declared type,
