@@ -255,3 +255,53 @@ def test_deep_reviews_again_and_either_depth_is_kept(h, monkeypatch):
     again = open_review(h, match, path=path)  # the deep one kept: opened at its depth
     finish(h, again)
     assert again.stored and again.depth.value == "deep"
+
+
+class ScriptedOdds(ScriptedReview):
+    """The scripted judgement with a shot's chances, as planes gives them."""
+
+    def appraise(self, state, moves, share=1.0):
+        seat, a = super().appraise(state, moves, share)
+        details = tuple({"head": 0.31, "hit": 0.5} for _m in moves)
+        return seat, Appraisal(a.value, a.scores, a.best, a.line, False, details,
+                               {"best": {"head": 0.44, "hit": 0.6}})
+
+
+def test_a_hidden_game_says_the_chances_and_the_truth(h, monkeypatch):
+    from ai.base import Budget
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedOdds)
+    match = Match("planes", None, 5, [Seat("human", "You"), Seat("ai", "Bot", "hard")])
+    rng, bot = random.Random(5), match.info.ai_module()
+    while len(match.moves) < 14:
+        if match.setup_pending():
+            match.play(bot.choose_setup(match.view(match.to_move()), Budget(1.0), "easy", rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    assert match.rules.HIDDEN
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    assert [e["kind"] for e in scene.plies[:2]] == ["setup", "setup"]
+    h.click_button("Next mistake")
+    e = scene.entry(scene.ply - 1)
+    assert e["class"] == "blunder" and "truth" in e
+    words = " ".join(line for line, _c in scene.judgement())
+    assert "31%" in words and "44%" in words and "As it turned out" in words
+    scene.seek(1)
+    assert any("not judged" in line for line, _c in scene.judgement())
+
+
+def test_2048_says_where_the_board_was_lost(h):
+    match = Match("g2048", None, 4, [Seat("human", "You")])
+    rng = random.Random(4)
+    while len(match.moves) < 10 and not match.over:
+        match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    assert scene.lost_at() == BLUNDERS[0]  # the first move that halved its expected result
+    assert any("lost at move 4" in line for line, _c in scene.judgement())
+    h.click_button("Next mistake")
+    assert scene.ply == BLUNDERS[0] + 1
+    assert any(line.startswith("Here the board was lost") for line, _c in scene.judgement())
+    h.click_button("Try again from here")  # one player: no one to ask who plays
+    play = h.top
+    assert isinstance(play, PlayScene) and play.match.moves == match.moves[:BLUNDERS[0]]
