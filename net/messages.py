@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.i18n import N_, Text
+from game.rules import RulesError
 from net.peer_text import peer_line
 
 FieldTypes = Mapping[str, type | tuple[type, ...]]
@@ -46,6 +47,14 @@ WRONG_PLY = N_("move for ply {ply}, but this game is at ply {now}")
 NOT_YOUR_TURN = N_("not your turn")
 KNOWN_KEYS = {UNKNOWN, BAD_FIELD, NOT_OVER, NO_OFFER, NO_REMATCH, NO_REVEAL, REFUSED,
               WRONG_PLY, NOT_YOUR_TURN}
+
+
+class Refused(RulesError):
+    """A message refused by a handler, with its reason as a Text."""
+
+    def __init__(self, key: str, **params: Any):
+        self.text = Text(key, params)
+        super().__init__(self.text.english())
 
 
 def refusal(message: dict, game_fields: Mapping[str, FieldTypes], *, over: bool,

@@ -173,7 +173,8 @@ class Session(Offers, Ends, Rejoin):
         try:
             handler(message)
         except RulesError as exc:
-            self.send(messages.error_frame(kind, Text(str(exc)[:200])))
+            reason = exc.text if isinstance(exc, messages.Refused) else Text(str(exc)[:200])
+            self.send(messages.error_frame(kind, reason))
         except Exception as exc:  # a Violation, or any failure a crafted message could cause
             self.cut_off(f"{kind}: {exc}" if isinstance(exc, Violation)
                          else f"a {kind} message broke this side ({type(exc).__name__})")
@@ -195,12 +196,12 @@ class Session(Offers, Ends, Rejoin):
     def _on_move(self, message: dict) -> None:
         ply, move, m = message["ply"], message["move"], self.match
         if ply != len(m.moves):
-            raise RulesError(f"move for ply {ply!r}, but this game is at ply {len(m.moves)}")
+            raise messages.Refused(messages.WRONG_PLY, ply=ply, now=len(m.moves))
         if not self.is_host:
             self._guest_receive(move, message)
             return
         if m.to_move() != self.peer_seat:
-            raise RulesError("not your turn")
+            raise messages.Refused(messages.NOT_YOUR_TURN)
         if not self.hidden.receive_as_host(move, message):
             self.host_play(move)
 

@@ -301,3 +301,24 @@ def test_the_players_statistics_count_the_end_both_sides_agree_on(monkeypatch):
     same_end(h, g)
     assert g.match.outcome().winner == g.seat
     assert [c[2] for c in counted] == ["won"]
+
+
+def test_a_refusal_crosses_as_a_key_and_values_and_is_said_from_them():
+    from net import messages
+    h, g = memory_pair("ataxx", seed=18)
+    g.link.send({"type": "move", "ply": 5, "move": "a1"})
+    g.link.send({"type": "fly", "ply": 0})
+    settle(h)
+    frames = h.link.sent[-2:]
+    assert [f["reason"] for f in frames] == [messages.WRONG_PLY, messages.UNKNOWN]
+    assert frames[0]["values"] == {"ply": 5, "now": 0} and frames[0]["kind"] == "move"
+    notes = g.events()
+    said = [n.text for n in notes if n.kind is EventKind.NOTICE]
+    reasons = [t.params["text"].params["reason"] for t in said]
+    assert [r.key for r in reasons] == [messages.WRONG_PLY, messages.UNKNOWN]
+    assert "ply 5" in said[0].english() and "ply 0" in said[0].english()
+    forged = {"type": "error", "text": "x\x00" * 500, "reason": "{evil!r:>999999}",
+              "values": {"evil": 1}}
+    h.link.send(forged)
+    notes = g.events()
+    assert all(len(n.text.english()) < 400 for n in notes)
