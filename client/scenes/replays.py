@@ -443,15 +443,18 @@ class ReplayPlayerScene(Scene):
         board_rect = pygame.Rect(12, top, self.side.x - 24, bottom - top)
         if self.board.rect != board_rect:
             self.board.layout(board_rect)
-        # the drawn controls square, the worded ones (Speed, Review, Back) wide enough
+        # the drawn controls square, the worded ones (Speed, Review, Back) each as wide as its
+        # words want, in proportion where the row is short of room
         x, room = 12, self.side.x - 24
-        count = len(self.buttons.buttons)
-        words = sum(1 for b in self.buttons.buttons if not b.icon)
-        icon_w = max(44, min(64, (room - (count - 1) * 8) // count))
-        text_w = max(icon_w, min(140, (room - (count - 1) * 8 - (count - words) * icon_w)
-                                 // words))
-        for b in self.buttons.buttons:
-            b.rect = pygame.Rect(x, h - 62, icon_w if b.icon else text_w, 48)
+        buttons = self.buttons.buttons
+        gaps, icons = (len(buttons) - 1) * 8, sum(1 for b in buttons if b.icon)
+        want = [theme.font(22).size(b.label)[0] + 24 for b in buttons if not b.icon]
+        icon_w = max(44, min(64, (room - gaps - sum(want)) // max(1, icons)))
+        share = min(1.0, (room - gaps - icons * icon_w) / max(1, sum(want)))
+        widths = iter(want)
+        for b in buttons:
+            width = icon_w if b.icon else max(icon_w, min(140, int(next(widths) * share)))
+            b.rect = pygame.Rect(x, h - 62, width, 48)
             x = b.rect.right + 8
         unit = self.match.info.board_module().Board.SCORE_UNIT
         self.result_text = theme.wrap(result_summary(self.match, unit), self.side.x - 30, 17)[0]
