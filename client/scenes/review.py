@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import pygame
 
 from ai.review import DEEP, QUICK, Review, Settings, reusable
+from ai.review_process import ProcessReview
 from ai.worker import Worker
 from client.scenes.base import Scene, start_match
 from client.ui import paper, theme
@@ -26,8 +27,9 @@ from game.rules import RulesError
 if TYPE_CHECKING:
     from client.app import App
 
-# What runs the analysis: ai.review.Review, or a stand-in with its interface (tests).
-REVIEWER: type[Review] = Review
+# What runs the analysis: a review in a process of its own (the window keeps drawing), or a
+# stand-in with Review's interface (tests).
+REVIEWER: type[Review] | type[ProcessReview] = ProcessReview
 DEPTHS = {"quick": QUICK, "deep": DEEP}
 CLASS_NAMES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"),
                "blunder": N_("Blunder")}
