@@ -367,7 +367,7 @@ def shot_costs(view: dict, cells: list[int], budget: Budget, limit: int
     live = codes[index]
     book_cell = book(size, planes).get(book_key(shots))
     found_at: tuple[float, int, list[float]] | None = None
-    for depth in range(2, (limit or LOOK_DEPTH) + 1):
+    for depth in range(2, max(2, limit or LOOK_DEPTH) + 1):  # one ply is the least it looks
         step = budget if found_at is not None else Budget(3600, budget.cancel)
         try:
             value, best = lookahead(live, shot, left, depth, step)

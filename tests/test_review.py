@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from ai import g2048, planes
-from ai.base import Budget
+from ai.base import Budget, decide_setup
 from ai.review import Review, Settings, classify, review, thresholds
 from game import replay
 from game.match import Match
@@ -224,3 +224,17 @@ def test_fox_hunt_searches_the_last_few_placements_exactly():
     assert hunt.cost(live, frozenset()) == 2.5
     assert hunt.cost(live, frozenset({1})) == 1.5
     assert hunt.probe(live, frozenset(), 40) == 3.5  # 40 sees neither 2 nor 3: a probe lost
+
+
+def test_a_planes_review_at_the_smallest_limit_still_judges_every_shot():
+    rng = random.Random(2)
+    match = Match("planes", None, 2)
+    while len(match.moves) < 6:
+        if match.setup_pending():
+            match.play(decide_setup("planes", match.view(match.to_move()), "random",
+                                    Budget(0.0), rng))
+        else:
+            match.play(rng.choice(match.legal_moves()))
+    doc = review(match, Settings(600.0, 1))
+    assert len(doc["plies"]) == 6
+    assert all(e["kind"] in ("setup", "move") for e in doc["plies"])
