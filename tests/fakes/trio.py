@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from game.i18n import Text
 from game.rules import Outcome, RulesError, Termination
 from tests.fakes.race import (  # noqa: F401 - the rest of the contract is race's
     CHANCE,
@@ -66,7 +67,8 @@ def apply(state, move):
 def outcome(state):
     if state.pile:
         return None
-    return Outcome((state.turn - 1) % 3, state.taken, Termination.SCORE, "took the last counter")
+    return Outcome((state.turn - 1) % 3, state.taken, Termination.SCORE,
+                   Text("took the last counter"))
 
 
 def score(state):
