@@ -68,7 +68,8 @@ def run_join(address: str, level: str, name: str = "") -> str:
 def _play(session: Session, level: str, now: Callable[[], float] = time.monotonic) -> str:
     """Drive the LAN game at a table with the bot at this side's seat, until it ends; the game
     left unfinished is saved, a finished one (a claimed win too) leaves no save behind."""
-    bot = AIController(level, DEFAULT_SECONDS[level] if level != "random" else 0.0)
+    chosen = check_level(level)
+    bot = AIController(level, DEFAULT_SECONDS[chosen] if level != "random" else 0.0)
     seats = [Controller() for _ in session.match.seats]  # the peer's moves come over the link
     seats[session.seat] = bot
     session.now = now
@@ -77,10 +78,11 @@ def _play(session: Session, level: str, now: Callable[[], float] = time.monotoni
     try:
         while not table.match.over:
             for event in table.tick():
-                if event.kind is EventKind.ASK:
-                    event.question.on_no and event.question.on_no()
-                elif event.kind is EventKind.NOTICE and session.violation:
-                    print(event.text.english(), file=sys.stderr)
+                question, text = event.question, event.text
+                if event.kind is EventKind.ASK and question is not None and question.on_no:
+                    question.on_no()
+                elif event.kind is EventKind.NOTICE and session.violation and text is not None:
+                    print(text.english(), file=sys.stderr)
             if session.connected:
                 lost_at = None
             elif lost_at is None:  # lost in any phase, however it was noticed

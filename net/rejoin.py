@@ -14,17 +14,17 @@ from __future__ import annotations
 import queue
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from game import APP_VERSION
 from game.i18n import N_, Text
-from game.match import Match, Seat
+from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from net.discovery import PROTOCOL
 from net.hosting import Host, check_lan_options, join, secrets_for
 from net.link import Link
 from net.peer_text import peer_name
-from net.secrets import Secrets, Violation
+from net.secrets import Secrets, Side, Violation
 from players.events import Event, EventKind
 
 KNOCK_EVERY = 1.0  # guest: seconds between two tries to get back to a lost host
@@ -110,12 +110,12 @@ class Rejoin:
         options = check_lan_options(game, welcome["options"])
         seats = [Seat.from_dict(s) for s in welcome["seats"]]
         for i, s in enumerate(seats):
-            s.kind = "human" if i == self.seat else "remote"
+            s.kind = SeatKind.HUMAN if i == self.seat else SeatKind.REMOTE
             s.name = peer_name(s.name, s.name if isinstance(s.name, str) else "?")
         seed = welcome["seed"] if type(welcome["seed"]) is int else 0
         self.match = secrets_for(game).guest_match(game, options, seed, seats, self.seat)
         if type(self.hidden) is not secrets_for(game):
-            self.hidden = secrets_for(game)(self)
+            self.hidden = secrets_for(game)(cast(Side, self))
         self.hidden.replaying()
         try:
             self.hidden.welcomed(welcome)
@@ -180,17 +180,17 @@ class Rejoin:
         self.withdraw_questions()
         self.unsent_end = None
         ending = self.match.ending
-        gave_up = ending is not None and ending.loser == self.seat and \
-            ending.termination is Termination.RESIGNATION
+        gave_up = ending if ending is not None and ending.loser == self.seat and \
+            ending.termination is Termination.RESIGNATION else None
         if self.is_host:
             self.send(self.welcome())
-            if gave_up:  # the guest may not have heard it
+            if gave_up is not None:  # the guest may not have heard it
                 self.send({"type": "resign", "ply": len(self.match.moves),
-                           "detail": ending.detail})
+                           "detail": gave_up.detail})
         elif welcome is not None:
             self.rebuild(welcome)
-            if gave_up and not self.match.over:  # given up: the host hears it again
-                self.resign(ending.detail)
+            if gave_up is not None and not self.match.over:  # given up: say it again
+                self.resign(gave_up.detail)
         if not self.match.over:
             self.hidden.resumed()  # after the welcome: a flip or shot asked is asked again
         self.after_move()  # a reveal the peer could not get goes again
@@ -251,8 +251,9 @@ class Rejoin:
             host_name = peer_name(seats[1 - seat].get("name"), host_name)
         placeholder = Match(welcome["game"], check_lan_options(welcome["game"],
                                                                welcome["options"]))
-        session = cls(link, placeholder, seat, False, token=str(welcome.get("token", "")),
-                      peer_name=host_name)
+        make: Any = cls  # a Session: the mixin's own constructor is not the session's
+        session = make(link, placeholder, seat, False, token=str(welcome.get("token", "")),
+                       peer_name=host_name)
         session.rebuild(welcome)
         return session
 
@@ -267,8 +268,9 @@ class Rejoin:
         token = saved.get("token")
         if not isinstance(token, str) or not token:
             raise ValueError("the save holds no resume token")
-        session = cls(Gone(), match, saved["seat"], saved.get("host") is True, token=token,
-                      peer_name=peer_name(saved.get("peer"), "the other player"))
+        make: Any = cls  # a Session: the mixin's own constructor is not the session's
+        session = make(Gone(), match, saved["seat"], saved.get("host") is True, token=token,
+                       peer_name=peer_name(saved.get("peer"), "the other player"))
         if now is not None:
             session.now = now
         session.connected = False

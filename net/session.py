@@ -26,7 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game.i18n import N_, Text
-from game.match import Match, Seat
+from game.match import Match, Seat, SeatKind
 from game.rules import RulesError
 from game.text import NAME_MAX
 from net import messages
@@ -169,7 +169,7 @@ class Session(Offers, Ends, Rejoin):
             if kind != "error":  # never answer an error with an error
                 self.send(messages.error_frame(kind, problem))
             return
-        handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers()[kind]
+        handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers()[str(kind)]
         try:
             handler(message)
         except RulesError as exc:
@@ -209,6 +209,7 @@ class Session(Offers, Ends, Rejoin):
         """Play a move on the host's match and tell the guest what it may see of it."""
         m = self.match
         mover, before = m.to_move(), m.state
+        assert mover is not None  # the host plays only while the game goes on
         self.play_local(move)
         wire, extra = self.hidden.echo(before, mover, m.moves[-1])
         self.send_peer_move(len(m.moves) - 1, wire, **extra)
@@ -283,7 +284,8 @@ def start_hosted(link: Link, game: str, options: dict, host_name: str, guest_nam
     if guest_name == host_name:  # two new players on machines of one name
         guest_name = peer_name(f"{guest_name[:NAME_MAX - 4]} (2)")
     names = [host_name, guest_name] if host_seat == 0 else [guest_name, host_name]
-    seats = [Seat("human" if i == host_seat else "remote", names[i]) for i in range(2)]
+    seats = [Seat(SeatKind.HUMAN if i == host_seat else SeatKind.REMOTE, names[i])
+             for i in range(2)]
     match = Match(game, options, seed, seats)
     session = Session(link, match, host_seat, True, token=secrets.token_hex(16),
                       peer_name=guest_name)

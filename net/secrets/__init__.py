@@ -62,8 +62,8 @@ class Side(Protocol):
     peer_commit: str | None  # the commitment the peer sent, if any
     waiting: bool  # a local move is out and its echo (or answer) has not come
 
-    def send(self, message: dict) -> None:
-        """Send a message to the peer (nothing while disconnected)."""
+    def send(self, message: dict) -> bool:
+        """Send a message to the peer; False if it could not go (the link is down)."""
 
     def play_local(self, move: Any) -> None:
         """Play a move on this side's match."""

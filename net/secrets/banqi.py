@@ -61,6 +61,11 @@ CARDS = 32
 KEY_BITS = 256  # short encryption exponents keep the shuffle fast; d is full size
 
 
+
+def _rules(m: Match) -> Any:
+    """The match's rules as Banqi's own module (its board helpers are not in the contract)."""
+    return m.rules
+
 def _card(t: int) -> int:
     """Card t as a quadratic residue mod P with no relation to the other cards."""
     stream = b"".join(hashlib.sha256(b"paper-arcade banqi card %d %d" % (t, i)).digest()
@@ -135,7 +140,8 @@ RESEED_TRIES = 1 << 16  # each try lands the piece with a chance of at least 1/3
 def disclose(m: Match, square: str, piece: str) -> None:
     """Put `piece` under the face-down `square` as a reseed of the match's hidden chance, so
     its record plays back to it; RulesError if no such piece is left face down."""
-    rules, sq, state = m.rules, m.rules.parse_square(square), m.state
+    rules = _rules(m)
+    sq, state = rules.parse_square(square), m.state
     if state.board[sq] != "?":
         raise RulesError(f"{square} is not face down")
     if piece not in state.under:
@@ -205,7 +211,7 @@ class FogMatch(Match):
         if self.whole:
             return super().score()
         v = self.views[-1]
-        gone = Counter(self.rules.colour_of(p) for p in v["captured"])
+        gone = Counter(_rules(self).colour_of(p) for p in v["captured"])
         return tuple(16 if c is None else 16 - gone[c] for c in v["colors"])
 
     # --- plies as the host shows them
@@ -331,12 +337,12 @@ class SharedDeal(Secrets):
     def _open(self, square: str, part: int, piece: Any = None) -> str:
         """The piece under `square`, from the peer's part and this side's key; disclosed."""
         m = self.side.match
-        sq = m.rules.parse_square(square)
+        sq = _rules(m).parse_square(square)
         card = self.table.get(part)  # the peer's part is the card under this side's key alone
         if card is None:
             raise Violation(f"the flip at {square} does not open to a card")
-        for other, (_, shown) in self.opened.items():
-            if shown == card and other != sq:
+        for other, (_, seen) in self.opened.items():
+            if seen == card and other != sq:
                 raise Violation(f"the flip at {square} opens a card already shown")
         if sq in self.parts and self.parts[sq] != part:
             raise Violation(f"a second, different part for {square}")
@@ -356,7 +362,7 @@ class SharedDeal(Secrets):
     def _my_part(self, square: str) -> bytes:
         """D[square] with this side's key taken off: the guest knows it from its shuffle."""
         assert self.first is not None and self.deck is not None
-        sq = self.side.match.rules.parse_square(square)
+        sq = _rules(self.side.match).parse_square(square)
         if not self.side.is_host:
             return _encode(self.first[self.order[sq]])
         return _encode(pow(self.deck[sq], self.inverse, P))
@@ -379,7 +385,7 @@ class SharedDeal(Secrets):
         """The host flips: give this side's part of that one square, once per ply."""
         side, m, square = self.side, self.side.match, message["square"]
         if side.is_host or m.to_move() != side.peer_seat or message["ply"] != len(m.moves) \
-                or m.state.board[m.rules.parse_square(square)] != "?":
+                or m.state.board[_rules(m).parse_square(square)] != "?":
             raise RulesError("a flip out of turn")
         if self.answered.setdefault(len(m.moves), square) != square:  # the same: a resume
             raise RulesError("one flip is opened per turn")
@@ -406,7 +412,7 @@ class SharedDeal(Secrets):
         side, m = self.side, self.side.match
         extra: dict[str, Any] = {}
         if _flip(wire):
-            extra = {"piece": m.state.board[m.rules.parse_square(wire)],
+            extra = {"piece": m.state.board[_rules(m).parse_square(wire)],
                      "part": self._my_part(wire)}
         if m.options.get("fog"):  # the guest sees its seat's view, and no more
             extra["view"] = view = m.rules.view(m.state, side.peer_seat)
@@ -438,17 +444,17 @@ class SharedDeal(Secrets):
     @staticmethod
     def _check_flip_view(m: FogMatch, square: str, view: dict) -> None:
         """The view after a flip shows the piece both sides opened, gone from the pool."""
-        sq = m.rules.parse_square(square)
+        sq = _rules(m).parse_square(square)
         shown = m.state.under[sq]  # disclosed by the flip's opening
         pool = Counter(m.views[-1]["hidden"])
         pool[shown] -= 1
-        if m.rules.parse_board(view["board"])[sq] not in (shown, "~") or \
+        if _rules(m).parse_board(view["board"])[sq] not in (shown, "~") or \
                 any(view["hidden"].get(k, 0) != n for k, n in pool.items()):
             raise Violation(f"a view that does not show the piece flipped at {square}")
 
     def _take_view(self, m: FogMatch, move: Any, message: dict) -> None:
         """Check the view the host sends with a ply; it is what the next ply leads to."""
-        rules, before = m.rules, m.views[-1]
+        rules, before = _rules(m), m.views[-1]
         view = _checked_view(rules, message.get("view"), m.options)
         if move != UNSEEN:
             rules.move_from_wire(move)  # a host move it shows must be a move
@@ -591,7 +597,7 @@ def _checked_view(rules: Any, raw: Any, options: dict) -> dict:
     """A view from the host, of the declared keys and types only; Violation otherwise."""
     if not isinstance(raw, dict):
         raise Violation("a ply under the fog without its view")
-    view = {}
+    view: dict[str, Any] = {}
     for key, kind in _VIEW_KEYS.items():
         value = raw.get(key)
         if not isinstance(value, kind) or (kind is int and type(value) is bool):
