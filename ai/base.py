@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
@@ -37,13 +37,15 @@ class CancelFlag(Protocol):
 class Budget:
     """A deadline a search must answer by, and a flag that cancels it early."""
 
-    def __init__(self, seconds: float, cancel: CancelFlag | None = None):
+    def __init__(self, seconds: float, cancel: CancelFlag | None = None,
+                 now: Callable[[], float] = time.monotonic):
         self.seconds = max(0.0, float(seconds))
-        self.deadline = time.monotonic() + self.seconds
+        self.now = now  # the clock the deadline is read on (tests move their own)
+        self.deadline = now() + self.seconds
         self.cancel: CancelFlag = cancel if cancel is not None else threading.Event()
 
     def expired(self) -> bool:
-        return self.cancel.is_set() or time.monotonic() >= self.deadline
+        return self.cancel.is_set() or self.now() >= self.deadline
 
     def check(self) -> None:
         """Raise Deadline once the budget has expired."""
@@ -51,7 +53,7 @@ class Budget:
             raise Deadline
 
     def remaining(self) -> float:
-        return 0.0 if self.cancel.is_set() else max(0.0, self.deadline - time.monotonic())
+        return 0.0 if self.cancel.is_set() else max(0.0, self.deadline - self.now())
 
 
 @runtime_checkable

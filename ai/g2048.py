@@ -197,7 +197,8 @@ def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool
     """Add the next chance level below the deepest one, growing only the boards `expanded`.
 
     Gives up (False, the tree unchanged) if the budget runs out between its steps."""
-    began = time.monotonic()
+    clock = budget.now if budget is not None else time.monotonic
+    began = clock()
     last = tree.levels[-1]
     expanded = np.sort(expanded)
     empty = empty_cells(last.boards[expanded])
@@ -217,7 +218,7 @@ def grow(tree: Tree, expanded: np.ndarray, budget: Budget | None = None) -> bool
     legal = slid != nodes[None, :]
     d, m = np.nonzero(legal)
     # the steps left (and the back-up) take about REST_SHARE times as long as those done
-    if budget is not None and budget.remaining() < REST_SHARE * (time.monotonic() - began):
+    if budget is not None and budget.remaining() < REST_SHARE * (clock() - began):
         return False
     after, after_of = _distinct(slid[d, m])
     heur = evaluate(after)
@@ -279,7 +280,7 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
         try:
             last = 0.0
             for depth in range(1, max_depth):
-                began = time.monotonic()
+                began = budget.now()
                 values, finished = tables.search(board, depth, cut, tuple(order))
                 if finished < len(order):
                     # The last best was searched first: a finished rival that beats it at
@@ -290,7 +291,7 @@ def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, ma
                     break
                 order = sorted(order, key=lambda d: -values[d])
                 reached = depth + 1
-                took = time.monotonic() - began
+                took = budget.now() - began
                 if not tables.ctl[kernel.DEPTH_CUT]:
                     break  # the cut on probability ended every line: deeper is the same tree
                 growth = min(max(took / last, 1.5), 12.0) if last > 1e-4 else GROWTH
@@ -396,7 +397,7 @@ def search_levels(board: int, dirs: list[int], budget: Budget, max_depth: int, c
         take = int(np.searchsorted(total, min(affordable, MAX_CHILDREN), side="right"))
         if take == 0 or total[take - 1] < min(MIN_LEVEL, total[-1]):
             break
-        began = time.monotonic()
+        began = budget.now()
         if not grow(tree, candidates[:take], budget):
             break
         values = back_up(tree)
@@ -404,7 +405,7 @@ def search_levels(board: int, dirs: list[int], budget: Budget, max_depth: int, c
             break
         best = dirs[int(np.argmax(values))]
         if total[take - 1] >= 20000:  # small levels cost mostly fixed overhead
-            measured = (time.monotonic() - began) / total[take - 1]
+            measured = (budget.now() - began) / total[take - 1]
             per_child = max(PER_CHILD / 4, 1.3 * measured)
             _speed["per_child"] = 0.7 * _speed["per_child"] + 0.3 * per_child
         if take < len(candidates):
