@@ -17,6 +17,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 
 import msgpack
 
@@ -95,17 +96,18 @@ class Link:
     """One open connection to a peer. Messages in come from receive(); send() sends one."""
 
     def __init__(self, sock: socket.socket, peer: str = "", heartbeat: float = HEARTBEAT,
-                 timeout: float = TIMEOUT):
+                 timeout: float = TIMEOUT, now: Callable[[], float] = time.monotonic):
         self.sock = sock
+        self.now = now  # the clock silence is measured on (tests move their own)
         self.peer = peer or _peer_name(sock)
         self.heartbeat, self.timeout = heartbeat, timeout
         self.inbox: queue.Queue[dict] = queue.Queue(MAX_INBOX)
         self.closed_reason: str | None = None
-        self.last_heard = time.monotonic()
+        self.last_heard = now()
         self._send_lock = threading.Lock()
         self._closed = threading.Event()
         self._told_closed = False
-        self._allowance, self._counted = float(BURST), time.monotonic()
+        self._allowance, self._counted = float(BURST), now()
         sock.settimeout(timeout)  # a recv or send that waits this long means the peer is gone
         self.sent: list[dict] = []  # tests may set record_sent to look at every frame sent
         self.record_sent = False
@@ -185,7 +187,7 @@ class Link:
             except OSError:
                 self.close("the connection was lost")
                 return
-            now = self.last_heard = time.monotonic()
+            now = self.last_heard = self.now()
             self._allowance = min(BURST, self._allowance + (now - self._counted) * RATE) - 1
             self._counted = now
             if self._allowance < 0:
@@ -201,7 +203,7 @@ class Link:
 
     def _beat_loop(self) -> None:
         while not self._closed.wait(self.heartbeat):
-            if time.monotonic() - self.last_heard > self.timeout:
+            if self.now() - self.last_heard > self.timeout:
                 self.close(f"the other side has been silent for {self.timeout:g} s")
                 return
             self.send({"type": "ping"})

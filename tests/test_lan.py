@@ -352,17 +352,32 @@ def test_host_shrugs_off_junk_connections_and_refuses_mismatched_hellos():
         host.stop()
 
 
+def _until(done, tries: int = 500) -> bool:
+    """Wait for another thread to get there, a bounded number of short looks (a hang guard,
+    not a timer: what is tested runs on the links' own clock)."""
+    for _ in range(tries):
+        if done():
+            return True
+        time.sleep(0.01)
+    return done()
+
+
 def test_heartbeats_keep_a_quiet_link_and_silence_closes_it():
+    clock = [1000.0]
+    now = lambda: clock[0]  # noqa: E731
     a, b = socket.socketpair()
-    la = Link(a, "a", heartbeat=0.1, timeout=0.6).start()
-    lb_sock = b
-    time.sleep(1.0)  # b never answers: a hears nothing
-    assert not la.open and "silent" in la.closed_reason
-    lb_sock.close()
+    la = Link(a, "a", heartbeat=0.05, timeout=30, now=now).start()
+    clock[0] += 29
+    assert la.open  # quiet, but not yet for its timeout
+    clock[0] += 2  # b never answers: a has heard nothing for 31 s
+    assert _until(lambda: not la.open) and "silent" in la.closed_reason
+    b.close()
     c, d = socket.socketpair()
-    lc = Link(c, "c", heartbeat=0.1, timeout=0.6).start()
-    ld = Link(d, "d", heartbeat=0.1, timeout=0.6).start()
-    time.sleep(1.0)
+    lc = Link(c, "c", heartbeat=0.05, timeout=30, now=now).start()
+    ld = Link(d, "d", heartbeat=0.05, timeout=30, now=now).start()
+    for _ in range(3):  # 60 s of the links' time, the pings heard every 20
+        clock[0] += 20
+        assert _until(lambda: lc.last_heard == ld.last_heard == clock[0])
     assert lc.open and ld.open
     lc.close(), ld.close()
 
