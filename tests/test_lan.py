@@ -493,7 +493,9 @@ def test_headless_host_and_join_print_the_same_line():
                              "random", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        host.stderr.readline()  # "hosting dots on port N"
+        for line in host.stderr:  # until "hosting dots on port N" (a warning may come first)
+            if line.startswith("hosting"):
+                break
         with socket.create_connection(("127.0.0.1", port)) as junk:  # junk first
             junk.sendall(os.urandom(300))
         guest = subprocess.run([sys.executable, "main.py", "--join", f"127.0.0.1:{port}",
