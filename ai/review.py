@@ -140,6 +140,8 @@ class Review:
         """The seat to move in state, and Hard's judgement from that seat's view, with `share`
         of a position's time."""
         seat = self.rules.to_move(state)
+        if seat is None:
+            raise ValueError("a finished position has no mover to judge")
         view = self.rules.view(state, seat)
         budget = Budget(self.settings.seconds * share, self.cancelled)
         return seat, self.bot.appraise(view, moves, budget, self.settings.limit)
@@ -159,11 +161,11 @@ class Review:
                 self.entries.append({"ply": ply, "seat": seat, "move": move, "kind": "setup"})
             else:
                 try:
-                    _, a = self.appraise(state, [move])
+                    mover, a = self.appraise(state, [move])
                 except Deadline:
                     return
                 unit, better = a.unit, a.better
-                self.entries.append(self.entry(ply, seat, move, a))
+                self.entries.append(self.entry(ply, mover, move, a))
             self.done += 1
             yield self.progress
         if self.rules.HIDDEN:
@@ -238,7 +240,7 @@ class Review:
             counts[str(seat)] = {c: sum(1 for e in mine if e["class"] == c) for c in CLASSES}
             lost_at[str(seat)] = next((e["ply"] for e in mine if better > 0 and e["before"]
                                        and e["after"] <= e["before"] / 2), None)
-        graph = []
+        graph: list[float | None] = []
         for e in plies:
             if e["kind"] != "move":
                 graph.append(None)
