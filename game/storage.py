@@ -55,9 +55,8 @@ def data_subdir(name: str) -> Path:
     return path
 
 
-def atomic_write(path: Path | str, data: bytes) -> None:
-    """Write data to path so that a crash leaves either the old file or the new one."""
-    path = Path(path)
+def _written_beside(path: Path, data: bytes) -> str:
+    """A finished, synced temporary file beside path holding data; its name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
@@ -65,12 +64,27 @@ def atomic_write(path: Path | str, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+    except BaseException:
+        _unlink(tmp)
+        raise
+    return tmp
+
+
+def _unlink(name: str) -> None:
+    try:
+        os.unlink(name)
+    except OSError:
+        pass
+
+
+def atomic_write(path: Path | str, data: bytes) -> None:
+    """Write data to path so that a crash leaves either the old file or the new one."""
+    path = Path(path)
+    tmp = _written_beside(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
         raise
 
 
@@ -88,13 +102,8 @@ def write_new(path: Path | str, data: bytes) -> Path:
     writers at the same moment, in threads or processes, never overwrite each other, and no
     reader ever sees a half-written file under the final name."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    tmp = _written_beside(path, data)
     try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
         for n in range(MAX_CLAIMS):
             target = _numbered(path, n)
             try:
@@ -106,10 +115,7 @@ def write_new(path: Path | str, data: bytes) -> Path:
                 return _claim_and_replace(path, n, tmp)
         raise FileExistsError(f"no free name for {path.name} after {MAX_CLAIMS} tries")
     finally:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        _unlink(tmp)
 
 
 def _claim_and_replace(path: Path, first: int, tmp: str) -> Path:
