@@ -110,21 +110,19 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-class Review:
-    """One review of a match (a finished game, or any record). Run it off the loop thread."""
+class Steps:
+    """What any review shows while it runs: its entries so far, how far it has got, its result
+    at the end (None if cancelled), and the flag that cancels it."""
 
     def __init__(self, match: Match, settings: Settings = QUICK,
                  cancel: threading.Event | None = None, first: int = 0):
         self.match = match
         self.first = max(0, first)  # plies before this one are left out ("skipped")
         self.settings = settings
-        self.rules = match.rules
-        self.bot = bot_module(match.game_id)
-        self.limits = thresholds(match.game_id)
         self.cancelled = cancel if cancel is not None else threading.Event()
         self.entries: list[dict] = []
         self.result: dict | None = None
-        hidden = 2 if self.rules.HIDDEN else 1  # the truth is a second pass
+        hidden = 2 if match.rules.HIDDEN else 1  # the truth is a second pass
         self.total = max(0, len(match.moves) - self.first) * hidden
         self.done = 0
 
@@ -135,6 +133,17 @@ class Review:
     @property
     def progress(self) -> Progress:
         return Progress(self.done, self.total)
+
+
+class Review(Steps):
+    """One review of a match (a finished game, or any record). Run it off the loop thread."""
+
+    def __init__(self, match: Match, settings: Settings = QUICK,
+                 cancel: threading.Event | None = None, first: int = 0):
+        super().__init__(match, settings, cancel, first)
+        self.rules = match.rules
+        self.bot = bot_module(match.game_id)
+        self.limits = thresholds(match.game_id)
 
     def appraise(self, state: Any, moves: list, share: float = 1.0) -> tuple[int, Appraisal]:
         """The seat to move in state, and Hard's judgement from that seat's view, with `share`

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
-import threading
 from collections.abc import Iterator
 from multiprocessing.connection import Connection
 
-from ai.review import QUICK, Progress, Review, Settings
+from ai.review import Progress, Review, Settings, Steps
 from ai.worker import die_with_parent
 from game import registry
 from game.match import Match
@@ -31,27 +30,8 @@ def _serve(record: dict, settings: Settings, first: int, extra: tuple | None,
     out.close()
 
 
-class ProcessReview:
+class ProcessReview(Steps):
     """ai.review.Review's surface, the work done in a spawned process."""
-
-    def __init__(self, match: Match, settings: Settings = QUICK,
-                 cancel: threading.Event | None = None, first: int = 0):
-        self.match = match
-        self.settings = settings
-        self.first = first
-        self.cancelled = cancel if cancel is not None else threading.Event()
-        self.entries: list[dict] = []
-        self.result: dict | None = None
-        hidden = 2 if match.rules.HIDDEN else 1
-        self.total = max(0, len(match.moves) - first) * hidden
-        self.done = 0
-
-    def cancel(self) -> None:
-        self.cancelled.set()
-
-    @property
-    def progress(self) -> Progress:
-        return Progress(self.done, self.total)
 
     def run(self) -> Iterator[Progress]:
         """Start the child and relay its steps until the result, a cancel or its death."""
