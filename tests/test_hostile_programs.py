@@ -81,7 +81,9 @@ def test_a_child_holding_the_pipes_neither_hides_the_exit_nor_outlives_the_seat(
 @pytest.mark.parametrize("program", [("deep.py",), ("holder.py", "setsid")])
 def test_hostile_programs_lose_their_arena_games(race, tmp_path, program):
     pidfile = tmp_path / "child.pid"
-    args = program + ((str(pidfile),) if program[0] == "holder.py" else ())
+    # each program's command line names this test's folder, so only its own leftovers count
+    # (another suite running at the same time has programs of the same name)
+    args = program + ((str(pidfile),) if program[0] == "holder.py" else ("30000", str(tmp_path)))
     run = arena.run(race, f"cmd:{agent(*args)}", "builtin:easy", games=2, jobs=1, time_ms=300,
                     out=str(tmp_path / "replays"))
     assert [r.error for r in run.results] == ["", ""]
@@ -92,7 +94,7 @@ def test_hostile_programs_lose_their_arena_games(race, tmp_path, program):
         assert gone_soon(int(pidfile.read_text()))
     name = program[0]
     leftovers = [p for p in os.listdir("/proc") if p.isdigit() and alive(int(p))
-                 and name.encode() in _cmdline(p)]
+                 and name.encode() in _cmdline(p) and str(tmp_path).encode() in _cmdline(p)]
     assert leftovers == []
 
 
