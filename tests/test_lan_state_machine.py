@@ -28,7 +28,7 @@ from tests.fakes.wire import Clock, link_pair, memory_pair
 GAMES = [("ataxx", {}), ("dots", {"rows": 3, "cols": 3}), ("banqi", {}), ("banqi", {"fog": True}),
          ("planes", {})]
 ACTS = ["move"] * 6 + ["resign", "draw", "takeback", "yes", "yes", "no", "rematch"]
-RUN = settings(max_examples=25, stateful_step_count=30, deadline=None,
+RUN = settings(max_examples=15, stateful_step_count=30, deadline=None,
                suppress_health_check=list(HealthCheck),
                phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink])
 
