@@ -11,7 +11,16 @@ import math
 import random
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
-from ai.dots_chains import chain_move, search_for
+from ai.dots_chains import (  # what a line does: one set of helpers for both searches
+    captures,
+    chain_move,
+    degree,
+    is_safe,
+    safe_lines,
+    search_for,
+    take_all,
+    undrawn,
+)
 from ai.dots_solver import KERNEL, CompiledMemo, Memo, Table, memo_for
 from game.rules import dots as rules
 from game.rules.dots import Geometry, completed, geometry
@@ -36,41 +45,6 @@ def table_for(rows: int, cols: int) -> Table | None:
 
 def _memo(rows: int, cols: int) -> Memo | CompiledMemo:
     return memo_for(rows, cols)
-
-
-# --- what a line does
-def degree(geo: Geometry, mask: int, box: int) -> int:
-    """Undrawn sides of a box."""
-    return 4 - (mask & geo.box_sides[box]).bit_count()
-
-
-def undrawn(geo: Geometry, mask: int) -> list[int]:
-    return [i for i in range(geo.lines) if not mask >> i & 1]
-
-
-def captures(geo: Geometry, mask: int) -> list[int]:
-    """Lines that complete a box now."""
-    return [i for i in undrawn(geo, mask) if completed(geo, mask, i)]
-
-
-def is_safe(geo: Geometry, mask: int, line: int) -> bool:
-    """Drawing it neither completes a box nor gives one a third side."""
-    return all(degree(geo, mask, b) >= 3 for b in geo.line_boxes[line])
-
-
-def safe_lines(geo: Geometry, mask: int) -> list[int]:
-    return [i for i in undrawn(geo, mask) if is_safe(geo, mask, i)]
-
-
-def take_all(geo: Geometry, mask: int) -> tuple[int, int]:
-    """Take every box on offer, in a chain reaction: (boxes taken, mask after)."""
-    taken = 0
-    while True:
-        line = next((i for i in undrawn(geo, mask) if completed(geo, mask, i)), None)
-        if line is None:
-            return taken, mask
-        taken += completed(geo, mask, line)
-        mask |= 1 << line
 
 
 def giveaway(geo: Geometry, mask: int, line: int) -> int:
