@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ai.dots_kernel import board_arrays
 from game.rules.dots import Geometry
 
 U = np.uint64
@@ -263,12 +264,7 @@ class FightTables:
     """One board's geometry as arrays and the chain search's memo (kept between searches)."""
 
     def __init__(self, geo: Geometry):
-        if geo.lines > 63:
-            raise ValueError("too many lines for a uint64 mask")
-        self.line_boxes = np.full((geo.lines, 2), -1, dtype=np.int64)
-        for line, boxes in enumerate(geo.line_boxes):
-            self.line_boxes[line, :len(boxes)] = boxes
-        self.box_sides = np.array(geo.box_sides, dtype=np.uint64)
+        self.line_boxes, self.box_sides = board_arrays(geo)
         self.box_lines = np.array([[s for s in range(geo.lines) if sides >> s & 1]
                                    for sides in geo.box_sides], dtype=np.int64)
         self.bits = np.array([1 << line for line in range(geo.lines)], dtype=np.uint64)

@@ -70,16 +70,22 @@ def value(mask, full, line_boxes, box_sides, keys, vals, ctl):
     return best
 
 
+def board_arrays(geo: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """A board's geometry as the kernels read it: each line's boxes (-1 for none) and each
+    box's sides as a line mask."""
+    if geo.lines > 63:
+        raise ValueError("too many lines for a uint64 mask")
+    line_boxes = np.full((geo.lines, 2), -1, dtype=np.int64)
+    for line, boxes in enumerate(geo.line_boxes):
+        line_boxes[line, :len(boxes)] = boxes
+    return line_boxes, np.array(geo.box_sides, dtype=np.uint64)
+
+
 class Tables:
     """One board's geometry as arrays and its memo (kept between searches: values are exact)."""
 
     def __init__(self, geo: Geometry):
-        if geo.lines > 63:
-            raise ValueError("too many lines for a uint64 mask")
-        self.line_boxes = np.full((geo.lines, 2), -1, dtype=np.int64)
-        for line, boxes in enumerate(geo.line_boxes):
-            self.line_boxes[line, :len(boxes)] = boxes
-        self.box_sides = np.array(geo.box_sides, dtype=np.uint64)
+        self.line_boxes, self.box_sides = board_arrays(geo)
         self.full = U((1 << geo.lines) - 1)
         self.keys = np.zeros(1 << TT_BITS, dtype=np.uint64)
         self.vals = np.full(1 << TT_BITS, NONE, dtype=np.int8)
