@@ -251,3 +251,20 @@ def game_settings() -> list[Setting]:
     for game_id in registry.available():
         found += registry.get(game_id).board_module().Board.SETTINGS
     return found
+
+
+def autoplay_move(board: Any, busy: bool, ask: Callable[[], None]) -> Any:
+    """A board's autoplay (2048, Fox Hunt): the bot's move once it has come and its pause is
+    over, None until then; the bot is asked once per position (`ask`) when it is not busy."""
+    if not board.autoplay or not board.my_turn or not board.legal:
+        return None
+    if board.auto_move is not None:
+        if board.wait > 0:
+            return None
+        move, board.auto_move = board.auto_move, None
+        return move if move in board.legal else None
+    if not busy and board.asked_for != board.version:
+        board.asked_for = board.version
+        ask()
+    return None
+

@@ -10,7 +10,7 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS
 from ai.worker import AIWorker, Worker
-from client.boards.base import BoardBase, Diagram, Setting, helper_levels
+from client.boards.base import BoardBase, Diagram, Setting, autoplay_move, helper_levels
 from client.ui import theme
 from game.i18n import N_, _
 from game.rules import foxhunt as rules
@@ -140,19 +140,9 @@ class Board(BoardBase):
 
     def pending_move(self) -> int | None:
         """The bot's probe while autoplay is on (polled by the play scene each frame)."""
-        if not self.autoplay or not self.my_turn or not self.legal:
-            return None
-        if self.auto_move is not None:
-            if self.wait > 0:
-                return None
-            move, self.auto_move = self.auto_move, None
-            return move if move in self.legal else None
-        if not self.bot.busy and self.asked_for != self.version:
-            self.asked_for = self.version
-            level = str(self.prefs.get("foxhunt_level") or "hard")
-            self.bot.request_move(rules.ID, self.view, self.legal, level,
-                                  DEFAULT_SECONDS[level], self.rng)
-        return None
+        level = str(self.prefs.get("foxhunt_level") or "hard")
+        return autoplay_move(self, self.bot.busy, lambda: self.bot.request_move(
+            rules.ID, self.view, self.legal, level, DEFAULT_SECONDS[level], self.rng))
 
     def update(self, dt: float) -> None:
         done = self.hinter.poll()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 import pygame
 
 from ai.worker import AIWorker
-from client.boards.base import BoardBase, Diagram, Setting, Store, helper_levels
+from client.boards.base import BoardBase, Diagram, Setting, Store, autoplay_move, helper_levels
 from client.ui import paper, theme
 from game.i18n import N_, _, format_number
 from game.rules import g2048 as rules
@@ -230,16 +230,7 @@ class Board(BoardBase):
 
     def pending_move(self) -> str | None:
         """The bot's move while autoplay is on (polled by the play scene each frame)."""
-        if not self.autoplay or not self.my_turn or not self.legal:
-            return None
-        if self.auto_move is not None:
-            if self.wait > 0:
-                return None
-            move, self.auto_move = self.auto_move, None
-            return move if move in self.legal else None
-        if not self.worker.busy and self.asked_for != self.version:
-            self._ask_bot()
-        return None
+        return autoplay_move(self, self.worker.busy, self._ask_bot)
 
     def _poll_bot(self) -> None:
         done = self.worker.poll()
