@@ -67,14 +67,17 @@ class Offers:
         self.send(message)
         return True
 
-    def offer_draw(self) -> None:
-        if not self.match.over:
-            self._offer("draw", {"type": "draw_offer", "ply": len(self.match.moves)})
+    def offer_draw(self) -> bool:
+        """Offer a draw; False if none was sent (one is out already, or the game is over)."""
+        return not self.match.over and self._offer(
+            "draw", {"type": "draw_offer", "ply": len(self.match.moves)})
 
-    def request_takeback(self) -> None:
+    def request_takeback(self) -> bool:
+        """Ask to take back; False if nothing was sent (one is out already, or not now)."""
         m = self.match
-        if not m.over and not self.waiting and m.moves and not self.hidden.owes_echo(len(m.moves)):
-            self._offer("takeback", {"type": "takeback", "ply": len(m.moves)})
+        return (not m.over and not self.waiting and bool(m.moves)
+                and not self.hidden.owes_echo(len(m.moves))
+                and self._offer("takeback", {"type": "takeback", "ply": len(m.moves)}))
 
     def offer_rematch(self) -> None:
         if self.match.over:

@@ -55,8 +55,8 @@ class Remote(Protocol):
     def events(self) -> list[Event]: ...
     def submit(self, move: Any) -> None: ...
     def resign(self, reason: str = "") -> None: ...
-    def offer_draw(self) -> None: ...
-    def request_takeback(self) -> None: ...
+    def offer_draw(self) -> bool: ...
+    def request_takeback(self) -> bool: ...
     def chat(self, text: str) -> None: ...
     def settled(self) -> bool: ...
     def save_extra(self) -> dict: ...
@@ -240,9 +240,10 @@ class Table:
         if not self.can_undo():
             return False
         if self.remote is not None:
-            self.remote.request_takeback()
-            self._notice(N_("Takeback requested"))
-            return True
+            sent = self.remote.request_takeback()
+            if sent:  # a repeat while one is out is not sent, nor said again
+                self._notice(N_("Takeback requested"))
+            return sent
         self.cancel()
         self.reveal_until = None
         m = self.match
@@ -270,8 +271,7 @@ class Table:
         self._emit(EventKind.REFRESH)
 
     def offer_draw(self) -> None:
-        if self.remote is not None and not self.match.over:
-            self.remote.offer_draw()
+        if self.remote is not None and not self.match.over and self.remote.offer_draw():
             self._notice(N_("Draw offered"))
 
     def chat(self, text: str) -> None:

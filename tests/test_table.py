@@ -192,3 +192,26 @@ def test_a_bot_seat_moves_through_the_table_and_a_human_move_out_of_turn_is_refu
     finally:
         table.close()
         saves.remove("table-test")
+
+
+def test_a_lan_takeback_or_draw_already_out_is_not_said_again():
+    from players.base import Controller
+    from tests.fakes.remote import SilentRemote
+
+    class OneOfEach(SilentRemote):  # the session sends one offer of each kind at a time
+        def request_takeback(self) -> bool:
+            return super().request_takeback() and len(self.sent) == 1
+
+        def offer_draw(self) -> bool:
+            return super().offer_draw() and [k for k, _ in self.sent].count("draw") == 1
+
+    match = Match("ataxx", None, 3, [Seat("human", "A"), Seat("remote", "B")])
+    match.play(match.legal_moves()[0])
+    table = Table(match, [HumanController(), Controller()], remote=OneOfEach(match),
+                  records=False)
+    said = []
+    for _ in range(3):
+        table.undo()
+        table.offer_draw()
+        said += [e.text.key for e in table.tick() if e.kind is EventKind.NOTICE]
+    assert said == ["Takeback requested", "Draw offered"]

@@ -28,11 +28,13 @@ class SilentRemote:
     def resign(self, reason: str = "") -> None:
         self.sent.append(("resign", reason))
 
-    def offer_draw(self) -> None:
+    def offer_draw(self) -> bool:
         self.sent.append(("draw", None))
+        return True
 
-    def request_takeback(self) -> None:
+    def request_takeback(self) -> bool:
         self.sent.append(("takeback", None))
+        return True
 
     def chat(self, text: str) -> None:
         self.sent.append(("chat", text))
