@@ -1,6 +1,7 @@
 """Every test runs headless, with its files in a fresh temporary home."""
 
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -51,6 +52,8 @@ def h():
 
 
 def pytest_sessionfinish(session, exitstatus):
-    """No bot process outlives the run (an orphan would hold the run's output open)."""
+    """No bot process outlives the run (an orphan would hold the run's output open), and the
+    run's shared cache folder goes with it."""
     from ai.worker import shutdown_bot_process
     shutdown_bot_process()
+    shutil.rmtree(_SHARED_CACHE, ignore_errors=True)
