@@ -16,6 +16,11 @@ row-table heuristic (empty cells, merges, monotonicity, tile sums) over rows and
 Iterative deepening adds one level at a time to the arrays already built and backs the values
 up again; it starts a level only if the time it predicts for it (from the previous level's
 time per board) fits in what is left of the budget, and checks the budget between steps.
+
+The compiled search can take instead, at its leaves, the n-tuple network learnt by
+bench/g2048_ntuple_train.py (ai/g2048_ntuple.py; its file in ai/data when shipped):
+use_evaluation("ntuple") switches to it, and back to the heuristic if the file is missing or
+unreadable. Hard plays with HARD_EVALUATION.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from ai import g2048_ntuple as ntuple
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
 from ai.compiled import Kernel
 from game.rules import g2048 as rules
@@ -55,6 +61,12 @@ PER_CHILD = 1.5e-6  # seconds per spawn child before a big level has been timed
 # Seconds per spawn child (level and back-up), learnt from the big levels of every search so
 # far: the first big level of a search is predicted from the machine's recent speed.
 _speed = {"per_child": PER_CHILD}
+
+# The leaf evaluation Hard's compiled search uses: "heuristic" (below) or "ntuple" (a network
+# from ai/data). The network replaces the heuristic only once a measurement at Hard's budget
+# says it gains (README's benchmark table).
+HARD_EVALUATION = "heuristic"
+_EVALUATION: dict[str, str | None] = {"name": HARD_EVALUATION, "path": None}
 
 # nneonneo's heuristic weights (2048-ai, heuristic tuned by CMA-ES).
 LOST_PENALTY = 200000.0
@@ -92,6 +104,34 @@ def heuristic_table() -> np.ndarray:
         mono_right += np.where(a > b, 0, pb - pa)
     return (LOST_PENALTY + EMPTY_WEIGHT * empty + MERGES_WEIGHT * merges
             - MONOTONICITY_WEIGHT * np.minimum(mono_left, mono_right) - SUM_WEIGHT * total)
+
+
+def network(path: str | None = None) -> np.ndarray | None:
+    """The n-tuple network's weights (ai/data's file unless path), None if there are none."""
+    key = path or str(ntuple.FILE)
+    if key not in _NETWORKS:
+        _NETWORKS[key] = ntuple.load(key)
+    return _NETWORKS[key]
+
+
+_NETWORKS: dict[str, np.ndarray | None] = {}
+
+
+def use_evaluation(name: str, path: str | None = None) -> str:
+    """Sets the compiled search's leaf evaluation ("heuristic" or "ntuple", from path or
+    ai/data); returns the one in use: "heuristic" if the network cannot be loaded."""
+    if name not in ("heuristic", "ntuple"):
+        raise ValueError(f"unknown evaluation {name!r}")
+    if name == "ntuple" and network(path) is None:
+        name = "heuristic"
+    _EVALUATION.update(name=name, path=path)
+    return name
+
+
+def _network_in_use() -> np.ndarray | None:
+    if _EVALUATION["name"] != "ntuple":
+        return None
+    return network(_EVALUATION.get("path"))
 
 
 # --- boards in batches
@@ -269,7 +309,7 @@ def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: flo
 def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, max_depth: int,
                     cut: float, stats: dict | None = None) -> int:
     """search() in the compiled kernel: iterative deepening, one call into it a depth."""
-    tables = _take_tables(kernel)
+    tables = _take_tables(kernel, _network_in_use())
     try:
         tables.new_search()
         values, _ = tables.search(board, 0, cut)  # before the watcher starts: never stopped
@@ -365,16 +405,20 @@ _FREE_TABLES: list = []  # kernel tables not in use: one per search running at o
 _TABLES_LOCK = threading.Lock()
 
 
-def _take_tables(kernel: Any) -> Any:
+def _take_tables(kernel: Any, net: np.ndarray | None = None) -> Any:
+    """Kernel tables for a search, with the network `net` at the leaves or the heuristic."""
     with _TABLES_LOCK:
-        if _FREE_TABLES:
-            return _FREE_TABLES.pop()
-    return kernel.Tables(heuristic_table())
+        for i, tables in enumerate(_FREE_TABLES):
+            if (net is None and len(tables.net) == 1) or tables.net is net:
+                return _FREE_TABLES.pop(i)
+    return kernel.Tables(heuristic_table(), net=net)
 
 
 def _give_back(tables: Any) -> None:
     with _TABLES_LOCK:
         _FREE_TABLES.append(tables)
+        if len(_FREE_TABLES) > 4:  # evaluations switched: the oldest tables go
+            del _FREE_TABLES[0]
 
 
 def search_levels(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: float,

@@ -1,6 +1,9 @@
 """The 2048 expectimax compiled with numba: packed uint64 boards, row tables in numpy arrays,
 chance nodes (a 2 or a 4 on every empty cell) and max nodes (the four slides), a cut on the
 probability of reaching a node, and a transposition table kept for one whole search.
+The leaves take ai.g2048's row heuristic or, when a Tables is given a network, the n-tuple
+network of ai/g2048_ntuple.py (an afterstate's expected score to come: a max node then adds
+each slide's points to the value of what follows it).
 Imported only through ai.compiled (which points numba's cache at the user's cache folder
 first); ai/g2048.py drives it and falls back to its numpy search without numba.
 
@@ -16,6 +19,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from ai import g2048_ntuple as ntuple
 from game.rules import g2048 as rules
 
 U = np.uint64
@@ -100,6 +104,27 @@ def evaluate(board, heur):
 
 
 @njit(cache=True)
+def ntuple_value(board, net, cells):
+    """The n-tuple network's value of a board (ai.g2048_ntuple.value): net's 4 tables of
+    16 ** 6 weights end to end, cells its (symmetry, tuple) rows of 6 cells."""
+    total = 0.0
+    for row in range(cells.shape[0]):
+        index = 0
+        for k in range(cells.shape[1]):
+            index = (index << 4) | np.int64((board >> U(4 * cells[row, k])) & NIBBLE)
+        total += net[((row & 3) << 24) | index]
+    return total
+
+
+@njit(cache=True)
+def leaf(board, heur, net, cells):
+    """The evaluation: the network if one is given (net longer than 1), else the heuristic."""
+    if net.shape[0] > 1:
+        return ntuple_value(board, net, cells)
+    return evaluate(board, heur)
+
+
+@njit(cache=True)
 def spawns(board, boards, probs):
     """The chance children of a board: boards[i] with probability probs[i]; returns how many."""
     n_empty = 0
@@ -117,17 +142,18 @@ def spawns(board, boards, probs):
     return n
 
 
-@njit("float64(uint64, float64, int64, float64, uint64[:, ::1], float64[::1], uint64[::1], "
-      "float64[::1], int64[::1])", cache=True, nogil=True)
-def chance(board, cprob, depth, cut, tabs, heur, tt, tt_val, ctl):
+@njit("float64(uint64, float64, int64, float64, uint64[:, ::1], float64[::1], float32[::1], "
+      "int64[:, ::1], int64[::1], uint64[::1], float64[::1], int64[::1])", cache=True, nogil=True)
+def chance(board, cprob, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl):
     """The expected value of a board after a slide, before its spawn, `depth` slides deep;
-    a node reached with probability below `cut`, or at depth 0, takes the evaluation."""
+    a node reached with probability below `cut`, or at depth 0, takes the evaluation.
+    With a network (net longer than 1) a slide's value adds the points it makes (gain)."""
     if ctl[STOP] != 0:
         return 0.0
     if depth <= 0 or cprob < cut:
         if depth <= 0:
             ctl[DEPTH_CUT] = 1
-        return evaluate(board, heur)
+        return leaf(board, heur, net, cells)
     slot = (board * HASH) >> TT_SHIFT
     tag = np.int64(tt[2 * slot + 1])
     if tt[2 * slot] == board and (tag >> DEPTH_BITS) == ctl[STAMP] \
@@ -140,6 +166,7 @@ def chance(board, cprob, depth, cut, tabs, heur, tt, tt_val, ctl):
         if (board >> U(4 * i)) & NIBBLE == U0:
             n_empty += 1
     cprob /= n_empty
+    scored = net.shape[0] > 1
     total = 0.0
     for i in range(16):
         if (board >> U(4 * i)) & NIBBLE != U0:
@@ -148,18 +175,20 @@ def chance(board, cprob, depth, cut, tabs, heur, tt, tt_val, ctl):
             p = P2 if tile == 1 else P4
             child = board | (U(tile) << U(4 * i))
             # a leaf is valued here: a call costs more than the evaluation (array refcounts)
-            leaf = depth <= 1 or cprob * p < cut
+            at_leaf = depth <= 1 or cprob * p < cut
             if depth <= 1:
                 ctl[DEPTH_CUT] = 1
             best = 0.0  # no move: the game is lost
             for d in range(4):
                 after = slide(child, d, tabs)
                 if after != child:
-                    if leaf:
-                        v = evaluate(after, heur)
+                    if at_leaf:
+                        v = leaf(after, heur, net, cells)
                     else:
-                        v = chance(after, cprob * p, depth - 1, cut, tabs, heur, tt, tt_val,
-                                   ctl)
+                        v = chance(after, cprob * p, depth - 1, cut, tabs, heur, net, cells,
+                                   gain, tt, tt_val, ctl)
+                    if scored:
+                        v += points(child, d, gain)
                     if v > best:
                         best = v
             total += p * best
@@ -173,7 +202,7 @@ def chance(board, cprob, depth, cut, tabs, heur, tt, tt_val, ctl):
 
 
 @njit(cache=True, nogil=True)
-def root(board, order, depth, cut, tabs, heur, tt, tt_val, ctl, values):
+def root(board, order, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl, values):
     """values[d]: the expectimax value of sliding in direction d, -1 where d changes nothing,
     the directions searched in `order`; if the stop flag cuts the search short, ctl[ABORTED]
     is set and ctl[DONE] says how many directions of `order` were finished."""
@@ -183,21 +212,28 @@ def root(board, order, depth, cut, tabs, heur, tt, tt_val, ctl, values):
         d = order[j]
         after = slide(board, d, tabs)
         if after != board:
-            v = chance(after, 1.0, depth, cut, tabs, heur, tt, tt_val, ctl)
+            v = chance(after, 1.0, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl)
             if ctl[STOP] != 0:
                 ctl[ABORTED] = 1
                 return
+            if net.shape[0] > 1:
+                v += points(board, d, gain)
             values[d] = v
         ctl[DONE] = j + 1
 
 
 class Tables:
-    """One search's lookup tables, transposition table and control block."""
+    """One search's lookup tables, transposition table and control block; with `net` (the
+    dense weights of ai.g2048_ntuple) the leaves take the network instead of `heur`."""
 
-    def __init__(self, heur: np.ndarray, tt_bits: int = TT_BITS):
+    def __init__(self, heur: np.ndarray, tt_bits: int = TT_BITS, net: np.ndarray | None = None):
         assert tt_bits == TT_BITS
         self.tabs = slide_tables()
         self.heur = np.ascontiguousarray(heur, dtype=np.float64)
+        self.net = np.zeros(1, dtype=np.float32) if net is None else net
+        assert self.net.dtype == np.float32 and self.net.ndim == 1
+        self.cells = ntuple.cell_table()
+        self.gain = _gain()
         size = 1 << tt_bits
         self.tt = np.zeros(2 * size, dtype=np.uint64)  # per slot: board, stamp and depth
         self.tt_val = np.zeros(size, dtype=np.float64)
@@ -218,16 +254,23 @@ class Tables:
         self.ctl[DEPTH_CUT] = 0
         self.ctl[DONE] = 0
         root(U(board), np.array(order, dtype=np.int64), depth, cut, self.tabs, self.heur,
-             self.tt, self.tt_val, self.ctl, self.values)
+             self.net, self.cells, self.gain, self.tt, self.tt_val, self.ctl, self.values)
         return self.values.copy(), int(self.ctl[DONE])
 
     def value(self, board: int, depth: int, cut: float) -> float:
         """The chance node's value of a board after a slide (tests)."""
-        return float(chance(U(board), 1.0, depth, cut, self.tabs, self.heur, self.tt,
-                            self.tt_val, self.ctl))
+        return float(chance(U(board), 1.0, depth, cut, self.tabs, self.heur, self.net,
+                            self.cells, self.gain, self.tt, self.tt_val, self.ctl))
 
 
 _GAIN = np.zeros(65536, dtype=np.int64)
+
+
+@cache
+def _gain() -> np.ndarray:
+    """The points of sliding each row toward nibble 0 (gain_table), filled once."""
+    gain_table(_GAIN)
+    return _GAIN
 
 
 @cache
@@ -240,7 +283,7 @@ def slide_tables() -> np.ndarray:
 def slide_board(board: int, d: int) -> tuple[int, int]:
     """(board after sliding in direction d, points made), as the rules' slide."""
     after = slide(U(board), d, slide_tables())
-    return int(after), int(points(U(board), d, _GAIN))
+    return int(after), int(points(U(board), d, _gain()))
 
 
 def chance_children(board: int) -> list[tuple[int, float]]:
@@ -255,14 +298,24 @@ def evaluation(board: int, heur: np.ndarray) -> float:
     return float(evaluate(U(board), heur))
 
 
+def network_value(board: int, net: np.ndarray) -> float:
+    """The n-tuple network's value of a board (net: ai.g2048_ntuple's dense weights)."""
+    return float(ntuple_value(U(board), net, ntuple.cell_table()))
+
+
 def warm() -> None:
     """Compiles (or loads from the cache) every entry point with a tiny search."""
-    gain_table(_GAIN)
+    _gain()
     board = rules.pack(rules.new_game(None, 1).cells)
     slide_board(board, 0)
     chance_children(board)
     heur = np.zeros(65536)
     evaluation(board, heur)
     tables = Tables(heur)
+    tables.new_search()
+    tables.search(board, 1, 0.01)
+    tiny = np.zeros(ntuple.SIZE, dtype=np.float32)
+    network_value(board, tiny)
+    tables = Tables(heur, net=tiny)
     tables.new_search()
     tables.search(board, 1, 0.01)

@@ -1,0 +1,102 @@
+"""2048's n-tuple network (Szubert & Jaśkowski; Yeh et al.'s four 6-tuples): the value of an
+afterstate is the sum, over the 8 symmetries of the board and the 4 tuples, of one weight
+looked up by the tile exponents under the tuple's cells. Learnt by TD(0) on afterstates in
+bench/g2048_ntuple_train.py; searched with in ai/g2048_kernel.py (its leaf evaluation when a
+network is given).
+
+This module has no numba: the shapes, the symmetries, a reference evaluation in Python (the
+kernel's is tested against it) and the weight file (only the entries training visited, as
+float16, compressed; absent or unreadable means no network, and the bot keeps its heuristic).
+Exponents are the packed board's nibbles, capped at 15 (32768) by game.rules.g2048.pack, so a
+tuple's table has 16 ** 6 entries.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+TUPLES = ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10))
+TUPLE_BITS = 24  # 6 cells of 4 bits: one tuple's table
+SIZE = len(TUPLES) << TUPLE_BITS
+FILE = Path(__file__).with_name("data") / "g2048_ntuple.npz"
+MAX_FILE_BYTES = 10 * 1024 * 1024
+FORMAT = 1
+
+
+def symmetries() -> list[tuple[int, ...]]:
+    """The 8 symmetries of the 4x4 board as cell maps (cell 4 * row + col to its image)."""
+    maps = []
+    for flip in (False, True):
+        for turns in range(4):
+            image = []
+            for cell in range(16):
+                r, c = divmod(cell, 4)
+                if flip:
+                    c = 3 - c
+                for _ in range(turns):
+                    r, c = c, 3 - r
+                image.append(4 * r + c)
+            maps.append(tuple(image))
+    return maps
+
+
+@cache
+def cell_table() -> np.ndarray:
+    """Per (symmetry, tuple), row 4 * s + t: the 6 cells read, most significant digit first."""
+    rows = [[sym[c] for c in cells] for sym in symmetries() for cells in TUPLES]
+    return np.array(rows, dtype=np.int64)
+
+
+def features(board: int) -> list[int]:
+    """The 32 weight indices a board reads (reference; the kernel computes the same)."""
+    out = []
+    for row, cells in enumerate(cell_table()):
+        index = 0
+        for c in cells:
+            index = (index << 4) | ((board >> (4 * int(c))) & 0xF)
+        out.append(((row % len(TUPLES)) << TUPLE_BITS) | index)
+    return out
+
+
+def value(board: int, weights: np.ndarray) -> float:
+    """The network's value of a packed board (reference, in Python)."""
+    return float(sum(float(weights[i]) for i in features(board)))
+
+
+def save(path: str | os.PathLike, weights: np.ndarray) -> int:
+    """Writes the visited (non-zero) weights as float16, compressed; returns the file's size."""
+    index = np.flatnonzero(weights).astype(np.uint32)
+    values = weights[index].astype(np.float16)
+    tmp = f"{path}.tmp.npz"
+    np.savez_compressed(tmp, format=np.array(FORMAT), tuples=np.array(TUPLES, dtype=np.int64),
+                        index=index, value=values)
+    os.replace(tmp, path)
+    return os.path.getsize(path)
+
+
+def load(path: str | os.PathLike = FILE) -> np.ndarray | None:
+    """The dense float32 weights of a saved network, or None if the file is missing, too big,
+    unreadable or of another shape."""
+    try:
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with np.load(path, allow_pickle=False) as data:
+            if int(data["format"]) != FORMAT or not np.array_equal(data["tuples"], TUPLES):
+                return None
+            index, values = data["index"], data["value"]
+            if index.shape != values.shape or index.ndim != 1:
+                return None
+            if len(index) and int(index.max()) >= SIZE:
+                return None
+            weights = np.zeros(SIZE, dtype=np.float32)
+            weights[index.astype(np.int64)] = values.astype(np.float32)
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+        return None
+    if not np.all(np.isfinite(weights)):
+        return None
+    return weights

@@ -1,0 +1,205 @@
+"""2048's n-tuple network: its value is the same under the board's 8 symmetries, a TD step
+moves it toward its target, the compiled search with the network picks the move the Python
+reference would, and a missing or broken weight file leaves the bot on its heuristic."""
+
+import importlib.util
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ai import g2048 as bot
+from ai import g2048_ntuple as ntuple
+from ai.base import Budget
+from game.rules import g2048 as rules
+
+
+def random_board(rng: random.Random, tiles: int = 10) -> int:
+    cells = [0] * 16
+    for i in rng.sample(range(16), tiles):
+        cells[i] = 1 << rng.randint(1, 13)
+    return rules.pack(cells)
+
+
+def image(board: int, sym: tuple[int, ...]) -> int:
+    out = 0
+    for cell in range(16):
+        out |= ((board >> (4 * cell)) & 0xF) << (4 * sym[cell])
+    return out
+
+
+def sparse_weights(boards: list[int], seed: int) -> np.ndarray:
+    """Zero weights (never touched: the pages stay unallocated) but random ones at every
+    feature the boards read."""
+    rng = np.random.default_rng(seed)
+    net = np.zeros(ntuple.SIZE, dtype=np.float32)
+    for b in boards:
+        for i in ntuple.features(b):
+            if net[i] == 0:
+                net[i] = rng.uniform(1, 1000)
+    return net
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = bot.KERNEL.load()
+    if k is None:
+        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
+    return k
+
+
+@pytest.fixture(scope="module")
+def train(kernel):
+    spec = importlib.util.spec_from_file_location(
+        "g2048_ntuple_train", Path(__file__).parent.parent / "bench" / "g2048_ntuple_train.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_symmetries_are_eight_distinct_permutations():
+    maps = ntuple.symmetries()
+    assert len(set(maps)) == 8
+    assert all(sorted(m) == list(range(16)) for m in maps)
+
+
+def test_value_is_the_same_under_the_eight_symmetries(kernel):
+    rng = random.Random(3)
+    boards = [random_board(rng, n) for n in (4, 9, 14)]
+    images = [image(b, sym) for b in boards for sym in ntuple.symmetries()]
+    net = sparse_weights(images, 1)
+    for b in boards:
+        values = [ntuple.value(image(b, sym), net) for sym in ntuple.symmetries()]
+        assert values[0] > 0
+        assert values == pytest.approx([values[0]] * 8, rel=1e-9)
+        assert kernel.network_value(b, net) == pytest.approx(values[0], rel=1e-6)
+
+
+def test_a_td_step_moves_the_value_toward_its_target(kernel, train):
+    # distinct tiles everywhere: the 32 weights the board reads are 32 different ones
+    board = rules.pack([2 << i for i in range(16)][:15] + [0])
+    assert len(set(ntuple.features(board))) == 32
+    net = sparse_weights([board], 2)
+    cells, none = ntuple.cell_table(), np.zeros(1, dtype=np.float32)
+    before = ntuple.value(board, net)
+    target = before + 5000.0
+    after = train.update(np.uint64(board), 0.25 * (target - before), net, cells, False, none,
+                         none)
+    assert after == pytest.approx(ntuple.value(board, net), rel=1e-6)
+    assert after == pytest.approx(before + 0.25 * 5000.0, rel=1e-5)
+    # TC: steps at full rate while the errors agree; after errors that cancel out, none
+    coh_e = np.zeros(ntuple.SIZE, dtype=np.float32)
+    coh_a = np.zeros(ntuple.SIZE, dtype=np.float32)
+    first = train.update(np.uint64(board), 100.0, net, cells, True, coh_e, coh_a)
+    assert first == pytest.approx(after + 100.0, rel=1e-5)
+    second = train.update(np.uint64(board), 50.0, net, cells, True, coh_e, coh_a)
+    assert second == pytest.approx(first + 50.0, rel=1e-5)
+    third = train.update(np.uint64(board), -150.0, net, cells, True, coh_e, coh_a)
+    assert third == pytest.approx(second - 150.0, rel=1e-5)  # |E| / A was still 1
+    fourth = train.update(np.uint64(board), 100.0, net, cells, True, coh_e, coh_a)
+    assert fourth == pytest.approx(third, rel=1e-6)  # E summed to 0: the weights hold
+
+
+def reference_values(board: int, depth: int, net: np.ndarray) -> list[float]:
+    """Each direction's value, Python only: the slide's points plus the network's value of
+    the afterstate (depth 0), or of its spawns' best replies (depth 1); -1 for no move."""
+    def best_reply(cells: tuple[int, ...]) -> float:
+        best = 0.0
+        for name in rules.DIRECTIONS:
+            after, gained = rules.slide(cells, name)
+            if after != cells:
+                best = max(best, gained + ntuple.value(rules.pack(after), net))
+        return best
+
+    out = []
+    cells = rules.unpack(board)
+    for name in rules.DIRECTIONS:
+        after, gained = rules.slide(cells, name)
+        if after == cells:
+            out.append(-1.0)
+            continue
+        if depth == 0:
+            out.append(gained + ntuple.value(rules.pack(after), net))
+            continue
+        empty = [i for i, v in enumerate(after) if v == 0]
+        total = 0.0
+        for i in empty:
+            for tile, p in ((2, 1 - rules.FOUR_PROBABILITY), (4, rules.FOUR_PROBABILITY)):
+                spawned = list(after)
+                spawned[i] = tile
+                total += p / len(empty) * best_reply(tuple(spawned))
+        out.append(gained + total)
+    return out
+
+
+def reachable(board: int) -> list[int]:
+    """Every afterstate of the board's slides and of its spawns' slides."""
+    out = []
+    cells = rules.unpack(board)
+    for name in rules.DIRECTIONS:
+        after = rules.slide(cells, name)[0]
+        out.append(rules.pack(after))
+        for i in (i for i, v in enumerate(after) if v == 0):
+            for tile in (2, 4):
+                spawned = list(after)
+                spawned[i] = tile
+                out += [rules.pack(rules.slide(tuple(spawned), d)[0]) for d in rules.DIRECTIONS]
+    return out
+
+
+def test_the_kernel_with_the_network_picks_the_reference_move(kernel):
+    rng = random.Random(11)
+    boards = [random_board(rng, n) for n in (8, 11, 13)]
+    net = sparse_weights([a for b in boards for a in reachable(b)], 3)
+    tables = kernel.Tables(bot.heuristic_table(), net=net)
+    for b in boards:
+        for depth in (0, 1):
+            tables.new_search()
+            values, done = tables.search(b, depth, 0.0)
+            expected = reference_values(b, depth, net)
+            assert done == 4
+            assert list(values) == pytest.approx(expected, rel=1e-5)
+            assert int(np.argmax(values)) == int(np.argmax(expected))
+
+
+def test_missing_corrupt_or_foreign_weight_files_give_no_network(tmp_path, monkeypatch):
+    assert ntuple.load(tmp_path / "absent.npz") is None
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip file at all" * 10)
+    assert ntuple.load(junk) is None
+    other = tmp_path / "other.npz"
+    np.savez_compressed(other, format=np.array(1), tuples=np.array([[0, 1, 2, 3, 4, 5]]),
+                        index=np.zeros(1, np.uint32), value=np.ones(1, np.float16))
+    assert ntuple.load(other) is None
+    beyond = tmp_path / "beyond.npz"
+    np.savez_compressed(beyond, format=np.array(1), tuples=np.array(ntuple.TUPLES),
+                        index=np.array([ntuple.SIZE], np.uint32), value=np.ones(1, np.float16))
+    assert ntuple.load(beyond) is None
+    good = tmp_path / "good.npz"
+    net = np.zeros(ntuple.SIZE, dtype=np.float32)
+    net[[5, 1 << 24, ntuple.SIZE - 1]] = [1.5, -2.25, 3000.0]
+    ntuple.save(good, net)
+    loaded = ntuple.load(good)
+    assert loaded is not None and np.count_nonzero(loaded) == 3
+    assert loaded[[5, 1 << 24, ntuple.SIZE - 1]].tolist() == [1.5, -2.25, 3000.0]
+    monkeypatch.setattr(ntuple, "MAX_FILE_BYTES", 10)
+    assert ntuple.load(good) is None
+
+
+def test_the_bot_falls_back_to_its_heuristic_without_a_network(tmp_path):
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"\x00" * 100)
+    try:
+        assert bot.use_evaluation("ntuple", str(junk)) == "heuristic"
+        assert bot._network_in_use() is None
+        state = rules.new_game(None, 5)
+        legal = rules.legal_moves(state)
+        clock = iter(range(0, 10**6)).__next__  # a clock that moves with every look
+        move = bot.choose(rules.view(state, 0), legal, Budget(50, now=clock), "hard",
+                          random.Random(1))
+        assert move in legal
+        with pytest.raises(ValueError):
+            bot.use_evaluation("nonsense")
+    finally:
+        bot.use_evaluation(bot.HARD_EVALUATION)
