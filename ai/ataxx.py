@@ -43,6 +43,13 @@ PARTIAL = False  # an unfinished iteration's move, once it beat the previous bes
 # at 25k nodes a move (40 pairs), +241 ± 129 at 100 ms a move (20 pairs), pattern cost included;
 # its second generation (trained on games of the first too) +147 ± 73 over the first (25k nodes).
 LEARNED = True
+# Issue 31's selectivity, each a switch of the kernel's control block (ai/ataxx_kernel.py),
+# on only once bench/ataxx_selfplay.py showed a gain (README):
+LMP = False  # a jump that takes nothing is not searched past a node's first two moves
+TT_SCHEME = 0  # 0: one slot, always replaced; 1: two-slot buckets keeping the deeper entry
+IIR = False  # a node without a table move is searched a ply shallower
+HIST = False  # history by side with bonus and malus, read by the late-move reductions
+WIDEN = False  # a failed aspiration window widens step by step instead of opening at once
 
 
 class Search:
@@ -199,7 +206,9 @@ class CompiledSearch:
     def __init__(self, kernel: Any, budget: Budget, max_depth: int = 64,
                  node_limit: int = 0, lmr: int = LMR, null_move: bool = NULL_MOVE,
                  weights: dict[int, int] | None = None, tables: Any = None,
-                 partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED):
+                 partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED,
+                 lmp: bool = LMP, tt_scheme: int = TT_SCHEME, iir: bool = IIR,
+                 hist: bool = HIST, widen: bool = WIDEN):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -209,6 +218,9 @@ class CompiledSearch:
         self.partial = partial
         self.futility = futility
         self.learned = learned
+        self.switches = {kernel.LMP: int(lmp), kernel.TT_SCHEME: int(tt_scheme),
+                         kernel.IIR: int(iir), kernel.HIST: int(hist)}
+        self.widen = widen
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
@@ -236,6 +248,8 @@ class CompiledSearch:
         ctl[k.LMR] = int(self.lmr)
         ctl[k.FUTILITY] = int(self.futility)
         ctl[k.NULL_MOVE] = int(self.null_move)
+        for slot, value in self.switches.items():
+            ctl[slot] = value
         for slot, weight in self.weights.items():
             ctl[slot] = weight
         own, opp = pos.own(), pos.enemy()
@@ -272,6 +286,7 @@ class CompiledSearch:
         k, ctl = self.k, tables.ctl
         inf = k.INF
         alpha, beta = (last - ASPIRATION, last + ASPIRATION) if depth >= 4 else (-inf, inf)
+        delta = ASPIRATION
         while True:
             ctl[k.BEST] = k.NO_MOVE
             score = tables.search(own, opp, pos.gaps, pos.halfmove, depth, alpha, beta)
@@ -279,7 +294,13 @@ class CompiledSearch:
             if ctl[k.ABORTED]:
                 found = int(ctl[k.BEST])
                 return None if found == k.NO_MOVE else (_decode(found), last, False)
-            if score <= alpha and alpha > -inf:
+            if self.widen and abs(score) < WIN - 1000 and (score <= alpha or score >= beta):
+                delta *= 2  # widen the failed side only: the other bound still holds
+                if score <= alpha:
+                    alpha = -inf if delta > 8 * ASPIRATION else max(-inf, score - delta)
+                else:
+                    beta = inf if delta > 8 * ASPIRATION else min(inf, score + delta)
+            elif score <= alpha and alpha > -inf:
                 alpha = -inf
             elif score >= beta and beta < inf:
                 beta = inf

@@ -48,8 +48,22 @@ SH = U(64 - TT_BITS)
 # ctl, the search's control block, shared with the Python side: flags, counters and the
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
- W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS) = range(16)
-CTL_SIZE = 16
+ W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS,
+ LMP, TT_SCHEME, AGE, IIR, HIST) = range(21)
+CTL_SIZE = 21
+# LMP: late-move pruning as Zataxx does it: past the first two moves of a node (not the root,
+# not when every move so far loses), a jump that takes no stone is not searched.
+# TT_SCHEME: 0 one slot a position, always replaced; 1 buckets of two slots: a position
+# overwrites its own entry, else the shallower slot, an earlier search's entry counting
+# AGE_PENALTY plies less (so deep entries outlive the many shallow ones, but not forever).
+# AGE: this search's number (1..63) in the entries it writes.
+# IIR: internal iterative reduction: a node with no table move is searched a ply shallower.
+# HIST: history by side to move with a bonus for the cut move and a malus for the moves
+# tried before it, bounded (HIST_MAX), and read by the late-move reductions.
+HIST_MAX, HIST_BONUS, HIST_BONUS_MAX, HIST_LMR_DIV = 16384, 300, 1500, 12288
+IIR_DEPTH = 4
+AGE_PENALTY = 6
+HIST_SIDE = 64 * 50  # one side's history: the move's int is below (48 + 1) * 64 + 64
 NULL_R = 2  # depth a null move saves
 # LMR=2's reductions by depth and move index, log-shaped as in Zataxx (0.8 + 0.4 ln d ln i)
 _D, _I = np.meshgrid(np.arange(64), np.arange(256), indexing="ij")
@@ -221,9 +235,38 @@ def slot(own, opp):
 
 
 @njit(cache=True)
-def order(own, opp, moves, keys, row, n, tt_move, killers, history):
+def probe(own, opp, tt_own, tt_opp, idx, scheme):
+    """The table index holding (own, opp), -1 if none: idx itself, or with scheme 1 either
+    slot of idx's bucket."""
+    if scheme == 0:
+        return idx if tt_own[idx] == own and tt_opp[idx] == opp else -1
+    b = idx & ~np.int64(1)
+    for j in (b, b + 1):
+        if tt_own[j] == own and tt_opp[j] == opp:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def victim(tt_data, idx, hit, scheme, age):
+    """Where an entry for idx's position goes: with scheme 0 idx; with scheme 1 its own slot
+    if it has one (hit), else the bucket's shallower slot, an earlier search's entry counted
+    AGE_PENALTY plies shallower."""
+    if scheme == 0:
+        return idx
+    if hit >= 0:
+        return hit
+    b = idx & ~np.int64(1)
+    d0, d1 = tt_data[b], tt_data[b + 1]
+    v0 = ((d0 >> 16) & 0xFF) - (AGE_PENALTY if ((d0 >> 26) & 63) != age else 0)
+    v1 = ((d1 >> 16) & 0xFF) - (AGE_PENALTY if ((d1 >> 26) & 63) != age else 0)
+    return b if v0 <= v1 else b + 1
+
+
+@njit(cache=True)
+def order(own, opp, moves, keys, row, n, tt_move, killers, history, hb):
     """Ordering keys: the table's move, then stones won (a clone's new stone, a jump's hole),
-    killers and history."""
+    killers and history (this side's: from history[hb]))."""
     for i in range(n):
         m = moves[row, i]
         if m == tt_move:
@@ -235,7 +278,7 @@ def order(own, opp, moves, keys, row, n, tt_move, killers, history):
             gain += 10
         else:
             gain -= 3 * popcount(NEAR[(m >> 6) - 1] & own)
-        k = (gain + 40) * 10_000_000 + history[m]
+        k = (gain + 40) * 10_000_000 + history[hb + m]
         if m == killers[row, 0]:
             k += 50_000_000
         elif m == killers[row, 1]:
@@ -285,12 +328,14 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     if depth <= 0 or ply >= MAX_PLY - 1:
         return evaluate(own, opp, gaps, ctl, pat)
 
-    idx = slot(own, opp)
+    idx = slot(own, opp) & (tt_own.shape[0] - 1)  # a test's table may be smaller
+    scheme = ctl[TT_SCHEME]
+    hit = probe(own, opp, tt_own, tt_opp, idx, scheme)
     tt_move = NO_MOVE
-    if tt_own[idx] == own and tt_opp[idx] == opp:
-        d = tt_data[idx]
+    if hit >= 0:
+        d = tt_data[hit]
         e_depth = (d >> 16) & 0xFF
-        e_flag = (d >> 24) & 0xFF
+        e_flag = (d >> 24) & 3
         tt_move = np.int64(np.int16(d & 0xFFFF))
         e_score = np.int64(np.int32(d >> 32))
         if e_score > MATE_ZONE:
@@ -304,6 +349,9 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 return e_score
             if e_flag == UPPER and e_score <= alpha:
                 return e_score
+
+    if ctl[IIR] != 0 and tt_move == NO_MOVE and depth >= IIR_DEPTH:
+        depth -= 1
 
     pv = beta - alpha > 1
     static = 0
@@ -338,14 +386,19 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1,
                         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat)
 
-    order(own, opp, moves, keys, ply, n, tt_move, killers, history)
+    hist = ctl[HIST] != 0
+    hb = (ply & 1) * HIST_SIDE if hist else 0
+    order(own, opp, moves, keys, ply, n, tt_move, killers, history, hb)
     original_alpha = alpha
     best, best_move = -INF, NO_MOVE
     lmr = ctl[LMR]
+    lmp = ctl[LMP] != 0 and ply > 0
     for i in range(n):
         if futile and i >= 3 and static + FP_BASE + FP_STEP * depth <= alpha:
             break
         m = pick(moves, keys, ply, i, n)
+        if lmp and i >= 2 and m >= 64 and best > -MATE_ZONE and (NEAR[m & 63] & opp) == U0:
+            continue
         a, b = play(own, opp, m)
         child_half = 0 if m < 64 else half + 1
         if i == 0:
@@ -359,6 +412,8 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 r = 1 if i < 12 or depth < 5 else 2
             elif lmr == 2 and depth >= 3 and i >= 2:
                 r = LMR_TABLE[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
+                if hist:
+                    r -= (2 * history[hb + m] + HIST_LMR_DIV) // (2 * HIST_LMR_DIV)
                 r = max(0, min(r, depth - 2))
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
@@ -383,7 +438,14 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             if m != killers[ply, 0]:
                 killers[ply, 1] = killers[ply, 0]
                 killers[ply, 0] = m
-            history[m] = min(history[m] + depth * depth, 9_000_000)
+            if hist:
+                bonus = min(depth * HIST_BONUS, HIST_BONUS_MAX)
+                history[hb + m] += bonus - bonus * history[hb + m] // HIST_MAX
+                for j in range(i):
+                    q = hb + moves[ply, j]
+                    history[q] += -bonus - bonus * history[q] // HIST_MAX
+            else:
+                history[m] = min(history[m] + depth * depth, 9_000_000)
             break
 
     if ply == 0 and best_move != NO_MOVE:
@@ -394,10 +456,12 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         stored += ply
     elif stored < -MATE_ZONE:
         stored -= ply
-    tt_own[idx] = own
-    tt_opp[idx] = opp
-    tt_data[idx] = (np.int64(stored) << 32) | (flag << 24) | (min(depth, 255) << 16) \
-        | (best_move & 0xFFFF)
+    age = ctl[AGE]
+    j = victim(tt_data, idx, hit, scheme, age)
+    tt_own[j] = own
+    tt_opp[j] = opp
+    tt_data[j] = (np.int64(stored) << 32) | (age << 26) | (flag << 24) \
+        | (min(depth, 255) << 16) | (best_move & 0xFFFF)
     return best
 
 
@@ -412,10 +476,11 @@ def root(own, opp, gaps, half, depth, alpha, beta,
 
 @njit(cache=True, nogil=True)
 def root_move(own, opp, tt_own, tt_opp, tt_data):
-    """The table's move for a position (the root's best after root())."""
-    idx = slot(own, opp)
-    if tt_own[idx] == own and tt_opp[idx] == opp:
-        return np.int64(np.int16(tt_data[idx] & 0xFFFF))
+    """The table's move for a position (the root's best after root()), in either slot of
+    its bucket."""
+    hit = probe(own, opp, tt_own, tt_opp, slot(own, opp) & (tt_own.shape[0] - 1), 1)
+    if hit >= 0:
+        return np.int64(np.int16(tt_data[hit] & 0xFFFF))
     return NO_MOVE
 
 
@@ -440,7 +505,7 @@ class Tables:
     learned evaluation it plays with (a bench may give another: patterns.load(path))."""
 
     def __init__(self, tt_bits: int = TT_BITS, evaluation: tuple | None = None):
-        assert tt_bits == TT_BITS
+        assert 1 <= tt_bits <= TT_BITS
         self.pat, self.learned_weights = evaluation or LEARNED
         size = 1 << tt_bits
         self.tt_own = np.zeros(size, dtype=np.uint64)
@@ -449,7 +514,8 @@ class Tables:
         self.moves = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.keys = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
         self.killers = np.full((MAX_PLY, 2), NO_MOVE, dtype=np.int64)
-        self.history = np.zeros(64 * 50, dtype=np.int64)
+        self.history = np.zeros(2 * HIST_SIDE, dtype=np.int64)
+        self.searches = 0  # numbers the searches, for the table's ages
         self.nulls = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
 
@@ -466,6 +532,8 @@ class Tables:
         self.history //= 8
         self.nulls[:] = 0
         self.ctl[:] = 0
+        self.searches += 1
+        self.ctl[AGE] = self.searches % 63 + 1
         for slot_, weight in WEIGHTS.items():
             self.ctl[slot_] = weight
         if learned:

@@ -6,13 +6,14 @@ evaluation change (issue 22).
     python bench/ataxx_selfplay.py --a "lmr=1" --b "lmr=0" --time-ms 100 --pairs 40
 
 A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial, learned (0/1: the
-learned pattern evaluation), patterns (a tables file of bench/ataxx_train.py, played as the
-learned evaluation) and the evaluation's weights front, mob, tempo, edge, corner
-(ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
+learned pattern evaluation), issue 31's switches lmp, tt (0/1: the table's scheme), iir, hist
+and widen (ai/ataxx.py's LMP, TT_SCHEME, IIR, HIST, WIDEN), patterns (a tables file of
+bench/ataxx_train.py, played as the learned evaluation) and the evaluation's weights front,
+mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
 --time-ms the same time.
-Openings: every blocker layout in turn, then --plies random moves. Each side keeps its own
-transposition table through a game.
+Openings: every blocker layout in turn (or only --layout's), then --plies random moves. Each
+side keeps its own transposition table through a game.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ai.base import Budget  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 KEYS = ("front", "mob", "tempo", "edge", "corner")
+SWITCHES = {"lmp": "lmp", "tt": "tt_scheme", "iir": "iir", "hist": "hist", "widen": "widen"}
 
 
 def setting(text: str, kernel) -> dict:
@@ -48,19 +50,23 @@ def setting(text: str, kernel) -> dict:
             kw["partial"] = bool(int(value))
         elif key == "learned":
             kw["learned"] = bool(int(value))
+        elif key in SWITCHES:
+            kw[SWITCHES[key]] = int(value)
         elif key == "patterns":
             kw["learned"] = True
             kw["evaluation"] = patterns.load(value)
         elif key in KEYS:
             kw["weights"][getattr(kernel, "W_" + key.upper())] = int(value)
         else:
-            raise SystemExit(f"unknown key {key!r}: lmr, fp, null, partial, {', '.join(KEYS)}")
+            raise SystemExit(f"unknown key {key!r}: lmr, fp, null, partial, learned, "
+                             f"patterns, {', '.join([*SWITCHES, *KEYS])}")
     return kw
 
 
-def openings(pairs: int, plies: int, seed: int) -> list[rules.Position]:
+def openings(pairs: int, plies: int, seed: int, layout: str | None = None
+             ) -> list[rules.Position]:
     rng = random.Random(seed)
-    layouts = list(rules.LAYOUTS)
+    layouts = [layout] if layout else list(rules.LAYOUTS)
     result = []
     for k in range(pairs):
         pos = rules.new_game({"layout": layouts[k % len(layouts)]})
@@ -94,6 +100,8 @@ def main() -> None:
     p.add_argument("--pairs", type=int, default=20)
     p.add_argument("--plies", type=int, default=4, help="random plies after the layout")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--layout", choices=sorted(rules.LAYOUTS), default=None,
+                   help="only this board (empty: the standard one); default every layout")
     args = p.parse_args()
     kernel = ataxx.warm_up()
     if kernel is None:
@@ -101,7 +109,7 @@ def main() -> None:
     a, b = setting(args.a, kernel), setting(args.b, kernel)
     w = d = l = 0
     t0 = time.monotonic()
-    for k, start in enumerate(openings(args.pairs, args.plies, args.seed)):
+    for k, start in enumerate(openings(args.pairs, args.plies, args.seed, args.layout)):
         for a_side in (0, 1):
             sides = [a, b] if a_side == 0 else [b, a]
             won = play(kernel, start, sides, args.nodes, 0 if args.nodes else args.time_ms)
@@ -114,7 +122,9 @@ def main() -> None:
         print(f"pair {k + 1:3d}: A {w}-{d}-{l}  ({time.monotonic() - t0:.0f} s)", flush=True)
     e = elo.estimate(w, d, l)
     limit = f"{args.nodes} nodes" if args.nodes else f"{args.time_ms} ms"
-    print(f"A {args.a!r} vs B {args.b!r} at {limit} a move, {args.pairs} pairs: W-D-L {w}-{d}-{l}, "
+    board = f"{args.layout} board" if args.layout else "every layout"
+    print(f"A {args.a!r} vs B {args.b!r} at {limit} a move, {args.pairs} pairs ({board}): "
+          f"W-D-L {w}-{d}-{l}, "
           f"score {e.score:.3f}, Elo {e.elo:+.0f} ± {e.margin:.0f}")
 
 

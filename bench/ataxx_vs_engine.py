@@ -1,20 +1,26 @@
-"""Our Ataxx bot against an outside UAI engine: paired openings (each played with both colours),
-W-D-L from our side and the Elo difference with its 95% margin.
+"""Our Ataxx bot against an outside UAI engine on one board (the standard one unless asked):
+random openings of 3 or 4 plies made from --seed (none stored in the repository), each played
+with both colours, at the same time a move; W-D-L from our side, the score and the Elo
+difference with its 95% interval. Finished games go to a results file, and a rerun with the
+same settings plays only the games that are missing, so a match can be spread over runs.
 
-    python bench/ataxx_vs_engine.py --engine "COMMAND" --time-ms 1000 --games 16 [--level hard]
-        [--engine-time-ms 10]
+    python bench/ataxx_vs_engine.py --engine "COMMAND" --time-ms 100 --games 12 --seed 31
+        [--tag NAME] [--results FILE] [--layout empty] [--engine-time-ms T] [--grace-ms G]
 
 The engine runs through players.program.UAIController (position fen / go movetime); our bot
 through players.bot.AIController with --time-ms a move, the engine with --engine-time-ms (the
 same unless given); players.table.play_out drives both. --grace-ms widens how late the engine may
 answer before it forfeits: tiktaxx times its search by CPU clock (clock()), which on a loaded
-machine runs slower than the wall clock.
+machine runs slower than the wall clock. --tag names our bot's version in the results file
+(rows of another tag, engine, board or time are kept but not counted).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
 import sys
 import time
 
@@ -24,29 +30,74 @@ from ai import ataxx, elo  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 from players import program as programs  # noqa: E402
-from players.arena import openings  # noqa: E402
+from players.base import Decision  # noqa: E402
 from players.bot import AIController  # noqa: E402
 from players.program import UAIController  # noqa: E402
 from players.table import play_out  # noqa: E402
 
+RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
+                       "ataxx_vs_engine.jsonl")
 
-def play(engine: str, time_ms: int, engine_ms: int, level: str, options: dict, opening: list,
-         ours: int, seed: int) -> tuple[float | None, str]:
-    """One game; our score (1, 1/2, 0; None if unfinished) and a line about it."""
-    match = Match(rules.ID, options, seed)
-    for move in opening:
+
+def opening(layout: str, seed: int, pair: int) -> list:
+    """Pair `pair`'s opening: 3 or 4 random plies on the layout, from (seed, pair) alone."""
+    rng = random.Random(f"ataxx-opening:{seed}:{pair}")
+    match = Match(rules.ID, {"layout": layout}, 0)
+    for _ in range(rng.choice((3, 4))):
+        legal = match.legal_moves()
+        if not legal or match.over:
+            break
+        match.play(rng.choice(legal))
+    return list(match.moves)
+
+
+class TimedBot(AIController):
+    """Hard as the arcade plays it, timing each move from the request to the answer."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times: list[float] = []
+        self._asked = 0.0
+
+    def request(self, match: Match, seat: int) -> None:
+        self._asked = time.monotonic()
+        super().request(match, seat)
+
+    def poll(self) -> Decision | None:
+        done = super().poll()
+        if done is not None:
+            self.times.append(time.monotonic() - self._asked)
+        return done
+
+
+def play(engine: str, time_ms: int, engine_ms: int, level: str, layout: str, moves: list,
+         ours: int, seed: int) -> dict:
+    """One game; its row for the results file (score 1, 1/2, 0 from our side; None if it did
+    not finish)."""
+    match = Match(rules.ID, {"layout": layout}, seed)
+    for move in moves:
         match.play(move)
-    bot = AIController(level, time_ms / 1000, seed=seed)
+    bot = TimedBot(level, time_ms / 1000, seed=seed)
     program = UAIController(engine, engine_ms)
     ctrls = [bot, program] if ours == 0 else [program, bot]
     play_out(match, ctrls)  # closes both seats
     for c in ctrls:
         c.wait_closed(3.0)
     out = match.outcome()
+    row: dict = {"plies": len(match.moves), "our_max": round(max(bot.times, default=0.0), 3),
+                 "our_mean": round(sum(bot.times) / max(1, len(bot.times)), 3)}
     if out is None:
-        return None, "unfinished"
+        return {**row, "score": None, "end": "unfinished", "stones": None}
     score = 0.5 if out.winner is None else float(out.winner == ours)
-    return score, f"{out.score[0]}-{out.score[1]} {out.termination.value}"
+    return {**row, "score": score, "end": out.termination.value,
+            "stones": [out.score[ours], out.score[1 - ours]]}
+
+
+def load(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def main() -> None:
@@ -59,35 +110,52 @@ def main() -> None:
     p.add_argument("--grace-ms", type=int, default=None,
                    help="how late past its time the engine may answer (default: the arcade's)")
     p.add_argument("--level", default="hard")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--first-pair", type=int, default=0,
-                   help="skip the first pairs of openings (to add games to an earlier run)")
+    p.add_argument("--layout", default="empty", choices=sorted(rules.LAYOUTS),
+                   help="the board (empty: the standard one, no blockers)")
+    p.add_argument("--seed", type=int, default=1, help="makes the openings")
+    p.add_argument("--tag", default="hard", help="names our bot's version in the results file")
+    p.add_argument("--results", default=RESULTS, help="JSON-lines file of finished games")
     args = p.parse_args()
     engine_ms = args.engine_time_ms or args.time_ms
     if args.grace_ms is not None:
         programs.GRACE_MS = args.grace_ms
-    ataxx.warm_up()  # build the cache once here; the bot process then only loads it
-    w = d = l = 0
+    name = os.path.basename(args.engine.split()[0])
+    same = {"tag": args.tag, "engine": name, "time_ms": args.time_ms, "engine_ms": engine_ms,
+            "level": args.level, "layout": args.layout, "seed": args.seed}
+    rows = [r for r in load(args.results)
+            if all(r.get(k) == v for k, v in same.items()) and r["score"] is not None]
     pairs = (args.games + 1) // 2
-    plan = openings(rules.ID, {}, args.first_pair + pairs, args.seed)
-    for k, (options, opening) in enumerate(plan[args.first_pair:], args.first_pair):
+    have = {(r["pair"], r["ours"]) for r in rows if r["pair"] < pairs}
+    print(f"{len(have)} of {2 * pairs} games already in {args.results}", flush=True)
+    ataxx.warm_up()  # build the cache once here; the bot process then only loads it
+    os.makedirs(os.path.dirname(args.results), exist_ok=True)
+    for k in range(pairs):
+        moves = opening(args.layout, args.seed, k)
         for ours in (0, 1):
+            if (k, ours) in have:
+                continue
             t = time.monotonic()
-            score, line = play(args.engine, args.time_ms, engine_ms, args.level, options,
-                               opening, ours, args.seed * 1000 + 2 * k + ours)
-            if score == 1.0:
-                w += 1
-            elif score == 0.5:
-                d += 1
-            elif score == 0.0:
-                l += 1
-            print(f"game {2 * k + ours + 1:3d} {options.get('layout', '')} {' '.join(opening)}"
-                  f" ours={'xo'[ours]} {line} score {score}  ({time.monotonic() - t:.0f} s)",
+            row = {**same, "pair": k, "ours": ours, "opening": " ".join(moves),
+                   **play(args.engine, args.time_ms, engine_ms, args.level, args.layout,
+                          moves, ours, args.seed * 1000 + 2 * k + ours)}
+            with open(args.results, "a", encoding="utf-8") as f:
+                f.write(json.dumps(row) + "\n")
+            if row["score"] is not None:
+                rows.append(row)
+            print(f"game {2 * k + ours + 1:3d} {row['opening']} ours={'xo'[ours]} "
+                  f"{row['stones']} {row['end']} score {row['score']}  "
+                  f"(our slowest move {row['our_max']:.2f} s; {time.monotonic() - t:.0f} s)",
                   flush=True)
-    e = elo.estimate(w, d, l)
-    print(f"ours {args.level} at {args.time_ms} ms vs {args.engine!r} at {engine_ms} ms: "
-          f"W-D-L {w}-{d}-{l}, "
-          f"score {e.score:.3f}, Elo {e.elo:+.0f} ± {e.margin:.0f}")
+    counted = [r for r in rows if r["pair"] < pairs]
+    w = sum(r["score"] == 1.0 for r in counted)
+    d = sum(r["score"] == 0.5 for r in counted)
+    lost = sum(r["score"] == 0.0 for r in counted)
+    print(f"{args.layout} board, openings of seed {args.seed}, ours {args.level} "
+          f"[{args.tag}] at {args.time_ms} ms, {name} at {engine_ms} ms")
+    print(elo.summary_line(args.tag, name, w, d, lost))
+    if counted:
+        print(f"our slowest move {max(r['our_max'] for r in counted):.2f} s, mean "
+              f"{sum(r['our_mean'] for r in counted) / len(counted):.3f} s")
 
 
 if __name__ == "__main__":

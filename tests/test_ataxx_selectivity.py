@@ -1,0 +1,110 @@
+"""Issue 31's switches of the compiled Ataxx search: late-move pruning, the two-slot table,
+internal iterative reduction, history with malus, widening aspiration windows. Each still finds
+the forced wins; the table keeps the deeper entry; history stays bounded. Searches end on node
+counts, never on the wall clock."""
+
+
+import numpy as np
+import pytest
+
+from ai import ataxx as bot
+from ai.base import Budget
+from game.rules import ataxx as rules
+
+SWITCHES = [
+    {"lmp": True}, {"tt_scheme": 1}, {"iir": True}, {"hist": True}, {"widen": True},
+    {"lmp": True, "tt_scheme": 1, "iir": True, "hist": True, "widen": True},
+]
+WINS = [
+    "7/7/7/2ooo2/7/3x3/7 x 0 10",  # d3 takes all three o stones
+    "7/7/7/7/7/1o5/x6 x 0 10",  # x converts the last o stone
+    "o1x4/2x4/xx5/7/7/7/7 x 0 10",
+]
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = bot.warm_up()
+    if k is None:
+        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
+    return k
+
+
+def _search(kernel, fen: str, nodes: int, max_depth: int = 64, tt_bits: int = 20, **kw):
+    """A search of fen that ends on its node count or depth (the clock never moves), with
+    its own tables; (move, score, depth, nodes, tables)."""
+    tables = kernel.Tables(tt_bits=tt_bits)
+    search = bot.CompiledSearch(kernel, Budget(3600, now=lambda: 0.0), max_depth,
+                                node_limit=nodes, tables=tables, **kw)
+    move, score, depth = search.best_move(rules.from_fen(fen))
+    return move, score, depth, search.nodes, tables
+
+
+@pytest.mark.parametrize("fen", WINS)
+@pytest.mark.parametrize("kw", SWITCHES)
+def test_the_switches_keep_the_forced_wins(kernel, fen, kw):
+    move, score, _, _, _ = _search(kernel, fen, 200_000, **kw)
+    assert score >= bot.WIN - 1000 and move in rules.moves_of(rules.from_fen(fen))
+
+
+def test_late_move_pruning_saves_nodes_at_a_fixed_depth(kernel):
+    """Skipping the jumps that take nothing searches the same depth in fewer nodes."""
+    found = {lmp: _search(kernel, rules.START_FEN, 0, max_depth=6, lmp=lmp)
+             for lmp in (False, True)}
+    assert found[False][2] == found[True][2] == 6
+    assert found[True][3] < found[False][3] * 0.8
+    assert found[True][0] in rules.moves_of(rules.new_game())
+
+
+def test_the_bucket_takes_the_shallower_slot(kernel):
+    """victim(): scheme 0 always the position's slot; scheme 1 the position's own entry if
+    it has one, else the shallower of the two, an earlier search's counted AGE_PENALTY
+    plies shallower."""
+    data = np.zeros(8, dtype=np.int64)
+
+    def entry(depth: int, age: int) -> int:
+        return (age << 26) | (depth << 16)
+
+    data[4], data[5] = entry(12, 3), entry(2, 3)  # both this search's (age 3)
+    assert kernel.victim(data, 5, -1, 0, 3) == 5
+    assert kernel.victim(data, 4, -1, 1, 3) == 5  # the deep entry stays
+    assert kernel.victim(data, 5, -1, 1, 3) == 5
+    assert kernel.victim(data, 5, 4, 1, 3) == 4  # the position's own slot
+    data[4] = entry(kernel.AGE_PENALTY + 1, 2)  # deeper, but from an earlier search
+    assert kernel.victim(data, 5, -1, 1, 3) == 4
+    data[6], data[7] = entry(0, 0), entry(1, 3)  # an empty slot counts as old
+    assert kernel.victim(data, 7, -1, 1, 3) == 6
+
+
+def test_the_bucket_probe_finds_either_slot(kernel):
+    own, opp = np.uint64(0b1011), np.uint64(0b10000)
+    tt_own, tt_opp = np.zeros(8, dtype=np.uint64), np.zeros(8, dtype=np.uint64)
+    tt_own[3], tt_opp[3] = own, opp
+    assert kernel.probe(own, opp, tt_own, tt_opp, 2, 1) == 3
+    assert kernel.probe(own, opp, tt_own, tt_opp, 3, 1) == 3
+    assert kernel.probe(own, opp, tt_own, tt_opp, 2, 0) == -1
+    assert kernel.probe(own, opp + np.uint64(1), tt_own, tt_opp, 3, 1) == -1
+
+
+def test_a_small_table_keeps_more_deep_entries_with_buckets(kernel):
+    """In a table of 1024 slots, far too small for a depth-7 search, the buckets keep about
+    twice the entries of depth 3 and more that always-replace keeps, and the root's move."""
+    deep = {}
+    for scheme in (0, 1):
+        _, _, depth, _, tables = _search(kernel, rules.START_FEN, 0, max_depth=7, tt_bits=10,
+                                         tt_scheme=scheme)
+        assert depth == 7
+        deep[scheme] = np.count_nonzero(((tables.tt_data >> 16) & 0xFF) >= 3)
+        start = rules.new_game()
+        assert bot._decode(tables.best(start.own(), start.enemy())) in rules.moves_of(start)
+    assert deep[1] > 1.5 * deep[0]
+
+
+def test_history_stays_bounded(kernel):
+    """The bonus and the malus pull each entry toward +-HIST_MAX, never past it."""
+    _, _, depth, _, tables = _search(kernel, "x5o/7/2x4/3xo2/2oxo2/7/o5x x 0 5", 300_000,
+                                     hist=True)
+    assert depth >= 6
+    h = tables.history
+    assert np.count_nonzero(h) > 50 and np.count_nonzero(h < 0) > 0
+    assert np.abs(h).max() <= kernel.HIST_MAX
