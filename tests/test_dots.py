@@ -72,6 +72,15 @@ def test_first_reply_rule_forbids_the_mirror_class():
     assert 2 in rules.legal_moves(off)
 
 
+@pytest.mark.parametrize("first", range(4))
+def test_first_reply_rule_does_not_apply_where_it_would_forbid_every_line(first):
+    s = rules.apply(rules.new_game({"rows": 1, "cols": 1, "first_reply_rule": True}), first)
+    assert rules.symmetry_class(1, 1, first) == set(range(4))  # every line mirrors the first
+    assert sorted(rules.legal_moves(s)) == sorted(set(range(4)) - {first})
+    s = rules.apply(s, rules.legal_moves(s)[0])
+    assert rules.to_move(s) == 0
+
+
 def test_symmetry_classes_of_a_non_square_board_have_four_maps():
     assert len(rules.geometry(2, 3).symmetry) == 4
     assert rules.symmetry_class(2, 3, 0) == frozenset({0, 2, 6, 8})

@@ -106,26 +106,11 @@ def play_out(game_id: str, options: dict, seed: int, each=check_views) -> Match:
     return match
 
 
-def stuck(game_id: str, options: dict) -> bool:
-    """Dots on one box with the first reply rule: every line mirrors the first, so the second
-    player is left without a move in a game that is not over (a rules bug, left to its owner:
-    see test_one_box_with_the_first_reply_rule_leaves_a_move)."""
-    return game_id == "dots" and options.get("first_reply_rule") is True \
-        and options.get("rows") == options.get("cols") == 1
-
-
 def option_sets(game_id: str) -> st.SearchStrategy[dict]:
-    """Any choice of the game's declared options (but the one that cannot be played)."""
+    """Any choice of the game's declared options."""
     opts = registry.rules(game_id).OPTIONS
     return st.fixed_dictionaries({o.key: st.sampled_from([c for c, _ in o.choices])
-                                  for o in opts}).filter(lambda o: not stuck(game_id, o))
-
-
-@pytest.mark.xfail(strict=True, reason="dots: on 1x1 the first reply rule forbids every line")
-def test_one_box_with_the_first_reply_rule_leaves_a_move():
-    match = Match("dots", {"rows": 1, "cols": 1, "first_reply_rule": True}, 0)
-    match.play(3)
-    assert match.over or match.legal_moves()
+                                  for o in opts})
 
 
 # --- the schema files themselves

@@ -51,7 +51,8 @@ side of a box owns it and must draw again; a line that closes two boxes scores b
 
 # The first reply rule (optional)
 The second player's first line may not be a mirror image or rotation of the first player's
-first line, which stops the copy-cat strategy on symmetric boards.
+first line, which stops the copy-cat strategy on symmetric boards. Where every line left is
+such a mirror (a board of one box), the rule does not apply.
 
 # Hints for play
 Avoid drawing the third side of a box. Late in the game every move gives boxes away: give the
@@ -166,10 +167,13 @@ def to_move(state: State) -> int | None:
 
 
 def _forbidden(state: State) -> frozenset[int]:
-    """Lines the first reply rule forbids right now."""
+    """Lines the first reply rule forbids right now: none when it would forbid every line left
+    (on one box every line mirrors the first)."""
     if not state.first_reply_rule or len(state.drawn) != 1 or state.turn != 1:
         return frozenset()
-    return symmetry_class(state.rows, state.cols, state.drawn[0])
+    banned = symmetry_class(state.rows, state.cols, state.drawn[0])
+    undrawn = {i for i in range(geometry(state.rows, state.cols).lines) if not state.mask >> i & 1}
+    return frozenset() if undrawn <= banned else banned
 
 
 def legal_moves(state: State) -> list[int]:
