@@ -66,7 +66,7 @@ _speed = {"per_child": PER_CHILD}
 # from ai/data). The network replaces the heuristic only once a measurement at Hard's budget
 # says it gains (README's benchmark table).
 HARD_EVALUATION = "heuristic"
-_EVALUATION: dict[str, str | None] = {"name": HARD_EVALUATION, "path": None}
+_EVALUATION: dict[str, Any] = {"name": HARD_EVALUATION, "net": None}
 
 # nneonneo's heuristic weights (2048-ai, heuristic tuned by CMA-ES).
 LOST_PENALTY = 200000.0
@@ -117,21 +117,24 @@ def network(path: str | None = None) -> np.ndarray | None:
 _NETWORKS: dict[str, np.ndarray | None] = {}
 
 
-def use_evaluation(name: str, path: str | None = None) -> str:
-    """Sets the compiled search's leaf evaluation ("heuristic" or "ntuple", from path or
-    ai/data); returns the one in use: "heuristic" if the network cannot be loaded."""
+def use_evaluation(name: str, path: str | None = None, weights: np.ndarray | None = None
+                   ) -> str:
+    """Sets the compiled search's leaf evaluation: "heuristic", or "ntuple" with `weights`
+    (dense, as ai.g2048_ntuple.load gives) or the file at path (ai/data's by default);
+    returns the one in use: "heuristic" if the network cannot be loaded."""
     if name not in ("heuristic", "ntuple"):
         raise ValueError(f"unknown evaluation {name!r}")
-    if name == "ntuple" and network(path) is None:
-        name = "heuristic"
-    _EVALUATION.update(name=name, path=path)
+    net = None
+    if name == "ntuple":
+        net = weights if weights is not None else network(path)
+        if net is None:
+            name = "heuristic"
+    _EVALUATION.update(name=name, net=net)
     return name
 
 
 def _network_in_use() -> np.ndarray | None:
-    if _EVALUATION["name"] != "ntuple":
-        return None
-    return network(_EVALUATION.get("path"))
+    return _EVALUATION["net"] if _EVALUATION["name"] == "ntuple" else None
 
 
 # --- boards in batches

@@ -79,11 +79,11 @@ def save(path: str | os.PathLike, weights: np.ndarray) -> int:
     return os.path.getsize(path)
 
 
-def load(path: str | os.PathLike = FILE) -> np.ndarray | None:
-    """The dense float32 weights of a saved network, or None if the file is missing, too big,
-    unreadable or of another shape."""
+def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.ndarray | None:
+    """The dense float32 weights of a saved network, or None if the file is missing, bigger
+    than max_bytes (MAX_FILE_BYTES unless given), unreadable or of another shape."""
     try:
-        if os.path.getsize(path) > MAX_FILE_BYTES:
+        if os.path.getsize(path) > (MAX_FILE_BYTES if max_bytes is None else max_bytes):
             return None
         with np.load(path, allow_pickle=False) as data:
             if int(data["format"]) != FORMAT or not np.array_equal(data["tuples"], TUPLES):

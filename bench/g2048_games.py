@@ -1,13 +1,17 @@
 """2048 bot strength: N whole games from fixed seeds at a per-move time budget.
 
     python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
-                                [--results FILE]
+                                [--results FILE] [--evaluation ntuple --weights FILE]
+                                [--max-moves N]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
 median and 99th percentile of the time per decision. With --results, each finished game is
 appended to FILE (a JSON line) and a later run with the same settings plays only the seeds not
 yet in it, so a long run can be done in parts; the totals cover every game in the file.
+--evaluation ntuple puts the n-tuple network at the compiled search's leaves (--weights: a
+file ai.g2048_ntuple.save wrote, of any size, or a checkpoint of bench/g2048_ntuple_train.py;
+ai/data's file by default); --max-moves cuts games short (they count with what they had).
 """
 
 from __future__ import annotations
@@ -24,23 +28,42 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import numpy as np  # noqa: E402
+
 from ai import g2048 as bot  # noqa: E402
+from ai import g2048_ntuple as ntuple  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from game.rules import g2048 as rules  # noqa: E402
 
-TILES = (2048, 4096, 8192, 16384)
+TILES = (2048, 4096, 8192, 16384, 32768)
 
 
-def play_game(job: tuple[int, float, str]) -> dict:
+def network_weights(path: str | None) -> np.ndarray | None:
+    """Dense weights from a saved network (any size) or a training checkpoint; ai/data's
+    file if path is None."""
+    if path is None:
+        return ntuple.load()
+    with np.load(path, allow_pickle=False) as data:
+        if "net" in data:
+            return data["net"]
+    return ntuple.load(path, max_bytes=1 << 40)
+
+
+def play_game(job: tuple[int, float, str, str, str | None, int]) -> dict:
     """One game from seed at ms a move; its score, best tile, moves and decision times."""
-    seed, ms, level = job
+    seed, ms, level, evaluation, weights, max_moves = job
+    if evaluation != "heuristic":
+        net = network_weights(weights)
+        if bot.KERNEL.load() is None or net is None:
+            raise SystemExit(f"no network ({weights}) or no numba ({bot.KERNEL.error})")
+        bot.use_evaluation(evaluation, weights=net)
     bot.heuristic_table()
     rules.tables()
     state = rules.new_game(None, seed)
     rng = random.Random(seed)
     times: list[float] = []
     began = time.monotonic()
-    while True:
+    while len(times) < max_moves:
         legal = rules.legal_moves(state)
         if not legal:
             break
@@ -49,8 +72,8 @@ def play_game(job: tuple[int, float, str]) -> dict:
         times.append(time.monotonic() - t)
         state = rules.apply(state, move)
     return {"seed": seed, "score": state.score, "best": rules.best_tile(state),
-            "moves": len(times), "decisions": histogram(times),
-            "seconds": time.monotonic() - began}
+            "moves": len(times), "over": not rules.legal_moves(state),
+            "decisions": histogram(times), "seconds": time.monotonic() - began}
 
 
 def histogram(times: list[float]) -> list[list[int]]:
@@ -114,22 +137,32 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--level", default="hard", choices=("easy", "normal", "hard"))
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--results", help="a JSON-lines file to add finished games to")
+    parser.add_argument("--evaluation", default="heuristic", choices=("heuristic", "ntuple"))
+    parser.add_argument("--weights", help="the network for --evaluation ntuple")
+    parser.add_argument("--max-moves", type=int, default=10**9)
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
-    settings = {"ms": args.ms, "level": args.level}
+    settings: dict = {"ms": args.ms, "level": args.level}
+    if args.evaluation != "heuristic":  # earlier files' games have neither key
+        settings.update(evaluation=args.evaluation, weights=args.weights)
+    if args.max_moves < 10**9:
+        settings.update(max_moves=args.max_moves)
     done = [g for g in load_results(args.results, settings) if g["seed"] in seeds]
     played = {g["seed"] for g in done}
-    jobs = [(seed, args.ms, args.level) for seed in seeds if seed not in played]
+    jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves)
+            for seed in seeds if seed not in played]
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {args.ms:g} ms a move, "
-          f"level {args.level}, {args.jobs} process(es); {len(done)} already in the results",
-          flush=True)
+          f"level {args.level}, evaluation {args.evaluation}"
+          f"{'' if args.weights is None else ' ' + args.weights}, at most {args.max_moves} "
+          f"moves, {args.jobs} process(es); {len(done)} already in the results", flush=True)
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for game in pool.imap_unordered(play_game, jobs):
-            game.update(ms=args.ms, level=args.level)
+            game.update(settings)
             append_result(args.results, game)
             done.append(game)
             print(f"seed {game['seed']}: score {game['score']:,} best {game['best']} "
-                  f"moves {game['moves']} in {game['seconds']:.0f} s", flush=True)
+                  f"moves {game['moves']}{'' if game['over'] else ' (cut)'} in "
+                  f"{game['seconds']:.0f} s", flush=True)
             print("  " + summary(done), flush=True)
     if done:
         print("final: " + summary(done), flush=True)
