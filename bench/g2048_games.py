@@ -147,7 +147,9 @@ def main(argv: list[str] | None = None) -> None:
         settings.update(evaluation=args.evaluation, weights=args.weights)
     if args.max_moves < 10**9:
         settings.update(max_moves=args.max_moves)
-    done = [g for g in load_results(args.results, settings) if g["seed"] in seeds]
+    done = [g for g in load_results(args.results, settings) if g["seed"] in seeds
+            and g.get("evaluation", "heuristic") == args.evaluation
+            and g.get("max_moves", 10**9) == args.max_moves]
     played = {g["seed"] for g in done}
     jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves)
             for seed in seeds if seed not in played]

@@ -2,7 +2,7 @@
 
     python bench/g2048_vs.py --lib PATH/2048.so --games 4 --ms 30 --jobs 2
                              [--mode time|depth] [--first-seed 1] [--max-moves N]
-                             [--results FILE]
+                             [--results FILE] [--evaluation ntuple --weights FILE]
 
 Both play the arcade's own rules (game/rules/g2048.py): the same seed gives both the same
 opening and the same spawn generator. Ours is the Hard bot at --ms a move (compiled when numba
@@ -21,7 +21,8 @@ tile was the best, the rates of reaching 2048..32768, moves a second, the median
 percentile of the time a move, and the median processor time a move (the fair figure on a
 loaded machine). --max-moves cuts long games short (they count with the tiles they had):
 games to 16384 take thousands of moves. With --results, finished games are appended to FILE
-and a later run with the same settings plays only what is missing.
+and a later run with the same settings plays only what is missing. --evaluation ntuple puts
+the n-tuple network at our search's leaves (--weights as bench/g2048_games.py's).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from g2048_games import load_results  # noqa: E402  (bench/ is the script's folder)
+from g2048_games import load_results, network_weights  # noqa: E402  (bench/ is its folder)
 
 from ai import g2048 as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
@@ -69,9 +70,14 @@ def _other(path: str) -> ctypes.CDLL:
     return _LIB[path]
 
 
-def play_game(job: tuple[str, int, float, str, int]) -> dict:
+def play_game(job: tuple[str, int, float, str, int, str, str | None]) -> dict:
     """One game of one program from seed; its score, best tile, moves and decision times."""
-    program, seed, ms, lib_path, max_moves = job
+    program, seed, ms, lib_path, max_moves, evaluation, weights = job
+    if program != "other" and evaluation != "heuristic":
+        net = network_weights(weights)
+        if bot.KERNEL.load() is None or net is None:
+            raise SystemExit(f"no network ({weights}) or no numba ({bot.KERNEL.error})")
+        bot.use_evaluation(evaluation, weights=net)
     if program == "ours-depth":
         if bot.KERNEL.load() is None:
             raise SystemExit(f"numba unavailable: {bot.KERNEL.error}")
@@ -164,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--max-moves", type=int, default=10**9)
     parser.add_argument("--jobs", type=int, default=1, choices=(1, 2))
     parser.add_argument("--results", help="a JSON-lines file to add finished games to")
+    parser.add_argument("--evaluation", default="heuristic", choices=("heuristic", "ntuple"))
+    parser.add_argument("--weights", help="the network for --evaluation ntuple")
     args = parser.parse_args(argv)
     lib = os.path.abspath(args.lib)
     seeds = range(args.first_seed, args.first_seed + args.games)
@@ -171,19 +179,24 @@ def main(argv: list[str] | None = None) -> None:
     settings = {ours: {"program": ours, "ms": args.ms if ours == "ours" else None,
                        "max_moves": args.max_moves},
                 args.name: {"program": args.name, "max_moves": args.max_moves}}
+    if args.evaluation != "heuristic":  # earlier files' games have neither key
+        settings[ours].update(evaluation=args.evaluation, weights=args.weights)
     done: dict[str, list[dict]] = {}
     jobs = []
     for name, key in settings.items():
-        done[name] = [g for g in load_results(args.results, key) if g["seed"] in seeds]
+        done[name] = [g for g in load_results(args.results, key) if g["seed"] in seeds
+                      and g.get("evaluation", "heuristic") == key.get("evaluation",
+                                                                        "heuristic")]
         have = {g["seed"] for g in done[name]}
         jobs += [(name, seed) for seed in seeds if seed not in have]
     jobs.sort(key=lambda j: (j[1], j[0]))  # both programs a seed at a time: the same load
     how = f"hard, {args.ms:g} ms a move" if ours == "ours" else "its depth rule, no clock"
+    how += f", evaluation {args.evaluation}"
     print(f"2048: {ours} ({how}) against {args.name} ({lib}), seeds "
           f"{seeds[0]}..{seeds[-1]}, at most {args.max_moves} moves a game, {args.jobs} "
           f"process(es)", flush=True)
-    work = [(name if name == ours else "other", seed, args.ms, lib, args.max_moves)
-            for name, seed in jobs]
+    work = [(name if name == ours else "other", seed, args.ms, lib, args.max_moves,
+             args.evaluation, args.weights) for name, seed in jobs]
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for (name, _), game in zip(jobs, pool.imap(play_game, work)):
             game.update(settings[name])
