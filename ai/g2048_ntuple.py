@@ -69,12 +69,14 @@ def value(board: int, weights: np.ndarray) -> float:
 
 
 def save(path: str | os.PathLike, weights: np.ndarray) -> int:
-    """Writes the visited (non-zero) weights as float16, compressed; returns the file's size."""
-    index = np.flatnonzero(weights).astype(np.uint32)
+    """Writes the visited (non-zero) weights as float16, their indices as the gaps between them
+    (small numbers, which compress), all compressed; returns the file's size."""
+    index = np.flatnonzero(weights)
     values = weights[index].astype(np.float16)
+    gaps = np.diff(index, prepend=0).astype(np.uint32)
     tmp = f"{path}.tmp.npz"
     np.savez_compressed(tmp, format=np.array(FORMAT), tuples=np.array(TUPLES, dtype=np.int64),
-                        index=index, value=values)
+                        gap=gaps, value=values)
     os.replace(tmp, path)
     return os.path.getsize(path)
 
@@ -88,13 +90,14 @@ def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.nda
         with np.load(path, allow_pickle=False) as data:
             if int(data["format"]) != FORMAT or not np.array_equal(data["tuples"], TUPLES):
                 return None
-            index, values = data["index"], data["value"]
-            if index.shape != values.shape or index.ndim != 1:
+            gaps, values = data["gap"], data["value"]
+            if gaps.shape != values.shape or gaps.ndim != 1:
                 return None
-            if len(index) and int(index.max()) >= SIZE:
+            index = np.cumsum(gaps, dtype=np.int64)
+            if len(index) and int(index[-1]) >= SIZE:
                 return None
             weights = np.zeros(SIZE, dtype=np.float32)
-            weights[index.astype(np.int64)] = values.astype(np.float32)
+            weights[index] = values.astype(np.float32)
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         return None
     if not np.all(np.isfinite(weights)):

@@ -170,11 +170,11 @@ def test_missing_corrupt_or_foreign_weight_files_give_no_network(tmp_path, monke
     assert ntuple.load(junk) is None
     other = tmp_path / "other.npz"
     np.savez_compressed(other, format=np.array(1), tuples=np.array([[0, 1, 2, 3, 4, 5]]),
-                        index=np.zeros(1, np.uint32), value=np.ones(1, np.float16))
+                        gap=np.zeros(1, np.uint32), value=np.ones(1, np.float16))
     assert ntuple.load(other) is None
     beyond = tmp_path / "beyond.npz"
     np.savez_compressed(beyond, format=np.array(1), tuples=np.array(ntuple.TUPLES),
-                        index=np.array([ntuple.SIZE], np.uint32), value=np.ones(1, np.float16))
+                        gap=np.array([ntuple.SIZE], np.uint32), value=np.ones(1, np.float16))
     assert ntuple.load(beyond) is None
     good = tmp_path / "good.npz"
     net = np.zeros(ntuple.SIZE, dtype=np.float32)
