@@ -121,8 +121,7 @@ class Session(Offers, Ends, Rejoin):
             self.host_play(move)
         else:
             move = m.rules.move_to_wire(m.rules.move_from_wire(move))
-            if move not in m.legal_moves():
-                raise RulesError(f"{move!r} is not legal here")
+            m.rules.apply(m.state, move)  # the rules judge it (RulesError), as they do for the host
             self.send_own_move(move)
 
     def resign(self, reason: str = "") -> None:

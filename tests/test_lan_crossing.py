@@ -322,3 +322,23 @@ def test_a_refusal_crosses_as_a_key_and_values_and_is_said_from_them():
     h.link.send(forged)
     notes = g.events()
     assert all(len(n.text.english()) < 400 for n in notes)
+
+
+@pytest.mark.parametrize("mover", ["host", "guest"])
+def test_a_clone_written_from_to_is_played_by_either_side_and_both_records_agree(mover):
+    """The rules read "a7b6" from one's own stone as the clone b6: so must a LAN game."""
+    from game.rules import ataxx
+    h, g = memory_pair("ataxx")
+    rng = random.Random(3)
+    s = h if mover == "host" else g
+    if s.match.to_move() != s.seat:
+        play(h, g, rng, 1)
+    state = s.match.state
+    frm, to = next((f, t) for f in range(49) if state.own() >> f & 1
+                   for t in map(lambda mv: ataxx.parse_move(mv)[1], s.match.legal_moves())
+                   if ataxx.NEAR[f] >> t & 1)
+    s.submit(ataxx.move_text(frm, to))
+    settle(h, g)
+    assert len(h.match.moves) == len(g.match.moves) >= 1
+    assert h.match.moves == g.match.moves
+    assert h.match.state == g.match.state and not h.match.over
