@@ -68,11 +68,14 @@ def value(board: int, weights: np.ndarray) -> float:
     return float(sum(float(weights[i]) for i in features(board)))
 
 
-def save(path: str | os.PathLike, weights: np.ndarray) -> int:
-    """Writes the visited (non-zero) weights as float16, their indices as the gaps between them
-    (small numbers, which compress), all compressed; returns the file's size."""
+def save(path: str | os.PathLike, weights: np.ndarray, mantissa_bits: int = 10) -> int:
+    """Writes the visited (non-zero) weights as float16 rounded down to mantissa_bits (of 10:
+    fewer compress better), their indices as the gaps between them (small numbers, which
+    compress), all compressed; returns the file's size."""
     index = np.flatnonzero(weights)
     values = weights[index].astype(np.float16)
+    mask = np.uint16((0xFFFF << (10 - mantissa_bits)) & 0xFFFF)
+    values = (values.view(np.uint16) & mask).view(np.float16)
     gaps = np.diff(index, prepend=0).astype(np.uint32)
     tmp = f"{path}.tmp.npz"
     np.savez_compressed(tmp, format=np.array(FORMAT), tuples=np.array(TUPLES, dtype=np.int64),
