@@ -1,11 +1,14 @@
 """2048 search speed: the numpy search against the compiled kernel on the same positions.
 
     python bench/g2048_speed.py [--positions 30] [--seed 5] [--depth 3] [--ms 100]
+                                [--weights FILE]
 
 The positions are every tenth board of a game the Hard bot plays at 20 ms a move. Prints, for
 each search: the processor time (fair on a loaded machine) to finish the same whole tree
 (--depth chance levels below the root's slides, no probability cut), and, at --ms a move with
 Hard's settings, the depth reached (chance levels, the root's included) and the time taken.
+With --weights (a network file or a checkpoint, as bench/g2048_games.py's), a third row: the
+compiled search with the n-tuple network at its leaves.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from g2048_games import network_weights  # noqa: E402  (bench/ is the script's folder)
 
 from ai import g2048 as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
@@ -48,6 +53,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--depth", type=int, default=3)
     parser.add_argument("--ms", type=float, default=100.0)
+    parser.add_argument("--weights", help="also the compiled search with this network")
     args = parser.parse_args(argv)
     if bot.KERNEL.load() is None:
         raise SystemExit(f"numba unavailable: {bot.KERNEL.error}")
@@ -56,8 +62,11 @@ def main(argv: list[str] | None = None) -> None:
     levels, cut = bot.LEVELS["hard"]
     print(f"{len(boards)} positions of seed {args.seed}; whole trees of {args.depth} levels "
           f"below the root's; then {args.ms:g} ms a move at Hard (cut {cut:g})")
-    for compiled in (False, True):
-        name = "compiled" if compiled else "numpy"
+    rows = [("numpy", False, None), ("compiled", True, None)]
+    if args.weights:
+        rows.append(("ntuple", True, network_weights(args.weights)))
+    for name, compiled, net in rows:
+        bot.use_evaluation("heuristic" if net is None else "ntuple", weights=net)
         whole, depths, took = [], [], []
         for board, dirs in boards:
             t = time.thread_time()
