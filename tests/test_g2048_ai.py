@@ -120,7 +120,8 @@ def test_deeper_search_within_the_budget(compiled):
         pytest.skip("numba unavailable")
     cells = rules.from_rows([[0, 2, 4, 8], [2, 0, 16, 32], [0, 0, 4, 128], [2, 4, 64, 1024]])
     stats: dict = {}
-    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], Budget(0.1), 12, 1e-5, stats, compiled)
+    budget = Budget(0.1, now=TickingClock())  # a deadline of reads, not of a loaded machine
+    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], budget, 12, 1e-5, stats, compiled)
     assert stats["depth"] >= 3
 
 
