@@ -200,6 +200,9 @@ class App:
                 return
         if self.top:
             self.top.update(dt)
+        for scene in self.stack[:-1]:
+            if scene in self.stack[:-1]:  # a background frame may have popped it
+                scene.background(dt)
         self.layout()
         self.draw()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pygame
@@ -571,3 +572,34 @@ def test_fog_after_two_flips_the_one_out_of_sight_is_told_by_the_counts():
     board = _fog_board(state, state.turn)
     board.set_view(banqi.view(after, state.turn), [], my_turn=True, viewer=state.turn)
     assert board.memory[banqi.parse_square(b)] == after.board[banqi.parse_square(b)]
+
+
+# --- a LAN game goes on under a dialog of this side's own
+def test_a_lan_game_goes_on_under_a_dialog_and_a_question_withdrawn_there_goes(h):
+    from client.scenes.dialog import ConfirmScene
+    from tests.fakes.wire import memory_pair, settle
+    from tests.test_lan import local_move
+    host, guest = memory_pair("ataxx")
+    rng = random.Random(2)
+    if host.match.to_move() == host.seat:
+        host.submit(local_move(host, rng))
+        settle(host, guest)
+    play = PlayScene(h.app, host.match, [HumanController(), Controller()], session=host,
+                     now=lambda: 10.0)
+    h.app.push(play)
+    h.frame()
+    mine = h.app.push("confirm", message="Leave the game?", on_yes=lambda: None)
+    before = len(host.match.moves)
+    guest.submit(local_move(guest, rng))
+    h.frames(3)
+    guest.events()
+    assert len(host.match.moves) == len(guest.match.moves) == before + 1  # under the dialog
+    assert h.top is mine
+    guest.request_takeback()
+    h.frames(3)
+    asked = h.top
+    assert isinstance(asked, ConfirmScene) and asked is not mine
+    guest.close()
+    h.frames(3)
+    assert asked not in h.app.stack and mine in h.app.stack  # the question went with the link
+    assert h.top.message == "The other player is gone"

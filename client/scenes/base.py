@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 
 class Scene:
-    """A screen on the app's stack: handle_event, update(dt), layout(size), draw(surface).
+    """A screen on the app's stack: handle_event, update(dt), layout(size), draw(surface);
+    background(dt) while covered.
 
     Life cycle: enter/leave each time the scene becomes or stops being the top (it may be
     covered and uncovered many times); close once, when it leaves the stack for good.
@@ -55,6 +56,10 @@ class Scene:
 
     def update(self, dt: float) -> None:
         pass
+
+    def background(self, dt: float) -> None:
+        """A frame while another scene is on top: what must go on (a LAN link read, a question
+        withdrawn), not what the player would see happen."""
 
     def layout(self, size: tuple[int, int]) -> None:
         """Place buttons, rows and boards for a window of this size (drawing only draws)."""

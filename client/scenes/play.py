@@ -227,6 +227,12 @@ class PlayScene(PlayView):
         if self.match.over:
             self._after_end()
 
+    def background(self, dt: float) -> None:
+        """Under a dialog a LAN game goes on: the other side's moves and questions are read,
+        and a question its link took back goes. Nothing local is played (busy)."""
+        if self.table.remote is not None:
+            self._take(self.table.tick(busy=True, covered=True))
+
     def _show_seat(self, seat: int) -> None:
         self.table.take_seat(seat)
         self.refresh(animate=False)
