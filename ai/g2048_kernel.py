@@ -22,6 +22,10 @@ from numba import njit
 from ai import g2048_ntuple as ntuple
 from game.rules import g2048 as rules
 
+# ntuple_value reads these tuples with their cells written out
+assert ntuple.TUPLES == ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6),
+                         (4, 5, 6, 8, 9, 10))
+
 U = np.uint64
 U0, U1, U2, U4, U12, U16, U24 = U(0), U(1), U(2), U(4), U(12), U(16), U(24)
 ROW, NIBBLE = U(0xFFFF), U(0xF)
@@ -103,24 +107,59 @@ def evaluate(board, heur):
     return total
 
 
+@njit(cache=True, inline="always")
+def _nib(b, c):
+    return np.int64((b >> U(4 * c)) & NIBBLE)
+
+
+@njit(cache=True, inline="always")
+def _tuple(b, c0, c1, c2, c3, c4, c5):
+    """The index of 6 cells' exponents, c0 the most significant (constants once inlined)."""
+    return (_nib(b, c0) << 20) | (_nib(b, c1) << 16) | (_nib(b, c2) << 12) \
+        | (_nib(b, c3) << 8) | (_nib(b, c4) << 4) | _nib(b, c5)
+
+
+@njit(cache=True, inline="always")
+def _four(b, net):
+    """The 4 tuples of ai.g2048_ntuple.TUPLES on one image of the board."""
+    return net[_tuple(b, 0, 1, 2, 3, 4, 5)] + net[(1 << 24) | _tuple(b, 4, 5, 6, 7, 8, 9)] \
+        + net[(2 << 24) | _tuple(b, 0, 1, 2, 4, 5, 6)] \
+        + net[(3 << 24) | _tuple(b, 4, 5, 6, 8, 9, 10)]
+
+
 @njit(cache=True)
-def ntuple_value(board, net, cells):
+def flip_rows(x):
+    """Each row's cells in reverse order (a mirror left to right)."""
+    return ((x & U(0x000F000F000F000F)) << U12) | ((x & U(0x00F000F000F000F0)) << U4) \
+        | ((x >> U4) & U(0x00F000F000F000F0)) | ((x >> U12) & U(0x000F000F000F000F))
+
+
+@njit(cache=True)
+def flip_cols(x):
+    """The rows in reverse order (a mirror top to bottom)."""
+    return (x << U(48)) | ((x & U(0xFFFF0000)) << U16) | ((x >> U16) & U(0xFFFF0000)) \
+        | (x >> U(48))
+
+
+@njit(cache=True)
+def ntuple_value(board, net):
     """The n-tuple network's value of a board (ai.g2048_ntuple.value): net's 4 tables of
-    16 ** 6 weights end to end, cells its (symmetry, tuple) rows of 6 cells."""
+    16 ** 6 weights end to end, read on the board's 8 images (the mirrors and the transpose
+    generate them) with the tuples' cells as constants."""
     total = 0.0
-    for row in range(cells.shape[0]):
-        index = 0
-        for k in range(cells.shape[1]):
-            index = (index << 4) | np.int64((board >> U(4 * cells[row, k])) & NIBBLE)
-        total += net[((row & 3) << 24) | index]
+    for k in range(2):
+        b = board if k == 0 else transpose(board)
+        h = flip_rows(b)
+        total += _four(b, net) + _four(h, net) + _four(flip_cols(b), net) \
+            + _four(flip_cols(h), net)
     return total
 
 
 @njit(cache=True)
-def leaf(board, heur, net, cells):
+def leaf(board, heur, net):
     """The evaluation: the network if one is given (net longer than 1), else the heuristic."""
     if net.shape[0] > 1:
-        return ntuple_value(board, net, cells)
+        return ntuple_value(board, net)
     return evaluate(board, heur)
 
 
@@ -143,8 +182,8 @@ def spawns(board, boards, probs):
 
 
 @njit("float64(uint64, float64, int64, float64, uint64[:, ::1], float64[::1], float32[::1], "
-      "int64[:, ::1], int64[::1], uint64[::1], float64[::1], int64[::1])", cache=True, nogil=True)
-def chance(board, cprob, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl):
+      "int64[::1], uint64[::1], float64[::1], int64[::1])", cache=True, nogil=True)
+def chance(board, cprob, depth, cut, tabs, heur, net, gain, tt, tt_val, ctl):
     """The expected value of a board after a slide, before its spawn, `depth` slides deep;
     a node reached with probability below `cut`, or at depth 0, takes the evaluation.
     With a network (net longer than 1) a slide's value adds the points it makes (gain)."""
@@ -153,7 +192,7 @@ def chance(board, cprob, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, c
     if depth <= 0 or cprob < cut:
         if depth <= 0:
             ctl[DEPTH_CUT] = 1
-        return leaf(board, heur, net, cells)
+        return leaf(board, heur, net)
     slot = (board * HASH) >> TT_SHIFT
     tag = np.int64(tt[2 * slot + 1])
     if tt[2 * slot] == board and (tag >> DEPTH_BITS) == ctl[STAMP] \
@@ -183,10 +222,10 @@ def chance(board, cprob, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, c
                 after = slide(child, d, tabs)
                 if after != child:
                     if at_leaf:
-                        v = leaf(after, heur, net, cells)
+                        v = leaf(after, heur, net)
                     else:
-                        v = chance(after, cprob * p, depth - 1, cut, tabs, heur, net, cells,
-                                   gain, tt, tt_val, ctl)
+                        v = chance(after, cprob * p, depth - 1, cut, tabs, heur, net, gain, tt,
+                                   tt_val, ctl)
                     if scored:
                         v += points(child, d, gain)
                     if v > best:
@@ -202,7 +241,7 @@ def chance(board, cprob, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, c
 
 
 @njit(cache=True, nogil=True)
-def root(board, order, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl, values):
+def root(board, order, depth, cut, tabs, heur, net, gain, tt, tt_val, ctl, values):
     """values[d]: the expectimax value of sliding in direction d, -1 where d changes nothing,
     the directions searched in `order`; if the stop flag cuts the search short, ctl[ABORTED]
     is set and ctl[DONE] says how many directions of `order` were finished."""
@@ -212,7 +251,7 @@ def root(board, order, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl
         d = order[j]
         after = slide(board, d, tabs)
         if after != board:
-            v = chance(after, 1.0, depth, cut, tabs, heur, net, cells, gain, tt, tt_val, ctl)
+            v = chance(after, 1.0, depth, cut, tabs, heur, net, gain, tt, tt_val, ctl)
             if ctl[STOP] != 0:
                 ctl[ABORTED] = 1
                 return
@@ -232,7 +271,6 @@ class Tables:
         self.heur = np.ascontiguousarray(heur, dtype=np.float64)
         self.net = np.zeros(1, dtype=np.float32) if net is None else net
         assert self.net.dtype == np.float32 and self.net.ndim == 1
-        self.cells = ntuple.cell_table()
         self.gain = _gain()
         size = 1 << tt_bits
         self.tt = np.zeros(2 * size, dtype=np.uint64)  # per slot: board, stamp and depth
@@ -254,13 +292,13 @@ class Tables:
         self.ctl[DEPTH_CUT] = 0
         self.ctl[DONE] = 0
         root(U(board), np.array(order, dtype=np.int64), depth, cut, self.tabs, self.heur,
-             self.net, self.cells, self.gain, self.tt, self.tt_val, self.ctl, self.values)
+             self.net, self.gain, self.tt, self.tt_val, self.ctl, self.values)
         return self.values.copy(), int(self.ctl[DONE])
 
     def value(self, board: int, depth: int, cut: float) -> float:
         """The chance node's value of a board after a slide (tests)."""
         return float(chance(U(board), 1.0, depth, cut, self.tabs, self.heur, self.net,
-                            self.cells, self.gain, self.tt, self.tt_val, self.ctl))
+                            self.gain, self.tt, self.tt_val, self.ctl))
 
 
 _GAIN = np.zeros(65536, dtype=np.int64)
@@ -300,7 +338,7 @@ def evaluation(board: int, heur: np.ndarray) -> float:
 
 def network_value(board: int, net: np.ndarray) -> float:
     """The n-tuple network's value of a board (net: ai.g2048_ntuple's dense weights)."""
-    return float(ntuple_value(U(board), net, ntuple.cell_table()))
+    return float(ntuple_value(U(board), net))
 
 
 def warm() -> None:

@@ -107,7 +107,7 @@ def play(net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward):
             if a == board:
                 continue
             r = points(board, d, gain)
-            v = r + ntuple_value(a, net, cells)
+            v = r + ntuple_value(a, net)
             if v > best:
                 best, best_after, best_r = v, a, r
         if best == -1e300:
@@ -125,7 +125,7 @@ def play(net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward):
     if learn:
         target = 0.0
         for i in range(n - 1, -1, -1):
-            v = ntuple_value(after[i], net, cells)
+            v = ntuple_value(after[i], net)
             target = reward[i] + update(after[i], alpha * (target - v), net, cells, tc,
                                         coh_e, coh_a)
     return score, top, n
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     cells, tabs, gain = ntuple.cell_table(), _K.slide_tables(), _K._gain()
     if args.weights:
-        net = ntuple.load(args.weights)
+        net = ntuple.load(args.weights, max_bytes=1 << 40)
         if net is None:
             raise SystemExit(f"{args.weights}: not a readable network")
         trainer = None
