@@ -134,7 +134,22 @@ def use_evaluation(name: str, path: str | None = None, weights: np.ndarray | Non
 
 
 def _network_in_use() -> np.ndarray | None:
-    return _EVALUATION["net"] if _EVALUATION["name"] == "ntuple" else None
+    """The network the search takes, None for the heuristic. Without use_evaluation (Hard
+    with HARD_EVALUATION "ntuple"), ai/data's file is read on a thread of its own (a second
+    or so) while the heuristic plays; a missing or broken file leaves the heuristic."""
+    if _EVALUATION["name"] != "ntuple":
+        return None
+    if _EVALUATION["net"] is None and _EVALUATION.get("loader") is None:
+        _EVALUATION["loader"] = threading.Thread(target=_load_network, daemon=True,
+                                                 name="g2048-network")
+        _EVALUATION["loader"].start()
+    return _EVALUATION["net"]
+
+
+def _load_network() -> None:
+    net = network()
+    if _EVALUATION["name"] == "ntuple" and _EVALUATION["net"] is None:
+        _EVALUATION.update(name="ntuple" if net is not None else "heuristic", net=net)
 
 
 # --- boards in batches

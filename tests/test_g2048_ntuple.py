@@ -203,3 +203,24 @@ def test_the_bot_falls_back_to_its_heuristic_without_a_network(tmp_path):
             bot.use_evaluation("nonsense")
     finally:
         bot.use_evaluation(bot.HARD_EVALUATION)
+
+
+def test_hard_reads_its_network_off_the_search_and_plays_the_heuristic_meanwhile(
+        tmp_path, monkeypatch):
+    good = tmp_path / "net.npz"
+    net = np.zeros(ntuple.SIZE, dtype=np.float32)
+    net[7] = 2.5
+    ntuple.save(good, net)
+    monkeypatch.setattr(ntuple, "FILE", good)
+    monkeypatch.setattr(bot, "_EVALUATION", {"name": "ntuple", "net": None})
+    assert bot._network_in_use() is None  # the heuristic, while the file is read
+    bot._EVALUATION["loader"].join()
+    loaded = bot._network_in_use()
+    assert loaded is not None and loaded[7] == 2.5
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 broken")
+    monkeypatch.setattr(ntuple, "FILE", broken)
+    monkeypatch.setattr(bot, "_EVALUATION", {"name": "ntuple", "net": None})
+    assert bot._network_in_use() is None
+    bot._EVALUATION["loader"].join()
+    assert bot._EVALUATION["name"] == "heuristic" and bot._network_in_use() is None
