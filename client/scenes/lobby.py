@@ -8,6 +8,7 @@ from __future__ import annotations
 import queue
 import socket
 import threading
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import pygame
@@ -61,6 +62,15 @@ def lan_name() -> str:
     return (_("Player") + (f" ({host})" if host else ""))[:40]
 
 
+class Area(Enum):
+    """Where the keyboard is in the lobby: one place at a time, Tab to the next."""
+
+    HOSTS = "hosts"
+    ADDRESS = "address"
+    GAME = "game"
+    ACTIONS = "actions"
+
+
 class LobbyScene(Scene):
     def __init__(self, app: App, listen_port: int = discovery.PORT, take_up: str | None = None):
         super().__init__(app)
@@ -77,7 +87,7 @@ class LobbyScene(Scene):
         self.status = ""
         self.host_buttons = ButtonGroup()
         self.buttons = ButtonGroup()
-        self.focus_field = False
+        self.area = Area.GAME
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
         self._rebuild()
 
@@ -229,20 +239,59 @@ class LobbyScene(Scene):
         session.address = where
         self._play(session)
 
+    def areas(self) -> list[Area]:
+        """The places Tab visits, in order (the found games only when there are some)."""
+        return [a for a in Area if a is not Area.HOSTS or self.host_buttons.buttons]
+
+    def _area_at(self, pos: tuple[int, int]) -> Area | None:
+        if self.address.rect.collidepoint(pos):
+            return Area.ADDRESS
+        if self.game_row.rect.collidepoint(pos):
+            return Area.GAME
+        for area, group in ((Area.HOSTS, self.host_buttons), (Area.ACTIONS, self.buttons)):
+            if any(b.rect.collidepoint(pos) for b in group.buttons):
+                return area
+        return None
+
+    def _tab(self, step: int) -> None:
+        areas = self.areas()
+        here = areas.index(self.area) if self.area in areas else 0
+        self.area = areas[(here + step) % len(areas)]
+
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.focus_field = self.address.rect.collidepoint(event.pos)
-        if self.focus_field and event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.join_address()
-                return
-            if event.key != pygame.K_ESCAPE and self.address.handle_event(event, True):
-                return
-        if self.game_row.handle_event(event, not self.focus_field):
+            self.area = self._area_at(event.pos) or self.area
+        if event.type == pygame.KEYDOWN and self._key(event):
             return
-        if self.host_buttons.handle_event(event) or self.buttons.handle_event(event):
+        if event.type != pygame.KEYDOWN and (
+                self.game_row.handle_event(event, False) or self.host_buttons.handle_event(event)
+                or self.buttons.handle_event(event)):
             return
         super().handle_event(event)
+
+    def _key(self, event: pygame.event.Event) -> bool:
+        """A key goes to the place that has the keyboard; hotkeys work but while typing."""
+        if event.key == pygame.K_ESCAPE:
+            return False
+        if event.key == pygame.K_TAB:
+            self._tab(-1 if event.mod & pygame.KMOD_SHIFT else 1)
+            return True
+        if self.area not in self.areas():
+            self.area = Area.GAME  # the found games went while the keyboard was on them
+        if self.area is Area.ADDRESS:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.join_address()
+                return True
+            return self.address.handle_event(event, True)
+        if self.buttons.press_hotkey(event):
+            return True
+        if self.area is Area.GAME:
+            if event.key == pygame.K_DOWN:
+                self.area = Area.ACTIONS
+                return True
+            return self.game_row.handle_event(event, True)
+        group = self.host_buttons if self.area is Area.HOSTS else self.buttons
+        return group.handle_event(event)
 
     def close(self) -> None:
         """Off the stack for good (back, into a game and then to the menu, quit): stop
@@ -280,12 +329,12 @@ class LobbyScene(Scene):
         elif not self.host_buttons.buttons:
             theme.text(surface, _("Looking for hosts… none yet."), (left.x + 18, left.y + 56), 18,
                        theme.INK_SOFT)
-        self.host_buttons.draw(surface)
+        self.host_buttons.draw(surface, self.area is Area.HOSTS)
         theme.text(surface, _("Or type an address (host or host:port):"),
                    (left.x + 18, left.bottom - 96), 17, theme.INK_SOFT)
-        self.address.draw(surface, self.focus_field)
+        self.address.draw(surface, self.area is Area.ADDRESS)
         theme.text(surface, _("Host a game"), (right.x + 18, right.y + 16), 22, bold=True)
-        self.game_row.draw(surface, not self.focus_field)
+        self.game_row.draw(surface, self.area is Area.GAME)
         notes = theme.wrap(_("Options: as you last set them up for this game."), right.width - 36,
                            16)[:2]
         for i, line in enumerate(notes):
@@ -293,4 +342,4 @@ class LobbyScene(Scene):
         top = right.y + 116 + 20 * len(notes)
         for i, line in enumerate(theme.wrap(self.status, right.width - 36, 18)[:3]):
             theme.text(surface, line, (right.x + 18, top + 24 * i), 18, theme.ACCENT, bold=True)
-        self.buttons.draw(surface)
+        self.buttons.draw(surface, self.area is Area.ACTIONS)

@@ -118,10 +118,8 @@ class ButtonGroup:
             return False
         if event.type != pygame.KEYDOWN:
             return False
-        for b in self.buttons:
-            if b.enabled and b.hotkey is not None and event.key == b.hotkey:
-                b.on_click()
-                return True
+        if self.press_hotkey(event):
+            return True
         back, forward = ((pygame.K_UP, pygame.K_DOWN) if self.vertical
                          else (pygame.K_LEFT, pygame.K_RIGHT))
         if event.key == back or (event.key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT):
@@ -133,6 +131,14 @@ class ButtonGroup:
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
             if 0 <= self.focus < len(self.buttons) and self.buttons[self.focus].enabled:
                 self.buttons[self.focus].on_click()
+                return True
+        return False
+
+    def press_hotkey(self, event: pygame.event.Event) -> bool:
+        """Presses the enabled button whose hotkey this key is; True if there was one."""
+        for b in self.buttons:
+            if b.enabled and b.hotkey is not None and event.key == b.hotkey:
+                b.on_click()
                 return True
         return False
 
