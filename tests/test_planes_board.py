@@ -51,3 +51,17 @@ def test_only_the_plane_that_overlaps_is_marked(board):
     assert board.invalid_planes() == {1}
     board.selected = 2
     assert len(board.invalid_planes()) == 1
+
+
+@pytest.mark.parametrize("size", [(560, 420), (700, 560), (1500, 1000)])
+def test_a_grids_caption_clears_its_column_letters_at_any_size(board, size):
+    from client.ui import theme
+    board.layout(pygame.Rect(0, 0, *size))
+    grid = board.own_rect
+    letters = theme.font(board._coord_size()).size("A")
+    letter_top = grid.y - 4 - letters[1]
+    for words, px in (("Hide your planes", 22), ("藏好你的飞机", 22), ("Your planes", 20)):
+        caption = theme.font(px, True).size(words)
+        bottom = board._caption_bottom(grid)
+        assert bottom <= letter_top, (size, words)  # the caption ends above the letters
+        assert bottom - caption[1] >= 0  # and begins inside the window

@@ -458,6 +458,13 @@ class Board(BoardBase):
         answer = next((a for c, a in reversed(shots) if c == cell), "")
         return f"{cell_name(after['size'], cell)} {answer_word(answer)}".strip()
 
+    def _coord_size(self) -> int:
+        return min(20, max(11, self.cell // 3))
+
+    def _caption_bottom(self, grid: pygame.Rect) -> int:
+        """Where a grid's caption ends: above its column letters, whatever the cell size."""
+        return grid.y - 4 - theme.font(self._coord_size()).get_linesize()
+
     def _draw_water(self, surface, grid: pygame.Rect) -> None:
         pygame.draw.rect(surface, WATER, grid)
         for i in range(self.size + 1):
@@ -466,7 +473,7 @@ class Board(BoardBase):
                              (x, grid.y), (x, grid.bottom), 1)
             pygame.draw.line(surface, WATER_DARK if 0 < i < self.size else theme.INK,
                              (grid.x, y), (grid.right, y), 1)
-        size = max(11, self.cell // 3)
+        size = self._coord_size()
         for i in range(self.size):
             theme.text(surface, "ABCDEFGHIJ"[i], (grid.x + i * self.cell + self.cell // 2,
                                                    grid.y - 4), size, theme.INK_SOFT,
@@ -521,7 +528,7 @@ class Board(BoardBase):
 
     def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False,
                    down=()):
-        theme.text(surface, title, (grid.centerx, grid.y - 26), 20, bold=True,
+        theme.text(surface, title, (grid.centerx, self._caption_bottom(grid)), 20, bold=True,
                    anchor="midbottom")
         self._draw_water(surface, grid)
         if heat:
@@ -647,7 +654,8 @@ class Board(BoardBase):
                      else _("The other side is hiding its planes…"))  # None: replay, watching
             theme.text(surface, words, self.rect.center, 24, theme.INK_SOFT, anchor="center")
             return
-        theme.text(surface, _("Hide your planes"), (grid.centerx, grid.y - 26), 22, bold=True,
+        theme.text(surface, _("Hide your planes"), (grid.centerx, self._caption_bottom(grid)), 22,
+                   bold=True,
                    anchor="midbottom")
         self._draw_water(surface, grid)
         bad = self.invalid_planes()
