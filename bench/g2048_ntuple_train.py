@@ -1,7 +1,7 @@
 """2048's n-tuple network (ai/g2048_ntuple.py) learnt by TD(0) on afterstates, in numba.
 
-    nice -n 19 python bench/g2048_ntuple_train.py --games 200000 [--alpha 0.4] [--tc]
-        [--seed 1] [--chunk 1000] [--checkpoint PATH] [--export ai/data/g2048_ntuple.npz]
+    nice -n 19 python bench/g2048_ntuple_train.py --games 200000 --tc --alpha 1.0
+        [--seed 1] [--chunk 5000] [--checkpoint PATH] [--export ai/data/g2048_ntuple.npz]
     python bench/g2048_ntuple_train.py --eval 200 [--checkpoint PATH | --weights FILE]
 
 Each game is played greedily on r + V(afterstate) (Szubert & Jaśkowski's TD-afterstate); at
@@ -12,7 +12,8 @@ by its temporal coherence |sum of errors| / sum of |errors| (Jaśkowski's TC lea
 
 Games are played in chunks of --chunk, each seeded from (--seed, chunk number), so a run
 stopped and resumed from its checkpoint (written after each chunk, at most every
---save-every seconds, and at the end) plays the same games. After each chunk it prints the
+--save-every seconds, at the end, and when a file named as the checkpoint plus ".stop"
+appears, which also ends the run) plays the same games. After each chunk it prints the
 games played, the chunk's mean score and its rates of reaching 2048, 4096, 8192 and 16384.
 --eval N plays N games from seeds the training never uses without learning (the network
 alone, greedy 1-ply) and prints the same figures. --export writes the visited weights as
@@ -245,9 +246,15 @@ def main(argv: list[str] | None = None) -> None:
                     "seconds": round(took, 1)}
             trainer.history.append(line)
             print(f"games {trainer.games:,}  last {n}: {summary(out)}  {took:.0f} s", flush=True)
-            if time.monotonic() - saved > args.save_every or trainer.games >= args.games:
+            stop = os.path.exists(args.checkpoint + ".stop")
+            if time.monotonic() - saved > args.save_every or trainer.games >= args.games \
+                    or stop:
                 trainer.save()
                 saved = time.monotonic()
+            if stop:
+                os.remove(args.checkpoint + ".stop")
+                print(f"stopped by {args.checkpoint}.stop", flush=True)
+                break
     if args.export:
         export(args.export, net, trainer.coh_a if trainer and trainer.tc else None,
                args.export_mb, args.mantissa_bits)
