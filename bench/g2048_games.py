@@ -2,7 +2,7 @@
 
     python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
                                 [--results FILE] [--evaluation ntuple --weights FILE]
-                                [--max-moves N]
+                                [--max-moves N] [--depth N]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
@@ -11,7 +11,8 @@ appended to FILE (a JSON line) and a later run with the same settings plays only
 yet in it, so a long run can be done in parts; the totals cover every game in the file.
 --evaluation ntuple puts the n-tuple network at the compiled search's leaves (--weights: a
 file ai.g2048_ntuple.save wrote, of any size, or a checkpoint of bench/g2048_ntuple_train.py;
-ai/data's file by default); --max-moves cuts games short (they count with what they had).
+ai/data's file by default); --max-moves cuts games short (they count with what they had);
+--depth N searches N chance levels (cut 1e-4) with no clock instead of --ms (equal trees).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from ai.base import Budget  # noqa: E402
 from game.rules import g2048 as rules  # noqa: E402
 
 TILES = (2048, 4096, 8192, 16384, 32768)
+FIXED_CUT = 1e-4  # --depth's cut on the probability of reaching a chance node (nneonneo's)
 
 
 def network_weights(path: str | None) -> np.ndarray | None:
@@ -49,9 +51,10 @@ def network_weights(path: str | None) -> np.ndarray | None:
     return ntuple.load(path, max_bytes=1 << 40)
 
 
-def play_game(job: tuple[int, float, str, str, str | None, int]) -> dict:
-    """One game from seed at ms a move; its score, best tile, moves and decision times."""
-    seed, ms, level, evaluation, weights, max_moves = job
+def play_game(job: tuple[int, float, str, str, str | None, int, int]) -> dict:
+    """One game from seed at ms a move (or to a fixed depth); its score, best tile, moves and
+    decision times."""
+    seed, ms, level, evaluation, weights, max_moves, depth = job
     if evaluation != "heuristic":
         net = network_weights(weights)
         if bot.KERNEL.load() is None or net is None:
@@ -68,7 +71,12 @@ def play_game(job: tuple[int, float, str, str, str | None, int]) -> dict:
         if not legal:
             break
         t = time.monotonic()
-        move = bot.choose(rules.view(state, 0), legal, Budget(ms / 1000), level, rng)
+        if depth:  # no clock: the same tree whatever the machine's load
+            dirs = [rules.DIRECTIONS.index(m) for m in legal]
+            move = rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
+                                               depth, FIXED_CUT)]
+        else:
+            move = bot.choose(rules.view(state, 0), legal, Budget(ms / 1000), level, rng)
         times.append(time.monotonic() - t)
         state = rules.apply(state, move)
     return {"seed": seed, "score": state.score, "best": rules.best_tile(state),
@@ -140,6 +148,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--evaluation", default="heuristic", choices=("heuristic", "ntuple"))
     parser.add_argument("--weights", help="the network for --evaluation ntuple")
     parser.add_argument("--max-moves", type=int, default=10**9)
+    parser.add_argument("--depth", type=int, default=0,
+                        help="search this many chance levels (the root's slides included) "
+                             "with no clock, instead of --ms and --level")
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
     settings: dict = {"ms": args.ms, "level": args.level}
@@ -147,14 +158,19 @@ def main(argv: list[str] | None = None) -> None:
         settings.update(evaluation=args.evaluation, weights=args.weights)
     if args.max_moves < 10**9:
         settings.update(max_moves=args.max_moves)
+    if args.depth:
+        settings.update(depth=args.depth, ms=None, level=None)
     done = [g for g in load_results(args.results, settings) if g["seed"] in seeds
             and g.get("evaluation", "heuristic") == args.evaluation
-            and g.get("max_moves", 10**9) == args.max_moves]
+            and g.get("max_moves", 10**9) == args.max_moves
+            and g.get("depth", 0) == args.depth]
     played = {g["seed"] for g in done}
-    jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves)
-            for seed in seeds if seed not in played]
-    print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {args.ms:g} ms a move, "
-          f"level {args.level}, evaluation {args.evaluation}"
+    jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves,
+             args.depth) for seed in seeds if seed not in played]
+    how = f"depth {args.depth}, no clock" if args.depth else \
+        f"{args.ms:g} ms a move, level {args.level}"
+    print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {how}, "
+          f"evaluation {args.evaluation}"
           f"{'' if args.weights is None else ' ' + args.weights}, at most {args.max_moves} "
           f"moves, {args.jobs} process(es); {len(done)} already in the results", flush=True)
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
