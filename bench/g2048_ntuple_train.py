@@ -225,8 +225,8 @@ def main(argv: list[str] | None = None) -> None:
         none = np.zeros(1, dtype=np.float32)
         play_chunk(EVAL_SEED % (1 << 31) + 7, args.eval, net, cells, tabs, gain, 0.0, False,
                    False, none, none, out)
-        print(f"eval (greedy, no learning) {args.eval} games after "
-              f"{trainer.games if trainer else '?':,} training games: {summary(out)}  "
+        after = f"{trainer.games:,} training games" if trainer else args.weights
+        print(f"eval (greedy, no learning) {args.eval} games of {after}: {summary(out)}  "
               f"{time.monotonic() - began:.0f} s", flush=True)
     if trainer is not None and trainer.games < args.games:
         print(f"training to {args.games:,} games, alpha {args.alpha}, tc {trainer.tc}, "
