@@ -52,7 +52,8 @@ SH = U(64 - TT_BITS)
  LMP, TT_SCHEME, AGE, IIR, HIST) = range(21)
 CTL_SIZE = 21
 # LMP: late-move pruning as Zataxx does it: past the first two moves of a node (not the root,
-# not when every move so far loses), a jump that takes no stone is not searched.
+# not when every move so far loses) of at most ctl[LMP] plies to go, a jump that takes no stone
+# is not searched (Zataxx: at every depth).
 # TT_SCHEME: 0 one slot a position, always replaced; 1 buckets of two slots: a position
 # overwrites its own entry, else the shallower slot, an earlier search's entry counting
 # AGE_PENALTY plies less (so deep entries outlive the many shallow ones, but not forever).
@@ -392,7 +393,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     original_alpha = alpha
     best, best_move = -INF, NO_MOVE
     lmr = ctl[LMR]
-    lmp = ctl[LMP] != 0 and ply > 0
+    lmp = ply > 0 and depth <= ctl[LMP]
     for i in range(n):
         if futile and i >= 3 and static + FP_BASE + FP_STEP * depth <= alpha:
             break

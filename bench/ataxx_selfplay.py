@@ -6,8 +6,9 @@ evaluation change (issue 22).
     python bench/ataxx_selfplay.py --a "lmr=1" --b "lmr=0" --time-ms 100 --pairs 40
 
 A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial, learned (0/1: the
-learned pattern evaluation), issue 31's switches lmp, tt (0/1: the table's scheme), iir, hist
-and widen (ai/ataxx.py's LMP, TT_SCHEME, IIR, HIST, WIDEN), patterns (a tables file of
+learned pattern evaluation), issue 31's switches lmp (the depth up to which quiet jumps are
+pruned, 0 none), tt (0/1: the table's scheme), iir, hist and widen (ai/ataxx.py's LMP,
+TT_SCHEME, IIR, HIST, WIDEN), patterns (a tables file of
 bench/ataxx_train.py, played as the learned evaluation) and the evaluation's weights front,
 mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);

@@ -12,8 +12,8 @@ from ai.base import Budget
 from game.rules import ataxx as rules
 
 SWITCHES = [
-    {"lmp": True}, {"tt_scheme": 1}, {"iir": True}, {"hist": True}, {"widen": True},
-    {"lmp": True, "tt_scheme": 1, "iir": True, "hist": True, "widen": True},
+    {"lmp": 64}, {"lmp": 3}, {"tt_scheme": 1}, {"iir": True}, {"hist": True}, {"widen": True},
+    {"lmp": 64, "tt_scheme": 1, "iir": True, "hist": True, "widen": True},
 ]
 WINS = [
     "7/7/7/2ooo2/7/3x3/7 x 0 10",  # d3 takes all three o stones
@@ -49,11 +49,11 @@ def test_the_switches_keep_the_forced_wins(kernel, fen, kw):
 
 def test_late_move_pruning_saves_nodes_at_a_fixed_depth(kernel):
     """Skipping the jumps that take nothing searches the same depth in fewer nodes."""
-    found = {lmp: _search(kernel, rules.START_FEN, 0, max_depth=6, lmp=lmp)
-             for lmp in (False, True)}
-    assert found[False][2] == found[True][2] == 6
-    assert found[True][3] < found[False][3] * 0.8
-    assert found[True][0] in rules.moves_of(rules.new_game())
+    found = {lmp: _search(kernel, rules.START_FEN, 0, max_depth=6, lmp=lmp) for lmp in (0, 2, 64)}
+    assert found[0][2] == found[2][2] == found[64][2] == 6
+    assert found[64][3] < found[2][3] < found[0][3]
+    assert found[64][3] < found[0][3] * 0.8
+    assert found[64][0] in rules.moves_of(rules.new_game())
 
 
 def test_the_bucket_takes_the_shallower_slot(kernel):
