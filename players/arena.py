@@ -380,7 +380,10 @@ def table(arena: ArenaRun) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, out: IO[str] | None = None,
+         err: IO[str] | None = None) -> int:
+    """The command line; out and err default to the process's streams."""
+    out, err = out or sys.stdout, err or sys.stderr
     parser = argparse.ArgumentParser(prog="python -m players.arena",
                                      description="Play two players against each other.")
     parser.add_argument("--game", required=True)
@@ -405,12 +408,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:
             Path(args.out).mkdir(parents=True, exist_ok=True)
         arena = run(args.game, args.a, args.b, args.games, args.jobs, args.time_ms, args.seed,
-                    args.out, options, sys.stderr)
+                    args.out, options, err)
     except (ValueError, KeyError) as exc:
-        print(f"arena: {exc}", file=sys.stderr)
+        print(f"arena: {exc}", file=err)
         return 2
-    print(table(arena))
-    print(arena.last_line())
+    print(table(arena), file=out)
+    print(arena.last_line(), file=out)
     return 0
 
 

@@ -1,6 +1,7 @@
 """The arena on tiny runs: specs, scheduling, parallel games, the table, the last line and the
 replays; the single-player comparison."""
 
+import io
 import os
 import re
 import sys
@@ -68,11 +69,18 @@ def test_failing_program_loses_every_game_in_parallel_workers(race, tmp_path):
     assert "A as first: W-D-L = 1-0-0" in text and "A as second: W-D-L = 1-0-0" in text
 
 
-def test_cli_prints_table_and_last_line(race, tmp_path, capsys):
+def streams() -> tuple[io.StringIO, io.StringIO]:
+    """The CLI's own output streams: under load, pytest's capsys was seen to lose what was
+    printed after a test's first call (sys.stderr back to the global capture mid-test)."""
+    return io.StringIO(), io.StringIO()
+
+
+def test_cli_prints_table_and_last_line(race, tmp_path):
+    out_stream, err_stream = streams()
     code = arena.main(["--game", race, "--a", "builtin:random", "--b", "builtin:easy",
                        "--games", "6", "--jobs", "1", "--time-ms", "50", "--seed", "5",
-                       "--out", str(tmp_path)])
-    out, err = capsys.readouterr()
+                       "--out", str(tmp_path)], out_stream, err_stream)
+    out, err = out_stream.getvalue(), err_stream.getvalue()
     assert code == 0
     lines = out.strip().splitlines()
     m = LAST.match(lines[-1])
@@ -83,12 +91,15 @@ def test_cli_prints_table_and_last_line(race, tmp_path, capsys):
     assert len(list(tmp_path.glob("*.pareplay"))) == 6
 
 
-def test_cli_refuses_bad_arguments(race, capsys):
-    assert arena.main(["--game", race, "--a", "uai:x", "--b", "builtin:easy"]) == 2
-    assert arena.main(["--game", "nope", "--a", "builtin:easy", "--b", "builtin:easy"]) == 2
+def test_cli_refuses_bad_arguments(race):
+    out, errs = streams()
+    assert arena.main(["--game", race, "--a", "uai:x", "--b", "builtin:easy"], out, errs) == 2
+    assert arena.main(["--game", "nope", "--a", "builtin:easy", "--b", "builtin:easy"],
+                      out, errs) == 2
     assert arena.main(["--game", race, "--a", "builtin:easy", "--b", "builtin:easy",
-                       "--games", "0"]) == 2
-    err = capsys.readouterr().err
+                       "--games", "0"], out, errs) == 2
+    err = errs.getvalue()
+    assert not out.getvalue()
     assert "only Ataxx" in err and "unknown game" in err and "at least 1" in err
 
 
