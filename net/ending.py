@@ -28,6 +28,7 @@ from net.secrets import Secrets, Verdict
 from players.events import Event, EventKind
 
 REVEAL_WAIT = 10.0  # how long after the end the peer has to reveal its secret
+CROSS_WAIT = 2.0  # how long after the end an end the peer sent at the same time may still come
 
 
 def snapshot(*objects: Any) -> list[dict]:
@@ -117,9 +118,15 @@ class Ends:
             self.secret_expected() and not self.verdict)
 
     def settled(self) -> bool:
-        """The record is final: no reveal from the peer is still awaited (or the link is gone).
-        A replay written before then could miss what the reveal brings (a fog game's moves)."""
-        return not self.connected or bool(self.verdict) or not self.secret_expected()
+        """The record is final: no reveal from the peer is still awaited, and an end that
+        crossed this side's on the wire has had time to come (or the link is gone). A replay
+        or a statistic taken before then could miss what they bring (a fog game's moves, the
+        host's resignation that stands over a draw agreed here)."""
+        if self.closed or not self.connected or self.verdict:
+            return True
+        if self.secret_expected():
+            return False
+        return self.ended_at is not None and self.now() - self.ended_at >= CROSS_WAIT
 
     def secret_expected(self) -> bool:
         """Whether the peer has a secret to reveal at the end."""

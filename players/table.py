@@ -499,6 +499,8 @@ class Table:
         self.cancel()
         if self.remote is not None:
             self.remote.close()
+            if self.replay_due:
+                self._finish()  # left before the end settled: it is final now, keep it
         for c in self.controllers:
             c.close()
 

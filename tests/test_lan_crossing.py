@@ -342,3 +342,56 @@ def test_a_clone_written_from_to_is_played_by_either_side_and_both_records_agree
     assert len(h.match.moves) == len(g.match.moves) >= 1
     assert h.match.moves == g.match.moves
     assert h.match.state == g.match.state and not h.match.over
+
+
+def test_an_open_games_statistics_wait_for_an_end_that_crosses_the_wire(monkeypatch):
+    """Ataxx has no secret to reveal: a draw agreed here that crosses the host's resignation is
+    counted as the win it becomes, not as the draw seen first."""
+    from game import stats
+    from net.ending import CROSS_WAIT
+    from players.base import Controller, HumanController
+    from players.table import Table
+    from tests.fakes.wire import Clock
+    counted = []
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
+    clock = Clock()
+    h, g = memory_pair("ataxx", seed=21, clock=clock)
+    to_turn(h, g, g.seat, random.Random(5))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=lambda work: None, now=clock)
+    h.offer_draw()
+    asks(table.tick())[0].on_yes()  # a draw here...
+    table.tick()
+    assert g.match.outcome().winner is None and counted == []  # not yet: it may still change
+    h.resign()  # ...crossed the host's resignation
+    settle(h, g)
+    table.tick()
+    clock.t += CROSS_WAIT
+    table.tick()
+    same_end(h, g)
+    assert [c[2] for c in counted] == ["won"]
+    table.tick()
+    assert len(counted) == 1  # once
+
+
+def test_leaving_before_the_end_settles_still_counts_and_keeps_the_game_once(monkeypatch):
+    from game import stats
+    from players.base import Controller, HumanController
+    from players.table import Table
+    from tests.fakes.wire import Clock
+    counted, writes = [], []
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
+    clock = Clock()
+    h, g = memory_pair("ataxx", seed=22, clock=clock)
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=writes.append, now=clock)
+    h.resign()
+    settle(h, g)
+    table.tick()
+    assert g.match.over and counted == [] and writes == []  # the crossing window is open
+    table.close()  # the player leaves at once
+    assert [c[2] for c in counted] == ["won"] and len(writes) == 1  # the replay's writing
+    table.tick()
+    assert len(counted) == 1 and len(writes) == 1
