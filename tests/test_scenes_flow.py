@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pygame
@@ -92,6 +93,8 @@ def _leave(h, play) -> None:
     play.leave_game()
     h.frame()
     assert isinstance(h.top, TitleScene)
+    # Its saves are written (a late one would make this game's file the newest: seen under load)
+    h.wait_until(lambda: not any(t.name == "save" for t in threading.enumerate()))
 
 
 def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h):
