@@ -14,6 +14,7 @@ from ai import ataxx_patterns as patterns
 from ai.base import Budget
 from ai.compiled import Kernel
 from game.rules import ataxx as rules
+from tests.kernels import compiled
 
 FENS = [
     rules.START_FEN,
@@ -30,10 +31,7 @@ FENS = [
 
 @pytest.fixture(scope="module")
 def kernel():
-    k = bot.warm_up()
-    if k is None:
-        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
-    return k
+    return compiled(bot.KERNEL, bot.warm_up())
 
 
 def _kernel_moves(k, pos):

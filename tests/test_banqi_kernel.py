@@ -14,6 +14,7 @@ from ai import banqi as bot
 from ai.base import Budget, Deadline
 from game.rules import banqi as rules
 from tests.fakes.ticking import TickingClock
+from tests.kernels import compiled
 
 COLOURS = ("red", "black")
 # random boards: any piece anywhere, face-down and empty squares, kings and cannons likely
@@ -22,10 +23,7 @@ board_st = st.lists(st.sampled_from(list("KAERNCPkaerncp?..CcKk")), min_size=32,
 
 @pytest.fixture(scope="module")
 def kernel():
-    k = bot.KERNEL.load()
-    if k is None:
-        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
-    return k
+    return compiled(bot.KERNEL)
 
 
 def game_positions(count: int, variant: str, seed: int) -> list[tuple[list[str], str]]:

@@ -11,14 +11,12 @@ from hypothesis import strategies as st
 from ai import dots_solver as solver
 from ai.base import Budget, Deadline
 from game.rules import dots as rules
+from tests.kernels import compiled
 
 
 @pytest.fixture(scope="module")
 def kernel():
-    k = solver.KERNEL.load()
-    if k is None:
-        pytest.skip(f"numba unavailable: {solver.KERNEL.error}")
-    return k
+    return compiled(solver.KERNEL)
 
 
 def random_mask(geo, undrawn: int, rng: random.Random) -> int:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ai import g2048 as bot
 from ai.base import Budget
 from game.rules import g2048 as rules
+from tests.kernels import compiled
 
 # Exponents up to 14: two 16384s still merge below the packed cap of 15.
 cells_st = st.lists(st.sampled_from([0, 0, 0, 2, 4, 8, 16, 128, 1024, 16384]), min_size=16,
@@ -21,10 +22,7 @@ cells_st = st.lists(st.sampled_from([0, 0, 0, 2, 4, 8, 16, 128, 1024, 16384]), m
 
 @pytest.fixture(scope="module")
 def kernel():
-    k = bot.KERNEL.load()
-    if k is None:
-        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
-    return k
+    return compiled(bot.KERNEL)
 
 
 @pytest.fixture(scope="module")
