@@ -73,13 +73,16 @@ def save(path: str | os.PathLike, weights: np.ndarray, mantissa_bits: int = 10) 
     fewer compress better), their indices as the gaps between them (small numbers, which
     compress), all compressed; returns the file's size."""
     index = np.flatnonzero(weights)
-    values = weights[index].astype(np.float16)
+    top = float(np.abs(weights[index]).max()) if len(index) else 0.0
+    # a power of two that brings every weight within float16's range (65504) without rounding
+    scale = 2.0 ** max(0, int(np.ceil(np.log2(top / 32768.0)))) if top > 32768.0 else 1.0
+    values = (weights[index] / scale).astype(np.float16)
     mask = np.uint16((0xFFFF << (10 - mantissa_bits)) & 0xFFFF)
     values = (values.view(np.uint16) & mask).view(np.float16)
     gaps = np.diff(index, prepend=0).astype(np.uint32)
     tmp = f"{path}.tmp.npz"
     np.savez_compressed(tmp, format=np.array(FORMAT), tuples=np.array(TUPLES, dtype=np.int64),
-                        gap=gaps, value=values)
+                        gap=gaps, value=values, scale=np.array(scale))
     os.replace(tmp, path)
     return os.path.getsize(path)
 
@@ -100,7 +103,7 @@ def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.nda
             if len(index) and int(index[-1]) >= SIZE:
                 return None
             weights = np.zeros(SIZE, dtype=np.float32)
-            weights[index] = values.astype(np.float32)
+            weights[index] = values.astype(np.float32) * np.float32(data["scale"])
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
         return None
     if not np.all(np.isfinite(weights)):

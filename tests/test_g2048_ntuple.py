@@ -170,11 +170,13 @@ def test_missing_corrupt_or_foreign_weight_files_give_no_network(tmp_path, monke
     assert ntuple.load(junk) is None
     other = tmp_path / "other.npz"
     np.savez_compressed(other, format=np.array(1), tuples=np.array([[0, 1, 2, 3, 4, 5]]),
-                        gap=np.zeros(1, np.uint32), value=np.ones(1, np.float16))
+                        gap=np.zeros(1, np.uint32), value=np.ones(1, np.float16),
+                        scale=np.array(1.0))
     assert ntuple.load(other) is None
     beyond = tmp_path / "beyond.npz"
     np.savez_compressed(beyond, format=np.array(1), tuples=np.array(ntuple.TUPLES),
-                        gap=np.array([ntuple.SIZE], np.uint32), value=np.ones(1, np.float16))
+                        gap=np.array([ntuple.SIZE], np.uint32), value=np.ones(1, np.float16),
+                        scale=np.array(1.0))
     assert ntuple.load(beyond) is None
     good = tmp_path / "good.npz"
     net = np.zeros(ntuple.SIZE, dtype=np.float32)
@@ -183,6 +185,11 @@ def test_missing_corrupt_or_foreign_weight_files_give_no_network(tmp_path, monke
     loaded = ntuple.load(good)
     assert loaded is not None and np.count_nonzero(loaded) == 3
     assert loaded[[5, 1 << 24, ntuple.SIZE - 1]].tolist() == [1.5, -2.25, 3000.0]
+    net[6] = -80000.0  # beyond float16: the file scales every weight by a power of two
+    ntuple.save(good, net)
+    loaded = ntuple.load(good)
+    assert loaded is not None
+    assert loaded[[5, 6, ntuple.SIZE - 1]].tolist() == [1.5, -80000.0, 3000.0]
     monkeypatch.setattr(ntuple, "MAX_FILE_BYTES", 10)
     assert ntuple.load(good) is None
 
