@@ -13,6 +13,7 @@ from ai import g2048 as bot
 from ai import g2048_ntuple as ntuple
 from ai.base import Budget
 from game.rules import g2048 as rules
+from tests.kernels import compiled
 
 
 def random_board(rng: random.Random, tiles: int = 10) -> int:
@@ -43,10 +44,7 @@ def sparse_weights(boards: list[int], seed: int) -> np.ndarray:
 
 @pytest.fixture(scope="module")
 def kernel():
-    k = bot.KERNEL.load()
-    if k is None:
-        pytest.skip(f"numba unavailable: {bot.KERNEL.error}")
-    return k
+    return compiled(bot.KERNEL)
 
 
 @pytest.fixture(scope="module")
