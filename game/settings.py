@@ -175,6 +175,11 @@ def take_problem() -> str | None:
 
 
 def reset_for_tests() -> None:
+    """Forget the values read; put's background saves land first (a late one would rewrite a
+    file the test has changed since)."""
     global _values, _problem, _defaults, _file_body
+    for thread in threading.enumerate():
+        if thread.name == "settings-save" and thread is not threading.current_thread():
+            thread.join()
     with _lock:
         _values, _problem, _defaults, _file_body = None, None, None, {}

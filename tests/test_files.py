@@ -59,9 +59,6 @@ def test_settings_persist_and_survive_damage():
     settings.put("player_name", "Mei")
     settings.put("volume", 0.4)
     settings.save_now()
-    for thread in threading.enumerate():  # put's own saves, which a loaded machine may delay
-        if thread.name == "settings-save":  # past the damage below (seen with two suites)
-            thread.join()
     settings.reset_for_tests()
     assert settings.get("player_name") == "Mei" and settings.get("volume") == 0.4
     path = settings.path()
@@ -110,7 +107,6 @@ def test_background_save_reports(race):
 def test_a_late_background_save_never_overwrites_a_newer_save(race, monkeypatch):
     """An autosave taken before the last move but written after the quit's save (its thread
     ran late) must not put the older game back on disk."""
-    import threading
     m = Match(race, {"pile": 9}, 4)
     m.play(1)
     real, release = storage.write_file, threading.Event()
