@@ -85,7 +85,8 @@ def play(engine: str, time_ms: int, engine_ms: int, level: str, layout: str, mov
         c.wait_closed(3.0)
     out = match.outcome()
     row: dict = {"plies": len(match.moves), "our_max": round(max(bot.times, default=0.0), 3),
-                 "our_mean": round(sum(bot.times) / max(1, len(bot.times)), 3)}
+                 "our_mean": round(sum(bot.times) / max(1, len(bot.times)), 3),
+                 "moves": " ".join(str(m) for m in match.moves[len(moves):])}
     if out is None:
         return {**row, "score": None, "end": "unfinished", "stones": None}
     score = 0.5 if out.winner is None else float(out.winner == ours)
