@@ -201,7 +201,7 @@ class App:
         if self.top:
             self.top.update(dt)
         for scene in self.stack[:-1]:
-            if scene in self.stack[:-1]:  # a background frame may have popped it
+            if scene in self.stack and scene is not self.top:  # a background frame may pop
                 scene.background(dt)
         self.layout()
         self.draw()

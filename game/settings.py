@@ -39,6 +39,7 @@ FIELD_MAX = 64  # any other text setting (a language code, a level, a choice)
 NUMBER_MAX = 2.0**53  # a number without bounds of its own (a best score)
 
 _lock = threading.Lock()
+_saving: list[threading.Thread] = []  # put's background saves not known to be done
 _values: dict[str, Any] | None = None
 _defaults: dict[str, Any] | None = None
 _problem: str | None = None  # a one-line message about a damaged settings file, shown once
@@ -148,7 +149,10 @@ def put(key: str, value: Any) -> None:
     """Set a value and save the settings in the background."""
     with _lock:
         _load()[key] = copy.deepcopy(value)
-    threading.Thread(target=save_now, name="settings-save", daemon=True).start()
+    thread = threading.Thread(target=save_now, name="settings-save", daemon=True)
+    with _lock:
+        _saving[:] = [t for t in _saving if t.is_alive()] + [thread]
+    thread.start()
 
 
 _save_lock = threading.Lock()
@@ -178,8 +182,9 @@ def reset_for_tests() -> None:
     """Forget the values read; put's background saves land first (a late one would rewrite a
     file the test has changed since)."""
     global _values, _problem, _defaults, _file_body
-    for thread in threading.enumerate():
-        if thread.name == "settings-save" and thread is not threading.current_thread():
-            thread.join()
+    with _lock:
+        pending, _saving[:] = list(_saving), []
+    for thread in pending:
+        thread.join()
     with _lock:
         _values, _problem, _defaults, _file_body = None, None, None, {}
