@@ -52,6 +52,8 @@ IIR = False  # a node without a table move is searched a ply shallower
 # nodes a move and +76 ± 92 at 200k (30 pairs each, standard board), together +73 ± 65.
 HIST = True
 WIDEN = False  # a failed aspiration window widens step by step instead of opening at once
+# The network (ai/ataxx_nnue.py) evaluates standard-board positions in place of the patterns.
+NNUE = False
 
 
 class Search:
@@ -210,7 +212,7 @@ class CompiledSearch:
                  weights: dict[int, int] | None = None, tables: Any = None,
                  partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED,
                  lmp: int = LMP, tt_scheme: int = TT_SCHEME, iir: bool = IIR,
-                 hist: bool = HIST, widen: bool = WIDEN):
+                 hist: bool = HIST, widen: bool = WIDEN, nnue: bool = NNUE):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -223,6 +225,7 @@ class CompiledSearch:
         self.switches = {kernel.LMP: int(lmp), kernel.TT_SCHEME: int(tt_scheme),
                          kernel.IIR: int(iir), kernel.HIST: int(hist)}
         self.widen = widen
+        self.nnue = nnue
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
         self.nodes = 0
@@ -254,6 +257,8 @@ class CompiledSearch:
             ctl[slot] = value
         for slot, weight in self.weights.items():
             ctl[slot] = weight
+        if self.nnue and pos.gaps == 0:
+            tables.use_network(pos.turn == 0)
         own, opp = pos.own(), pos.enemy()
         best, score = moves[0], 0
         done = threading.Event()

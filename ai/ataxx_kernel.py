@@ -16,6 +16,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from ai import ataxx_nnue as nnue
 from ai import ataxx_patterns as patterns
 from game.rules.ataxx import ALL as _ALL
 from game.rules.ataxx import DRAW_HALFMOVES
@@ -49,8 +50,11 @@ SH = U(64 - TT_BITS)
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
  W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS,
- LMP, TT_SCHEME, AGE, IIR, HIST) = range(21)
-CTL_SIZE = 21
+ LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K) = range(26)
+CTL_SIZE = 26
+# NNUE: the network (ai/ataxx_nnue.py) evaluates in place of the hand-made terms and patterns,
+# its accumulator kept per ply; ROOT_X: the root's side to move is x (the accumulator is in
+# absolute colours); NN_BIAS_*, NN_K: the network's output biases and points a logit.
 # LMP: late-move pruning as Zataxx does it: past the first two moves of a node (not the root,
 # not when every move so far loses) of at most ctl[LMP] plies to go, a jump that takes no stone
 # is not searched (Zataxx: at every depth).
@@ -87,6 +91,10 @@ TERNARY = patterns.TERNARY
 SPAN, PAT_SCALE = patterns.EMPTY_SPAN, patterns.SCALE
 U14 = U(14)
 LEARNED_SLOTS = {"material": W_MATERIAL, "front": W_FRONT, "mobility": W_MOB, "tempo": W_TEMPO}
+NN_CORNERS = U(nnue.CORNER_MASK)
+NN_WINDOW, NN_QUAD, NN_STATES = nnue.WINDOW_OF, nnue.QUAD, nnue.STATES
+NN_BIAS_ROW, NN_OUT_ROW, QA, QB = nnue.BIAS_ROW, nnue.OUT_ROW, nnue.QA, nnue.QB
+U3, U2 = U(3), U(2)
 
 
 @intrinsic
@@ -221,6 +229,85 @@ def evaluate(own, opp, gaps, ctl, tables):
 
 
 @njit(cache=True)
+def nn_state(x, o, s):
+    """The input of the window whose lowest square is s (ai/ataxx_nnue.py)."""
+    sh = U(s)
+    mx = ((x >> sh) & U3) | (((x >> (sh + U7)) & U3) << U2)
+    mo = ((o >> sh) & U3) | (((o >> (sh + U7)) & U3) << U2)
+    return NN_WINDOW[s] * NN_STATES + NN_QUAD[mx] + 2 * NN_QUAD[mo]
+
+
+@njit(cache=True)
+def nn_refresh(acc, row, x, o, net):
+    """acc[row] from nothing: the bias plus every window's input."""
+    hidden = acc.shape[1]
+    for h in range(hidden):
+        acc[row, h] = net[NN_BIAS_ROW, h]
+    w = NN_CORNERS
+    while w:
+        f = nn_state(x, o, lowest(w))
+        w &= w - U1
+        for h in range(hidden):
+            acc[row, h] += net[f, h]
+
+
+@njit(cache=True)
+def nn_update(acc, row, x0, o0, x1, o1, net):
+    """acc[row + 1] from acc[row] for the move that took (x0, o0) to (x1, o1): only the windows
+    holding a changed square change."""
+    hidden = acc.shape[1]
+    for h in range(hidden):
+        acc[row + 1, h] = acc[row, h]
+    d = (x0 ^ x1) | (o0 ^ o1)
+    w = (d | (d >> U1) | (d >> U7) | (d >> U(8))) & NN_CORNERS
+    while w:
+        s = lowest(w)
+        w &= w - U1
+        old = nn_state(x0, o0, s)
+        new = nn_state(x1, o1, s)
+        if old != new:
+            for h in range(hidden):
+                acc[row + 1, h] += net[new, h] - net[old, h]
+
+
+@njit(cache=True)
+def own_is_x(ply, ctl):
+    return ((ctl[ROOT_X] + ply) & 1) == 1
+
+
+@njit(cache=True)
+def advance(acc, ply, own, opp, a, b, ctl, net):
+    """The child's accumulator after own, opp became a, b (the mover's side), if the network
+    plays; a pass (a == own) copies it."""
+    if ctl[NNUE] == 0:
+        return
+    if own_is_x(ply, ctl):
+        nn_update(acc, ply, own, opp, a, b, net)
+    else:
+        nn_update(acc, ply, opp, own, b, a, net)
+
+
+@njit(cache=True)
+def nn_evaluate(acc, ply, ctl, net):
+    """The network's score for the side to move at ply: SCReLU units into its side's output."""
+    row = NN_OUT_ROW if own_is_x(ply, ctl) else NN_OUT_ROW + 1
+    bias = ctl[NN_BIAS_X] if own_is_x(ply, ctl) else ctl[NN_BIAS_O]
+    total = 0
+    for h in range(acc.shape[1]):
+        v = min(max(np.int64(acc[ply, h]), 0), QA)
+        total += v * v * net[row, h]
+    return (total // QA + bias) * ctl[NN_K] // (QA * QB)
+
+
+@njit(cache=True)
+def assess(own, opp, gaps, ply, ctl, pat, net, acc):
+    """The evaluation the search plays with: the network's if it plays, else evaluate()."""
+    if ctl[NNUE] != 0:
+        return max(-MATE_ZONE + 1, min(MATE_ZONE - 1, nn_evaluate(acc, ply, ctl, net)))
+    return evaluate(own, opp, gaps, ctl, pat)
+
+
+@njit(cache=True)
 def final(own, opp, ply):
     margin = popcount(own) - popcount(opp)
     if margin > 0:
@@ -308,9 +395,9 @@ def pick(moves, keys, row, i, n):
 # function from its cache.
 @njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, uint64[::1], "
       "uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], "
-      "int64[::1], int64[::1], int32[:, :, ::1])", cache=True)
+      "int64[::1], int64[::1], int32[:, :, ::1], int16[:, ::1], int16[:, ::1])", cache=True)
 def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
-            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat):
+            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net, acc):
     ctl[NODES] += 1
     if (ctl[NODES] & 1023) == 0:
         if ctl[STOP] != 0 or (ctl[NODE_LIMIT] > 0 and ctl[NODES] >= ctl[NODE_LIMIT]):
@@ -327,7 +414,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     if empty == U0:
         return final(own, opp, ply)
     if depth <= 0 or ply >= MAX_PLY - 1:
-        return evaluate(own, opp, gaps, ctl, pat)
+        return assess(own, opp, gaps, ply, ctl, pat, net, acc)
 
     idx = slot(own, opp) & (tt_own.shape[0] - 1)  # a test's table may be smaller
     scheme = ctl[TT_SCHEME]
@@ -359,7 +446,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     futile = ctl[FUTILITY] != 0 and ply > 0 and depth <= FP_DEPTH and abs(alpha) < MATE_ZONE \
         and abs(beta) < MATE_ZONE
     if futile:
-        static = evaluate(own, opp, gaps, ctl, pat)
+        static = assess(own, opp, gaps, ply, ctl, pat, net, acc)
         if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
             return static
 
@@ -369,11 +456,12 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     nulls[ply + 1] = 0
     if ctl[NULL_MOVE] != 0 and ply > 0 and depth > NULL_R and beta - alpha == 1 \
             and nulls[ply] == 0 and abs(beta) < MATE_ZONE and popcount(own) > 4 \
-            and evaluate(own, opp, gaps, ctl, pat) >= beta:
+            and assess(own, opp, gaps, ply, ctl, pat, net, acc) >= beta:
         nulls[ply + 1] = 1
+        advance(acc, ply, own, opp, own, opp, ctl, net)
         score = -negamax(opp, own, gaps, half + 1, depth - 1 - NULL_R, -beta, -beta + 1,
                          ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                         nulls, ctl, pat)
+                         nulls, ctl, pat, net, acc)
         nulls[ply + 1] = 0
         if ctl[ABORTED] != 0:
             return 0
@@ -384,8 +472,10 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     if n == 0:
         if not can_move(opp, empty):
             return final(own, opp, ply)
-        return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1,
-                        tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat)
+        advance(acc, ply, own, opp, own, opp, ctl, net)
+        return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1, tt_own,
+                        tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net,
+                        acc)
 
     hist = ctl[HIST] != 0
     hb = (ply & 1) * HIST_SIDE if hist else 0
@@ -401,11 +491,12 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         if lmp and i >= 2 and m >= 64 and best > -MATE_ZONE and (NEAR[m & 63] & opp) == U0:
             continue
         a, b = play(own, opp, m)
+        advance(acc, ply, own, opp, a, b, ctl, net)
         child_half = 0 if m < 64 else half + 1
         if i == 0:
             score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
                              tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls,
-                             ctl, pat)
+                             ctl, pat, net, acc)
         else:
             r = 0
             if lmr == 1 and depth >= 3 and i >= 4 and m != killers[ply, 0] \
@@ -418,15 +509,15 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 r = max(0, min(r, depth - 2))
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                             nulls, ctl, pat)
+                             nulls, ctl, pat, net, acc)
             if r > 0 and score > alpha:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -alpha - 1, -alpha,
                                  ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers,
-                                 history, nulls, ctl, pat)
+                                 history, nulls, ctl, pat, net, acc)
             if alpha < score < beta:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
                                  tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                                 nulls, ctl, pat)
+                                 nulls, ctl, pat, net, acc)
         if ctl[ABORTED] != 0:
             return 0
         if score > best:
@@ -468,11 +559,16 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
 
 @njit(cache=True, nogil=True)
 def root(own, opp, gaps, half, depth, alpha, beta,
-         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat):
+         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net, acc):
     """One iteration at the root; the best move goes to ctl[BEST]. The caller checks
     ctl[ABORTED] before trusting the result. Runs without the GIL."""
-    return negamax(own, opp, gaps, half, depth, alpha, beta, 0,
-                   tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat)
+    if ctl[NNUE] != 0:
+        if ctl[ROOT_X] != 0:
+            nn_refresh(acc, 0, own, opp, net)
+        else:
+            nn_refresh(acc, 0, opp, own, net)
+    return negamax(own, opp, gaps, half, depth, alpha, beta, 0, tt_own, tt_opp, tt_data,
+                   moves, keys, killers, history, nulls, ctl, pat, net, acc)
 
 
 @njit(cache=True, nogil=True)
@@ -499,15 +595,22 @@ def moves_root(own, opp, gaps):
 
 
 LEARNED = patterns.load()  # (tables, weights) of ai/data/ataxx_patterns.npz
+NETWORK = nnue.load()  # ai/data/ataxx_nnue.npz, None without it
+_NO_NET = np.zeros((1, 1), dtype=np.int16)
 
 
 class Tables:
     """One search's working arrays, a transposition table it keeps between moves, and the
-    learned evaluation it plays with (a bench may give another: patterns.load(path))."""
+    learned evaluations it plays with (a bench may give others: patterns.load(path),
+    nnue.load(path))."""
 
-    def __init__(self, tt_bits: int = TT_BITS, evaluation: tuple | None = None):
+    def __init__(self, tt_bits: int = TT_BITS, evaluation: tuple | None = None,
+                 network: nnue.Net | None = None):
         assert 1 <= tt_bits <= TT_BITS
         self.pat, self.learned_weights = evaluation or LEARNED
+        self.network = network or NETWORK
+        self.net = self.network.rows if self.network is not None else _NO_NET
+        self.acc = np.zeros((MAX_PLY + 1, self.net.shape[1]), dtype=np.int16)
         size = 1 << tt_bits
         self.tt_own = np.zeros(size, dtype=np.uint64)
         self.tt_opp = np.zeros(size, dtype=np.uint64)
@@ -542,11 +645,21 @@ class Tables:
             for name, weight in self.learned_weights.items():
                 self.ctl[LEARNED_SLOTS[name]] = weight
 
+    def use_network(self, x_to_move: bool) -> bool:
+        """Evaluates this search with the network, if there is one; whether there is."""
+        if self.network is None:
+            return False
+        self.ctl[NNUE] = 1
+        self.ctl[ROOT_X] = int(x_to_move)
+        self.ctl[NN_BIAS_X], self.ctl[NN_BIAS_O] = self.network.out_bias
+        self.ctl[NN_K] = self.network.k
+        return True
+
     def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,
                beta: int) -> int:
         return int(root(U(own), U(opp), U(gaps), half, depth, alpha, beta, self.tt_own,
                         self.tt_opp, self.tt_data, self.moves, self.keys, self.killers,
-                        self.history, self.nulls, self.ctl, self.pat))
+                        self.history, self.nulls, self.ctl, self.pat, self.net, self.acc))
 
     def best(self, own: int, opp: int) -> int:
         return int(root_move(U(own), U(opp), self.tt_own, self.tt_opp, self.tt_data))

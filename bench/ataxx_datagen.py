@@ -1,14 +1,15 @@
-"""Ataxx self-play positions for training the evaluation (bench/ataxx_train.py, issue 22).
+"""Ataxx self-play positions for training the evaluation (bench/ataxx_train.py, issue 22, and
+bench/ataxx_nnue_train.py, issue 31).
 
     python bench/ataxx_datagen.py --games 10000 --nodes 4000 --out /tmp/ataxx_data.npz
-        [--jobs 2] [--seed 1]
+        [--jobs 2] [--seed 1] [--layout empty]
 
-Each game starts from a blocker layout (in turn) and 2 to 8 random plies, then the compiled
-search plays both sides with --nodes a move (give or take half, so no two games run alike).
-Every position after the random plies is kept, from the side to move: its stones (own, opp),
-the blockers, the search's score, and how the game ended for that side (+1, 0, -1) with the
-final stone margin. Positions where the side to move has a single move are skipped (their
-search says nothing).
+Each game starts from a blocker layout (in turn, or always --layout) and 2 to 8 random plies,
+then the compiled search plays both sides with --nodes a move (give or take half, so no two
+games run alike), with the evaluation Hard plays (ai/ataxx.py). Every position after the
+random plies is kept, from the side to move: its stones (own, opp), the blockers, the
+search's score, and how the game ended for that side (+1, 0, -1) with the final stone margin.
+Positions where the side to move has a single move are skipped (their search says nothing).
 """
 
 from __future__ import annotations
@@ -29,12 +30,12 @@ from ai.base import Budget  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 
-def play_game(job: tuple[int, int]) -> list[tuple]:
+def play_game(job: tuple[int, int, str]) -> list[tuple]:
     """One game's positions: (own, opp, gaps, score, result, margin)."""
-    seed, nodes = job
+    seed, nodes, layout = job
     kernel = ataxx.warm_up()
     rng = random.Random(seed)
-    layouts = list(rules.LAYOUTS)
+    layouts = [layout] if layout else list(rules.LAYOUTS)
     pos = rules.new_game({"layout": layouts[seed % len(layouts)]})
     for _ in range(rng.randint(2, 8)):
         if rules.game_over(pos):
@@ -68,10 +69,12 @@ def main() -> None:
     p.add_argument("--out", required=True, help="the .npz file to write")
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--layout", choices=sorted(rules.LAYOUTS), default="",
+                   help="every game on this board (default: each layout in turn)")
     args = p.parse_args()
     if ataxx.warm_up() is None:
         raise SystemExit(f"numba unavailable: {ataxx.KERNEL.error}")
-    jobs = [(args.seed * 1_000_003 + g, args.nodes) for g in range(args.games)]
+    jobs = [(args.seed * 1_000_003 + g, args.nodes, args.layout) for g in range(args.games)]
     rows: list[tuple] = []
     t0 = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:

@@ -7,10 +7,11 @@ evaluation change (issue 22).
 
 A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial, learned (0/1: the
 learned pattern evaluation), issue 31's switches lmp (the depth up to which quiet jumps are
-pruned, 0 none), tt (0/1: the table's scheme), iir, hist and widen (ai/ataxx.py's LMP,
-TT_SCHEME, IIR, HIST, WIDEN), patterns (a tables file of
-bench/ataxx_train.py, played as the learned evaluation) and the evaluation's weights front,
-mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
+pruned, 0 none), tt (0/1: the table's scheme), iir, hist, widen and nnue (ai/ataxx.py's LMP,
+TT_SCHEME, IIR, HIST, WIDEN, NNUE: the network on standard boards), patterns (a tables file
+of bench/ataxx_train.py, played as the learned evaluation), net (a network file of
+bench/ataxx_nnue_train.py, played as the network) and the evaluation's weights front, mob,
+tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
 --time-ms the same time.
 Openings: every blocker layout in turn (or only --layout's), then --plies random moves. Each
@@ -28,12 +29,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import ataxx, elo  # noqa: E402
-from ai import ataxx_patterns as patterns
+from ai import ataxx_nnue as nnue  # noqa: E402
+from ai import ataxx_patterns as patterns  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 KEYS = ("front", "mob", "tempo", "edge", "corner")
-SWITCHES = {"lmp": "lmp", "tt": "tt_scheme", "iir": "iir", "hist": "hist", "widen": "widen"}
+SWITCHES = {"lmp": "lmp", "tt": "tt_scheme", "iir": "iir", "hist": "hist", "widen": "widen",
+            "nnue": "nnue"}
 
 
 def setting(text: str, kernel) -> dict:
@@ -56,11 +59,14 @@ def setting(text: str, kernel) -> dict:
         elif key == "patterns":
             kw["learned"] = True
             kw["evaluation"] = patterns.load(value)
+        elif key == "net":
+            kw["nnue"] = True
+            kw["network"] = nnue.load(value)
         elif key in KEYS:
             kw["weights"][getattr(kernel, "W_" + key.upper())] = int(value)
         else:
             raise SystemExit(f"unknown key {key!r}: lmr, fp, null, partial, learned, "
-                             f"patterns, {', '.join([*SWITCHES, *KEYS])}")
+                             f"patterns, net, {', '.join([*SWITCHES, *KEYS])}")
     return kw
 
 
@@ -80,7 +86,8 @@ def openings(pairs: int, plies: int, seed: int, layout: str | None = None
 def play(kernel, start: rules.Position, sides: list[dict], nodes: int, time_ms: int) -> int | None:
     """One game from start, sides[0] playing x; the winner's index (None: a draw)."""
     kws = [dict(s) for s in sides]
-    tables = [kernel.Tables(evaluation=kw.pop("evaluation", None)) for kw in kws]
+    tables = [kernel.Tables(evaluation=kw.pop("evaluation", None),
+                            network=kw.pop("network", None)) for kw in kws]
     pos = start
     while rules.outcome(pos) is None:
         side = pos.turn
