@@ -1,6 +1,7 @@
 """The Ataxx bot: iterative-deepening negamax alpha-beta (principal variation search) with a
 transposition table, ordered moves and an evaluation of material, safety and mobility (plus,
-compiled, the learned 3x3 patterns of ai/ataxx_patterns.py). It reads only the FEN of its view.
+compiled, the learned 3x3 patterns of ai/ataxx_patterns.py; on the standard board, the network
+of ai/ataxx_nnue.py in their place). It reads only the FEN of its view.
 
 The search runs compiled (ai/ataxx_kernel.py, through ai.compiled) when numba is there and
 warmed up; until then, or without numba, the pure-Python search below plays the move.
@@ -53,7 +54,7 @@ IIR = False  # a node without a table move is searched a ply shallower
 HIST = True
 WIDEN = False  # a failed aspiration window widens step by step instead of opening at once
 # The network (ai/ataxx_nnue.py) evaluates standard-board positions in place of the patterns.
-NNUE = False
+NNUE = True
 
 
 class Search:
