@@ -75,6 +75,12 @@ class Engine:
         self.say("uaiok")
 
     def cmd_isready(self, args: list[str]) -> None:
+        """readyok; when idle, once the compiled search is loaded (UAI lets isready wait for
+        set-up), so the first go is not played by the pure search. While a job runs, at once."""
+        with self.lock:
+            idle = not self.pending
+        if idle:
+            bot.warm_up()
         self.say("readyok")
 
     def cmd_uainewgame(self, args: list[str]) -> None:
@@ -218,6 +224,7 @@ def perft(pos: rules.Position, depth: int, cancel: threading.Event) -> int:
 
 
 def main() -> None:
+    bot.KERNEL.get()  # starts loading the compiled search in the background now
     engine = Engine()
     for line in sys.stdin:
         if not engine.handle(line.strip()):

@@ -95,6 +95,29 @@ def test_a_go_right_after_bestmove_is_always_answered():
         engine.close()
 
 
+def test_isready_waits_for_the_compiled_search_only_when_idle(monkeypatch):
+    """Idle, isready loads the compiled search before readyok (before, the first go after
+    readyok was played by the pure search while the kernel loaded); busy, it answers at once."""
+    import io
+    import threading
+
+    from ai import ataxx, uai
+
+    loads: list[int] = []
+    monkeypatch.setattr(ataxx, "warm_up", lambda: loads.append(1))
+    out = io.StringIO()
+    engine = uai.Engine(out)
+    engine.handle("isready")
+    assert loads == [1] and out.getvalue().endswith("readyok\n")
+    engine.handle("position startpos")
+    engine.handle("perft 8")  # hours of work: a job is running
+    engine.handle("isready")
+    assert loads == [1] and out.getvalue().count("readyok") == 2
+    engine.stop()
+    engine.finish()
+    assert not [t for t in threading.enumerate() if t is engine.thread and t.is_alive()]
+
+
 def test_perft_leaves_the_command_loop_free():
     import time
     engine = Engine()
