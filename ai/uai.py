@@ -26,6 +26,9 @@ from game.rules import ataxx as rules
 NAME = "Paper Arcade Ataxx"
 AUTHOR = "Paper Arcade"
 FOREVER = 10**9
+# isready waits at most this for the compiled search: hosts give the handshake about 10 s (the
+# arcade's own STARTUP_MS), and a machine's first compile takes longer (it goes on meanwhile).
+READY_WAIT_S = 5.0
 Job = Callable[[threading.Event], "str | None"]  # work(cancel) -> the answer line, or None
 
 
@@ -76,11 +79,13 @@ class Engine:
 
     def cmd_isready(self, args: list[str]) -> None:
         """readyok; when idle, once the compiled search is loaded (UAI lets isready wait for
-        set-up), so the first go is not played by the pure search. While a job runs, at once."""
+        set-up), so the first go is not played by the pure search, but at most READY_WAIT_S.
+        While a job runs, at once."""
         with self.lock:
             idle = not self.pending
         if idle:
-            bot.warm_up()
+            bot.KERNEL.get()
+            bot.KERNEL.wait(READY_WAIT_S)
         self.say("readyok")
 
     def cmd_uainewgame(self, args: list[str]) -> None:

@@ -96,23 +96,38 @@ def test_a_go_right_after_bestmove_is_always_answered():
 
 
 def test_isready_waits_for_the_compiled_search_only_when_idle(monkeypatch):
-    """Idle, isready loads the compiled search before readyok (before, the first go after
-    readyok was played by the pure search while the kernel loaded); busy, it answers at once."""
+    """Idle, isready waits (a while) for the compiled search before readyok (before, the first
+    go after readyok was played by the pure search while the kernel loaded); busy, at once."""
     import io
     import threading
 
     from ai import ataxx, uai
 
-    loads: list[int] = []
-    monkeypatch.setattr(ataxx, "warm_up", lambda: loads.append(1))
+    class Loading:
+        """A kernel still compiling: it records how long isready waits for it."""
+
+        def __init__(self):
+            self.waits: list[float] = []
+
+        def get(self):
+            return None
+
+        def wait(self, timeout=None):
+            self.waits.append(timeout)
+            return None
+
+    kernel = Loading()
+    monkeypatch.setattr(ataxx, "KERNEL", kernel)
     out = io.StringIO()
     engine = uai.Engine(out)
     engine.handle("isready")
-    assert loads == [1] and out.getvalue().endswith("readyok\n")
+    assert kernel.waits == [uai.READY_WAIT_S] and out.getvalue().endswith("readyok\n")
+    from players.program import STARTUP_MS
+    assert uai.READY_WAIT_S * 1000 < STARTUP_MS  # within the handshake the arcade allows
     engine.handle("position startpos")
     engine.handle("perft 8")  # hours of work: a job is running
     engine.handle("isready")
-    assert loads == [1] and out.getvalue().count("readyok") == 2
+    assert len(kernel.waits) == 1 and out.getvalue().count("readyok") == 2
     engine.stop()
     engine.finish()
     assert not [t for t in threading.enumerate() if t is engine.thread and t.is_alive()]
