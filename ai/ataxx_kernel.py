@@ -11,6 +11,8 @@ A move is an int: a clone is its target square, a jump (from + 1) * 64 + to; -1 
 
 from __future__ import annotations
 
+import zipfile
+
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
@@ -290,8 +292,9 @@ def advance(acc, ply, own, opp, a, b, ctl, net):
 @njit(cache=True)
 def nn_evaluate(acc, ply, ctl, net):
     """The network's score for the side to move at ply: SCReLU units into its side's output."""
-    row = NN_OUT_ROW if own_is_x(ply, ctl) else NN_OUT_ROW + 1
-    bias = ctl[NN_BIAS_X] if own_is_x(ply, ctl) else ctl[NN_BIAS_O]
+    x = own_is_x(ply, ctl)
+    row = NN_OUT_ROW if x else NN_OUT_ROW + 1
+    bias = ctl[NN_BIAS_X] if x else ctl[NN_BIAS_O]
     total = 0
     for h in range(acc.shape[1]):
         v = min(max(np.int64(acc[ply, h]), 0), QA)
@@ -595,7 +598,18 @@ def moves_root(own, opp, gaps):
 
 
 LEARNED = patterns.load()  # (tables, weights) of ai/data/ataxx_patterns.npz
-NETWORK = nnue.load()  # ai/data/ataxx_nnue.npz, None without it
+
+
+def shipped_network(path: str = nnue.DATA) -> nnue.Net | None:
+    """The network of path, or None (the patterns evaluate) if the file is missing, damaged
+    or of another shape: a bad file must not cost the whole compiled search."""
+    try:
+        return nnue.load(path)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None
+
+
+NETWORK = shipped_network()  # ai/data/ataxx_nnue.npz
 _NO_NET = np.zeros((1, 1), dtype=np.int16)
 
 

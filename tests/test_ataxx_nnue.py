@@ -156,3 +156,19 @@ def test_the_shipped_network_if_any_has_the_kernels_shape():
     if net is None:
         pytest.skip("no network file shipped")
     assert net.rows.shape[0] == nnue.ROWS and net.rows.dtype == np.int16
+
+
+def test_a_damaged_network_file_leaves_the_search_compiled_with_the_patterns(kernel, tmp_path):
+    """A truncated, foreign or misshapen file gives no network (the patterns evaluate), never
+    an exception at the kernel's import (before, it turned the whole compiled search off)."""
+    path = tmp_path / "net.npz"
+    nnue.save(NET, str(path))
+    good = path.read_bytes()
+    assert kernel.shipped_network(str(path)) is not None
+    for body in (good[:len(good) // 2], b"not a zip", good[:100]):
+        path.write_bytes(body)
+        assert kernel.shipped_network(str(path)) is None
+    nnue.save(nnue.Net(NET.rows[:-1], NET.out_bias, NET.k), str(path))
+    assert kernel.shipped_network(str(path)) is None
+    tables = kernel.Tables(tt_bits=10, network=None)
+    assert tables.use_network(True) is (kernel.NETWORK is not None)
