@@ -48,10 +48,11 @@ LEARNED = True
 # on only once bench/ataxx_selfplay.py showed a gain (README):
 LMP = 0  # up to this depth a jump that takes nothing is not searched past a node's 2nd move
 TT_SCHEME = 0  # 0: one slot, always replaced; 1: two-slot buckets keeping the deeper entry
-IIR = False  # a node without a table move is searched a ply shallower
+IIR = 0  # from this depth (0: never) a node without a table move is searched a ply shallower
 # History by side with bonus and malus, read by the late-move reductions: +70 ± 92 Elo at 100k
 # nodes a move and +76 ± 92 at 200k (30 pairs each, standard board), together +73 ± 65.
 HIST = True
+SINGULAR = False  # singular extensions, multicut and negative extensions (the kernel's)
 WIDEN = False  # a failed aspiration window widens step by step instead of opening at once
 # The network (ai/ataxx_nnue.py) evaluates standard-board positions in place of the patterns.
 NNUE = True
@@ -212,8 +213,9 @@ class CompiledSearch:
                  node_limit: int = 0, lmr: int = LMR, null_move: bool = NULL_MOVE,
                  weights: dict[int, int] | None = None, tables: Any = None,
                  partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED,
-                 lmp: int = LMP, tt_scheme: int = TT_SCHEME, iir: bool = IIR,
-                 hist: bool = HIST, widen: bool = WIDEN, nnue: bool = NNUE):
+                 lmp: int = LMP, tt_scheme: int = TT_SCHEME, iir: int = IIR,
+                 hist: bool = HIST, widen: bool = WIDEN, nnue: bool = NNUE,
+                 aspiration: int = ASPIRATION, singular: bool = SINGULAR):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -224,8 +226,10 @@ class CompiledSearch:
         self.futility = futility
         self.learned = learned
         self.switches = {kernel.LMP: int(lmp), kernel.TT_SCHEME: int(tt_scheme),
-                         kernel.IIR: int(iir), kernel.HIST: int(hist)}
+                         kernel.IIR: int(iir), kernel.HIST: int(hist),
+                         kernel.SINGULAR: int(singular)}
         self.widen = widen
+        self.aspiration = aspiration
         self.nnue = nnue
         self.weights = weights or {}  # ctl slot -> weight, over the kernel's WEIGHTS
         self.own_tables = tables  # a bench's side keeps its own; the bot shares the pool
@@ -293,8 +297,9 @@ class CompiledSearch:
         short, it gives the root move that already beat the previous best, else None."""
         k, ctl = self.k, tables.ctl
         inf = k.INF
-        alpha, beta = (last - ASPIRATION, last + ASPIRATION) if depth >= 4 else (-inf, inf)
-        delta = ASPIRATION
+        width = self.aspiration
+        alpha, beta = (last - width, last + width) if depth >= 4 else (-inf, inf)
+        delta = width
         while True:
             ctl[k.BEST] = k.NO_MOVE
             score = tables.search(own, opp, pos.gaps, pos.halfmove, depth, alpha, beta)
@@ -305,9 +310,9 @@ class CompiledSearch:
             if self.widen and abs(score) < WIN - 1000 and (score <= alpha or score >= beta):
                 delta *= 2  # widen the failed side only: the other bound still holds
                 if score <= alpha:
-                    alpha = -inf if delta > 8 * ASPIRATION else max(-inf, score - delta)
+                    alpha = -inf if delta > 8 * width else max(-inf, score - delta)
                 else:
-                    beta = inf if delta > 8 * ASPIRATION else min(inf, score + delta)
+                    beta = inf if delta > 8 * width else min(inf, score + delta)
             elif score <= alpha and alpha > -inf:
                 alpha = -inf
             elif score >= beta and beta < inf:

@@ -52,8 +52,8 @@ SH = U(64 - TT_BITS)
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
  W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS,
- LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K) = range(26)
-CTL_SIZE = 26
+ LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K, SINGULAR) = range(27)
+CTL_SIZE = 27
 # NNUE: the network (ai/ataxx_nnue.py) evaluates in place of the hand-made terms and patterns,
 # its accumulator kept per ply; ROOT_X: the root's side to move is x (the accumulator is in
 # absolute colours); NN_BIAS_*, NN_K: the network's output biases and points a logit.
@@ -64,19 +64,30 @@ CTL_SIZE = 26
 # overwrites its own entry, else the shallower slot, an earlier search's entry counting
 # AGE_PENALTY plies less (so deep entries outlive the many shallow ones, but not forever).
 # AGE: this search's number (1..63) in the entries it writes.
-# IIR: internal iterative reduction: a node with no table move is searched a ply shallower.
+# IIR: internal iterative reduction: a node with no table move and at least ctl[IIR] plies to
+# go (0: never) is searched a ply shallower.
 # HIST: history by side to move with a bonus for the cut move and a malus for the moves
 # tried before it, bounded (HIST_MAX), and read by the late-move reductions.
+# SINGULAR: singular extensions as Zataxx makes them: at a node of SE_DEPTH plies or more whose
+# table entry is deep enough and not an upper bound, the other moves are searched half as deep
+# against the entry's score less SE_MARGIN a ply; if none comes near, the table's move is
+# searched a ply deeper; if they still beat beta, the node is cut (multicut); if only the entry
+# did, the table's move is searched a ply shallower.
+SE_DEPTH, SE_TT_SLACK, SE_MARGIN = 6, 3, 1
+# marks[ply]: 0 a null move led to this ply (no two in a row); 1 the move a singular search at
+# this ply leaves out (NO_MOVE: none, a normal node).
+NULL_MARK, EXCLUDED = 0, 1
 HIST_MAX, HIST_BONUS, HIST_BONUS_MAX, HIST_LMR_DIV = 16384, 300, 1500, 12288
-IIR_DEPTH = 4
 AGE_PENALTY = 6
 HIST_SIDE = 64 * 50  # one side's history: the move's int is below (48 + 1) * 64 + 64
 NULL_R = 2  # depth a null move saves
-# LMR=2's reductions by depth and move index, log-shaped as in Zataxx (0.8 + 0.4 ln d ln i)
+# LMR=2's reductions by depth and move index, log-shaped as in Zataxx (0.8 + 0.4 ln d ln i),
+# truncated; LMR=3 rounds them as Zataxx does (half a ply more on average).
 _D, _I = np.meshgrid(np.arange(64), np.arange(256), indexing="ij")
-LMR_TABLE = np.where((_D > 0) & (_I > 0),
-                     0.8 + 0.4 * np.log(np.maximum(_D, 1)) * np.log(np.maximum(_I, 1)),
-                     0).astype(np.int64)
+_LOG_LMR = np.where((_D > 0) & (_I > 0),
+                    0.8 + 0.4 * np.log(np.maximum(_D, 1)) * np.log(np.maximum(_I, 1)), 0)
+LMR_TABLE = _LOG_LMR.astype(np.int64)
+LMR_ROUND = np.rint(_LOG_LMR).astype(np.int64)
 RFP_MARGIN, RFP_DEPTH = 50, 6  # reverse futility: a static eval this far over beta stands
 FP_BASE, FP_STEP, FP_DEPTH = 160, 80, 6  # futility: late moves of a hopeless node are skipped
 
@@ -398,9 +409,9 @@ def pick(moves, keys, row, i, n):
 # function from its cache.
 @njit("int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, uint64[::1], "
       "uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], int64[:, ::1], int64[::1], "
-      "int64[::1], int64[::1], int32[:, :, ::1], int16[:, ::1], int16[:, ::1])", cache=True)
+      "int64[:, ::1], int64[::1], int32[:, :, ::1], int16[:, ::1], int16[:, ::1])", cache=True)
 def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
-            tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net, acc):
+            tt_own, tt_opp, tt_data, moves, keys, killers, history, marks, ctl, pat, net, acc):
     ctl[NODES] += 1
     if (ctl[NODES] & 1023) == 0:
         if ctl[STOP] != 0 or (ctl[NODE_LIMIT] > 0 and ctl[NODES] >= ctl[NODE_LIMIT]):
@@ -423,6 +434,8 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     scheme = ctl[TT_SCHEME]
     hit = probe(own, opp, tt_own, tt_opp, idx, scheme)
     tt_move = NO_MOVE
+    excluded = marks[ply, EXCLUDED]
+    e_depth, e_flag, e_score = 0, UPPER, 0
     if hit >= 0:
         d = tt_data[hit]
         e_depth = (d >> 16) & 0xFF
@@ -433,7 +446,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             e_score -= ply
         elif e_score < -MATE_ZONE:
             e_score += ply
-        if ply > 0 and e_depth >= depth and half < HALF_LIMIT - 20:
+        if ply > 0 and e_depth >= depth and half < HALF_LIMIT - 20 and excluded == NO_MOVE:
             if e_flag == EXACT:
                 return e_score
             if e_flag == LOWER and e_score >= beta:
@@ -441,7 +454,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             if e_flag == UPPER and e_score <= alpha:
                 return e_score
 
-    if ctl[IIR] != 0 and tt_move == NO_MOVE and depth >= IIR_DEPTH:
+    if ctl[IIR] != 0 and tt_move == NO_MOVE and depth >= ctl[IIR]:
         depth -= 1
 
     pv = beta - alpha > 1
@@ -450,26 +463,47 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         and abs(beta) < MATE_ZONE
     if futile:
         static = assess(own, opp, gaps, ply, ctl, pat, net, acc)
-        if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta:
+        if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta \
+                and excluded == NO_MOVE:
             return static
 
     # Null move: if passing still holds beta, a real move will too. Passes are legal in Ataxx
     # but forced only without a move, and zugzwang is rare; never two nulls in a row, never in
     # a principal variation, never near a mate score or with few stones left.
-    nulls[ply + 1] = 0
+    marks[ply + 1, NULL_MARK] = 0
     if ctl[NULL_MOVE] != 0 and ply > 0 and depth > NULL_R and beta - alpha == 1 \
-            and nulls[ply] == 0 and abs(beta) < MATE_ZONE and popcount(own) > 4 \
+            and excluded == NO_MOVE \
+            and marks[ply, NULL_MARK] == 0 and abs(beta) < MATE_ZONE and popcount(own) > 4 \
             and assess(own, opp, gaps, ply, ctl, pat, net, acc) >= beta:
-        nulls[ply + 1] = 1
+        marks[ply + 1, NULL_MARK] = 1
         advance(acc, ply, own, opp, own, opp, ctl, net)
         score = -negamax(opp, own, gaps, half + 1, depth - 1 - NULL_R, -beta, -beta + 1,
                          ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                         nulls, ctl, pat, net, acc)
-        nulls[ply + 1] = 0
+                         marks, ctl, pat, net, acc)
+        marks[ply + 1, NULL_MARK] = 0
         if ctl[ABORTED] != 0:
             return 0
         if score >= beta:
             return beta
+
+    extension = 0
+    if ctl[SINGULAR] != 0 and excluded == NO_MOVE and not pv and ply > 0 \
+            and depth >= SE_DEPTH and tt_move != NO_MOVE and abs(e_score) < MATE_ZONE \
+            and e_depth >= depth - SE_TT_SLACK and e_flag != UPPER:
+        s_beta = e_score - SE_MARGIN * depth
+        marks[ply, EXCLUDED] = tt_move
+        score = negamax(own, opp, gaps, half, (depth - 1) // 2, s_beta - 1, s_beta, ply,
+                        tt_own, tt_opp, tt_data, moves, keys, killers, history, marks, ctl,
+                        pat, net, acc)
+        marks[ply, EXCLUDED] = NO_MOVE
+        if ctl[ABORTED] != 0:
+            return 0
+        if score < s_beta:
+            extension = 1
+        elif s_beta >= beta:
+            return s_beta
+        elif e_score >= beta:
+            extension = -1
 
     n = generate(own, opp, gaps, moves, ply)
     if n == 0:
@@ -477,7 +511,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
             return final(own, opp, ply)
         advance(acc, ply, own, opp, own, opp, ctl, net)
         return -negamax(opp, own, gaps, half + 1, depth - 1, -beta, -alpha, ply + 1, tt_own,
-                        tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net,
+                        tt_opp, tt_data, moves, keys, killers, history, marks, ctl, pat, net,
                         acc)
 
     hist = ctl[HIST] != 0
@@ -491,36 +525,43 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         if futile and i >= 3 and static + FP_BASE + FP_STEP * depth <= alpha:
             break
         m = pick(moves, keys, ply, i, n)
+        if m == excluded:
+            continue
         if lmp and i >= 2 and m >= 64 and best > -MATE_ZONE and (NEAR[m & 63] & opp) == U0:
             continue
         a, b = play(own, opp, m)
         advance(acc, ply, own, opp, a, b, ctl, net)
         child_half = 0 if m < 64 else half + 1
         if i == 0:
-            score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
-                             tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls,
+            score = -negamax(b, a, gaps, child_half, depth - 1 + (extension if m == tt_move
+                                                                  else 0),
+                             -beta, -alpha, ply + 1,
+                             tt_own, tt_opp, tt_data, moves, keys, killers, history, marks,
                              ctl, pat, net, acc)
         else:
             r = 0
             if lmr == 1 and depth >= 3 and i >= 4 and m != killers[ply, 0] \
                     and m != killers[ply, 1]:
                 r = 1 if i < 12 or depth < 5 else 2
-            elif lmr == 2 and depth >= 3 and i >= 2:
-                r = LMR_TABLE[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
+            elif lmr >= 2 and depth >= 3 and i >= 2:
+                if lmr == 2:
+                    r = LMR_TABLE[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
+                else:
+                    r = LMR_ROUND[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
                 if hist:
                     r -= (2 * history[hb + m] + HIST_LMR_DIV) // (2 * HIST_LMR_DIV)
                 r = max(0, min(r, depth - 2))
             score = -negamax(b, a, gaps, child_half, depth - 1 - r, -alpha - 1, -alpha,
                              ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                             nulls, ctl, pat, net, acc)
+                             marks, ctl, pat, net, acc)
             if r > 0 and score > alpha:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -alpha - 1, -alpha,
                                  ply + 1, tt_own, tt_opp, tt_data, moves, keys, killers,
-                                 history, nulls, ctl, pat, net, acc)
+                                 history, marks, ctl, pat, net, acc)
             if alpha < score < beta:
                 score = -negamax(b, a, gaps, child_half, depth - 1, -beta, -alpha, ply + 1,
                                  tt_own, tt_opp, tt_data, moves, keys, killers, history,
-                                 nulls, ctl, pat, net, acc)
+                                 marks, ctl, pat, net, acc)
         if ctl[ABORTED] != 0:
             return 0
         if score > best:
@@ -543,6 +584,8 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                 history[m] = min(history[m] + depth * depth, 9_000_000)
             break
 
+    if excluded != NO_MOVE:
+        return best  # a singular search's bound, not this node's value: not stored
     if ply == 0 and best_move != NO_MOVE:
         ctl[BEST] = best_move
     flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
@@ -562,7 +605,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
 
 @njit(cache=True, nogil=True)
 def root(own, opp, gaps, half, depth, alpha, beta,
-         tt_own, tt_opp, tt_data, moves, keys, killers, history, nulls, ctl, pat, net, acc):
+         tt_own, tt_opp, tt_data, moves, keys, killers, history, marks, ctl, pat, net, acc):
     """One iteration at the root; the best move goes to ctl[BEST]. The caller checks
     ctl[ABORTED] before trusting the result. Runs without the GIL."""
     if ctl[NNUE] != 0:
@@ -571,7 +614,7 @@ def root(own, opp, gaps, half, depth, alpha, beta,
         else:
             nn_refresh(acc, 0, opp, own, net)
     return negamax(own, opp, gaps, half, depth, alpha, beta, 0, tt_own, tt_opp, tt_data,
-                   moves, keys, killers, history, nulls, ctl, pat, net, acc)
+                   moves, keys, killers, history, marks, ctl, pat, net, acc)
 
 
 @njit(cache=True, nogil=True)
@@ -634,7 +677,7 @@ class Tables:
         self.killers = np.full((MAX_PLY, 2), NO_MOVE, dtype=np.int64)
         self.history = np.zeros(2 * HIST_SIDE, dtype=np.int64)
         self.searches = 0  # numbers the searches, for the table's ages
-        self.nulls = np.zeros(MAX_PLY + 1, dtype=np.int64)
+        self.marks = np.zeros((MAX_PLY + 1, 2), dtype=np.int64)
         self.ctl = np.zeros(CTL_SIZE, dtype=np.int64)
 
     def clear(self) -> None:
@@ -648,7 +691,8 @@ class Tables:
         """Resets all but the tables; the evaluation's weights are the learned ones if asked."""
         self.killers[:] = NO_MOVE
         self.history //= 8
-        self.nulls[:] = 0
+        self.marks[:, NULL_MARK] = 0
+        self.marks[:, EXCLUDED] = NO_MOVE
         self.ctl[:] = 0
         self.searches += 1
         self.ctl[AGE] = self.searches % 63 + 1
@@ -673,7 +717,7 @@ class Tables:
                beta: int) -> int:
         return int(root(U(own), U(opp), U(gaps), half, depth, alpha, beta, self.tt_own,
                         self.tt_opp, self.tt_data, self.moves, self.keys, self.killers,
-                        self.history, self.nulls, self.ctl, self.pat, self.net, self.acc))
+                        self.history, self.marks, self.ctl, self.pat, self.net, self.acc))
 
     def best(self, own: int, opp: int) -> int:
         return int(root_move(U(own), U(opp), self.tt_own, self.tt_opp, self.tt_data))

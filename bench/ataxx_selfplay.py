@@ -5,11 +5,12 @@ evaluation change (issue 22).
     python bench/ataxx_selfplay.py --a "null=1" --b "" --nodes 200000 --pairs 40
     python bench/ataxx_selfplay.py --a "lmr=1" --b "lmr=0" --time-ms 100 --pairs 40
 
-A setting is comma-separated key=value: lmr (0, 1, 2), fp, null, partial, learned (0/1: the
-learned pattern evaluation), issue 31's switches lmp (the depth up to which quiet jumps are
-pruned, 0 none), tt (0/1: the table's scheme), iir, hist, widen and nnue (ai/ataxx.py's LMP,
-TT_SCHEME, IIR, HIST, WIDEN, NNUE: the network on standard boards), patterns (a tables file
-of bench/ataxx_train.py, played as the learned evaluation), net (a network file of
+A setting is comma-separated key=value: lmr (0, 1, 2, 3: 2 rounded), fp, null, partial, learned
+(0/1: the learned pattern evaluation), issue 31's switches lmp (the depth up to which quiet
+jumps are pruned, 0 none), tt (0/1: the table's scheme), iir (the least depth reduced, 0 none),
+hist, widen, nnue, asp and se (ai/ataxx.py's LMP, TT_SCHEME, IIR, HIST, WIDEN, NNUE: the network
+on standard boards, ASPIRATION: the first window's half-width, SINGULAR), patterns (a tables
+file of bench/ataxx_train.py, played as the learned evaluation), net (a network file of
 bench/ataxx_nnue_train.py, played as the network) and the evaluation's weights front, mob,
 tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
@@ -36,7 +37,7 @@ from game.rules import ataxx as rules  # noqa: E402
 
 KEYS = ("front", "mob", "tempo", "edge", "corner")
 SWITCHES = {"lmp": "lmp", "tt": "tt_scheme", "iir": "iir", "hist": "hist", "widen": "widen",
-            "nnue": "nnue"}
+            "nnue": "nnue", "asp": "aspiration", "se": "singular"}
 
 
 def setting(text: str, kernel) -> dict:

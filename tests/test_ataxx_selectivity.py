@@ -1,7 +1,8 @@
 """Issue 31's switches of the compiled Ataxx search: late-move pruning, the two-slot table,
-internal iterative reduction, history with malus, widening aspiration windows. Each still finds
-the forced wins; the table keeps the deeper entry; history stays bounded. Searches end on node
-counts, never on the wall clock."""
+internal iterative reduction, history with malus, widening aspiration windows, rounded
+reductions, singular extensions. Each still finds the forced wins; the table keeps the deeper
+entry; history stays bounded; a singular search leaves out its move and writes nothing.
+Searches end on node counts, never on the wall clock."""
 
 
 import numpy as np
@@ -12,8 +13,10 @@ from ai.base import Budget
 from game.rules import ataxx as rules
 
 SWITCHES = [
-    {"lmp": 64}, {"lmp": 3}, {"tt_scheme": 1}, {"iir": True}, {"hist": True}, {"widen": True},
-    {"lmp": 64, "tt_scheme": 1, "iir": True, "hist": True, "widen": True},
+    {"lmp": 64}, {"lmp": 3}, {"tt_scheme": 1}, {"iir": 4}, {"iir": 3}, {"hist": True},
+    {"widen": True}, {"lmr": 3}, {"singular": True}, {"aspiration": 20},
+    {"lmp": 64, "tt_scheme": 1, "iir": 3, "hist": True, "widen": True, "lmr": 3,
+     "singular": True},
 ]
 WINS = [
     "7/7/7/2ooo2/7/3x3/7 x 0 10",  # d3 takes all three o stones
@@ -110,3 +113,53 @@ def test_history_stays_bounded(kernel):
     h = tables.history
     assert np.count_nonzero(h) > 50 and np.count_nonzero(h < 0) > 0
     assert np.abs(h).max() <= kernel.HIST_MAX
+
+
+def test_rounded_reductions_reach_a_depth_in_fewer_nodes(kernel):
+    """lmr=3 rounds the log-shaped reductions that lmr=2 truncates: half a ply more on
+    average, so the same depth costs fewer nodes."""
+    found = {lmr: _search(kernel, rules.START_FEN, 0, max_depth=9, lmr=lmr) for lmr in (2, 3)}
+    assert found[2][2] == found[3][2] == 9
+    assert found[3][3] < 0.8 * found[2][3]
+    assert kernel.LMR_ROUND[10, 10] == 3 and kernel.LMR_TABLE[10, 10] == 2
+
+
+def _singular(kernel, tables, fen: str, excluded: int, depth: int) -> int:
+    """negamax at the root of fen with `excluded` left out, as a singular search runs it."""
+    pos = rules.from_fen(fen)
+    own, opp = np.uint64(pos.own()), np.uint64(pos.enemy())
+    tables.new_search(True)
+    tables.marks[0, kernel.EXCLUDED] = excluded
+    score = kernel.negamax(own, opp, np.uint64(pos.gaps), pos.halfmove, depth, -kernel.INF,
+                           kernel.INF, 0, tables.tt_own, tables.tt_opp, tables.tt_data,
+                           tables.moves, tables.keys, tables.killers, tables.history,
+                           tables.marks, tables.ctl, tables.pat, tables.net, tables.acc)
+    tables.marks[0, kernel.EXCLUDED] = kernel.NO_MOVE
+    return int(score)
+
+
+def test_a_singular_search_leaves_out_its_move_and_writes_no_entry(kernel):
+    """Without the one winning move (d3, next to all three o stones) the position is no
+    forced win, and the search of the other moves leaves the position's entry as it was."""
+    fen = WINS[0]
+    _, score, _, _, tables = _search(kernel, fen, 0, max_depth=4)
+    assert score >= bot.WIN - 1000
+    pos = rules.from_fen(fen)
+    win = tables.best(pos.own(), pos.enemy())
+    slot = kernel.probe(np.uint64(pos.own()), np.uint64(pos.enemy()), tables.tt_own,
+                        tables.tt_opp, kernel.slot(np.uint64(pos.own()),
+                                                   np.uint64(pos.enemy()))
+                        & (len(tables.tt_own) - 1), 1)
+    entry = int(tables.tt_data[slot])
+    assert _singular(kernel, tables, fen, win, 4) < bot.WIN - 1000
+    assert int(tables.tt_data[slot]) == entry
+    others = [m for m in kernel.move_list(pos.own(), pos.enemy(), pos.gaps) if m != win]
+    assert others  # so the bound above came from real moves
+
+
+def test_singular_searches_leave_no_mark_even_when_cut_short(kernel):
+    """Every singular search restores its ply's mark, also when the node limit stops it."""
+    for nodes in (3_000, 40_000, 400_000):
+        _, _, _, _, tables = _search(kernel, "x5o/7/2x4/3xo2/2oxo2/7/o5x x 0 5", nodes,
+                                     singular=True)
+        assert (tables.marks[:, kernel.EXCLUDED] == kernel.NO_MOVE).all()
