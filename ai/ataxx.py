@@ -36,7 +36,7 @@ ASPIRATION = 60  # half-width of the first window around the last iteration's sc
 # (-58 ± 86; log-shaped -4 ± 74, and worse on top of futility) and partial (+10 ± 80) did not
 # with the hand-set evaluation. With the learned one, log-shaped LMR does (+84 ± 76 at 25k
 # nodes, +145 ± 98 at 100 ms) and null move still does not (-89 ± 75 at 25k nodes).
-LMR = 2  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's)
+LMR = 3  # late-move reductions: 0 none, 1 one or two plies, 2 log-shaped (Zataxx's), 3 rounded
 NULL_MOVE = False
 FUTILITY = True  # reverse futility and futility pruning near the leaves
 PARTIAL = False  # an unfinished iteration's move, once it beat the previous best
@@ -46,14 +46,14 @@ PARTIAL = False  # an unfinished iteration's move, once it beat the previous bes
 LEARNED = True
 # Issue 31's selectivity, each a switch of the kernel's control block (ai/ataxx_kernel.py),
 # on only once bench/ataxx_selfplay.py showed a gain (README):
-LMP = 0  # up to this depth a jump that takes nothing is not searched past a node's 2nd move
+LMP = 64  # up to this depth a jump that takes nothing is not searched past a node's 2nd move
 TT_SCHEME = 0  # 0: one slot, always replaced; 1: two-slot buckets keeping the deeper entry
-IIR = 0  # from this depth (0: never) a node without a table move is searched a ply shallower
+IIR = 3  # from this depth (0: never) a node without a table move is searched a ply shallower
 # History by side with bonus and malus, read by the late-move reductions: +70 ± 92 Elo at 100k
 # nodes a move and +76 ± 92 at 200k (30 pairs each, standard board), together +73 ± 65.
 HIST = True
-SINGULAR = False  # singular extensions, multicut and negative extensions (the kernel's)
-WIDEN = False  # a failed aspiration window widens step by step instead of opening at once
+SINGULAR = True  # singular extensions, multicut and negative extensions (the kernel's)
+WIDEN = True  # a failed aspiration window widens step by step instead of opening at once
 # The network (ai/ataxx_nnue.py) evaluates standard-board positions in place of the patterns.
 NNUE = True
 
