@@ -53,6 +53,7 @@ IIR = 3  # from this depth (0: never) a node without a table move is searched a 
 # nodes a move and +76 ± 92 at 200k (30 pairs each, standard board), together +73 ± 65.
 HIST = True
 SINGULAR = True  # singular extensions, multicut and negative extensions (the kernel's)
+MARGINS = 100  # the futility margins, in percent of the kernel's
 WIDEN = True  # a failed aspiration window widens step by step instead of opening at once
 # The network (ai/ataxx_nnue.py) evaluates standard-board positions in place of the patterns.
 NNUE = True
@@ -215,7 +216,8 @@ class CompiledSearch:
                  partial: bool = PARTIAL, futility: bool = FUTILITY, learned: bool = LEARNED,
                  lmp: int = LMP, tt_scheme: int = TT_SCHEME, iir: int = IIR,
                  hist: bool = HIST, widen: bool = WIDEN, nnue: bool = NNUE,
-                 aspiration: int = ASPIRATION, singular: bool = SINGULAR):
+                 aspiration: int = ASPIRATION, singular: bool = SINGULAR,
+                 margins: int = MARGINS):
         self.k = kernel
         self.budget = budget
         self.max_depth = min(max_depth, kernel.MAX_PLY - 8)
@@ -227,7 +229,7 @@ class CompiledSearch:
         self.learned = learned
         self.switches = {kernel.LMP: int(lmp), kernel.TT_SCHEME: int(tt_scheme),
                          kernel.IIR: int(iir), kernel.HIST: int(hist),
-                         kernel.SINGULAR: int(singular)}
+                         kernel.SINGULAR: int(singular), kernel.MARGINS: int(margins)}
         self.widen = widen
         self.aspiration = aspiration
         self.nnue = nnue

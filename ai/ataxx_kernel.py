@@ -52,8 +52,9 @@ SH = U(64 - TT_BITS)
 # evaluation's weights (W_*), set by the caller before each search.
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
  W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS,
- LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K, SINGULAR) = range(27)
-CTL_SIZE = 27
+ LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K, SINGULAR,
+ MARGINS) = range(28)
+CTL_SIZE = 28
 # NNUE: the network (ai/ataxx_nnue.py) evaluates in place of the hand-made terms and patterns,
 # its accumulator kept per ply; ROOT_X: the root's side to move is x (the accumulator is in
 # absolute colours); NN_BIAS_*, NN_K: the network's output biases and points a logit.
@@ -90,6 +91,8 @@ LMR_TABLE = _LOG_LMR.astype(np.int64)
 LMR_ROUND = np.rint(_LOG_LMR).astype(np.int64)
 RFP_MARGIN, RFP_DEPTH = 50, 6  # reverse futility: a static eval this far over beta stands
 FP_BASE, FP_STEP, FP_DEPTH = 160, 80, 6  # futility: late moves of a hopeless node are skipped
+# MARGINS: both futility margins in percent of the above (Zataxx's, in its evaluation's points,
+# which run about twice the network's); 0 counts as 100.
 
 _RIMS = 0x7F | (0x7F << 42) | _FILE_A | _FILE_G
 EDGE = U(_RIMS)  # a stone on the rim has fewer neighbours to be taken from
@@ -461,9 +464,10 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     static = 0
     futile = ctl[FUTILITY] != 0 and ply > 0 and depth <= FP_DEPTH and abs(alpha) < MATE_ZONE \
         and abs(beta) < MATE_ZONE
+    margins = ctl[MARGINS] if ctl[MARGINS] > 0 else 100
     if futile:
         static = assess(own, opp, gaps, ply, ctl, pat, net, acc)
-        if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth >= beta \
+        if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth * margins // 100 >= beta \
                 and excluded == NO_MOVE:
             return static
 
@@ -522,7 +526,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     lmr = ctl[LMR]
     lmp = ply > 0 and depth <= ctl[LMP]
     for i in range(n):
-        if futile and i >= 3 and static + FP_BASE + FP_STEP * depth <= alpha:
+        if futile and i >= 3 and static + (FP_BASE + FP_STEP * depth) * margins // 100 <= alpha:
             break
         m = pick(moves, keys, ply, i, n)
         if m == excluded:

@@ -8,11 +8,12 @@ evaluation change (issue 22).
 A setting is comma-separated key=value: lmr (0, 1, 2, 3: 2 rounded), fp, null, partial, learned
 (0/1: the learned pattern evaluation), issue 31's switches lmp (the depth up to which quiet
 jumps are pruned, 0 none), tt (0/1: the table's scheme), iir (the least depth reduced, 0 none),
-hist, widen, nnue, asp and se (ai/ataxx.py's LMP, TT_SCHEME, IIR, HIST, WIDEN, NNUE: the network
-on standard boards, ASPIRATION: the first window's half-width, SINGULAR), patterns (a tables
-file of bench/ataxx_train.py, played as the learned evaluation), net (a network file of
-bench/ataxx_nnue_train.py, played as the network) and the evaluation's weights front, mob,
-tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset keys keep the bot's own.
+hist, widen, nnue, asp, se and margins (ai/ataxx.py's LMP, TT_SCHEME, IIR, HIST, WIDEN, NNUE:
+the network on standard boards, ASPIRATION: the first window's half-width, SINGULAR, MARGINS:
+the futility margins in percent), patterns (a tables file of bench/ataxx_train.py, played as the
+learned evaluation), net (a network file of bench/ataxx_nnue_train.py, played as the network)
+and the evaluation's weights front, mob, tempo, edge, corner (ai/ataxx_kernel.WEIGHTS). Unset
+keys keep the bot's own.
 --nodes gives each side the same nodes a move (repeatable, blind to the machine's load);
 --time-ms the same time.
 Openings: every blocker layout in turn (or only --layout's), then --plies random moves. Each
@@ -37,7 +38,8 @@ from game.rules import ataxx as rules  # noqa: E402
 
 KEYS = ("front", "mob", "tempo", "edge", "corner")
 SWITCHES = {"lmp": "lmp", "tt": "tt_scheme", "iir": "iir", "hist": "hist", "widen": "widen",
-            "nnue": "nnue", "asp": "aspiration", "se": "singular"}
+            "nnue": "nnue", "asp": "aspiration", "se": "singular",
+            "margins": "margins"}
 
 
 def setting(text: str, kernel) -> dict:
