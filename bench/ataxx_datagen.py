@@ -2,14 +2,16 @@
 bench/ataxx_nnue_train.py, issue 31).
 
     python bench/ataxx_datagen.py --games 10000 --nodes 4000 --out /tmp/ataxx_data.npz
-        [--jobs 2] [--seed 1] [--layout empty]
+        [--jobs 2] [--seed 1] [--layout empty] [--random-plies 2 8] [--balanced 0]
 
-Each game starts from a blocker layout (in turn, or always --layout) and 2 to 8 random plies,
-then the compiled search plays both sides with --nodes a move (give or take half, so no two
-games run alike), with the evaluation Hard plays (ai/ataxx.py). Every position after the
-random plies is kept, from the side to move: its stones (own, opp), the blockers, the
-search's score, and how the game ended for that side (+1, 0, -1) with the final stone margin.
-Positions where the side to move has a single move are skipped (their search says nothing).
+Each game starts from a blocker layout (in turn, or always --layout) and --random-plies random
+plies (2 to 8 unless told; Zataxx's data takes 14 to 17 for variety), drawn again while a search
+of --nodes scores the result more than --balanced points from level (0: never), then the
+compiled search plays both sides with --nodes a move (give or take half, so no two games run
+alike), with the evaluation Hard plays (ai/ataxx.py). Every position after the random plies is
+kept, from the side to move: its stones (own, opp), the blockers, the search's score, and how
+the game ended for that side (+1, 0, -1) with the final stone margin. Positions where the side
+to move has a single move are skipped (their search says nothing).
 """
 
 from __future__ import annotations
@@ -30,17 +32,30 @@ from ai.base import Budget  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 
-def play_game(job: tuple[int, int, str]) -> list[tuple]:
+def opening(rng: random.Random, layout: str, plies: tuple[int, int], balanced: int,
+            nodes: int, kernel) -> rules.Position:
+    """A start of `layout` after random plies, within `balanced` points of level if asked."""
+    while True:
+        pos = rules.new_game({"layout": layout})
+        for _ in range(rng.randint(*plies)):
+            if rules.game_over(pos):
+                break
+            pos = rules.make(pos, *rng.choice(rules.moves_of(pos)))
+        if not balanced or rules.game_over(pos):
+            return pos
+        search = ataxx.CompiledSearch(kernel, Budget(3600), tables=kernel.Tables(),
+                                      node_limit=nodes)
+        if abs(search.best_move(pos)[1]) <= balanced:
+            return pos
+
+
+def play_game(job: tuple) -> list[tuple]:
     """One game's positions: (own, opp, gaps, score, result, margin)."""
-    seed, nodes, layout = job
+    seed, nodes, layout, plies, balanced = job
     kernel = ataxx.warm_up()
     rng = random.Random(seed)
     layouts = [layout] if layout else list(rules.LAYOUTS)
-    pos = rules.new_game({"layout": layouts[seed % len(layouts)]})
-    for _ in range(rng.randint(2, 8)):
-        if rules.game_over(pos):
-            break
-        pos = rules.make(pos, *rng.choice(rules.moves_of(pos)))
+    pos = opening(rng, layouts[seed % len(layouts)], plies, balanced, nodes, kernel)
     tables = [kernel.Tables(), kernel.Tables()]
     seen: list[tuple] = []
     while not rules.game_over(pos):
@@ -71,10 +86,14 @@ def main() -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--layout", choices=sorted(rules.LAYOUTS), default="",
                    help="every game on this board (default: each layout in turn)")
+    p.add_argument("--random-plies", type=int, nargs=2, default=(2, 8), metavar=("LO", "HI"))
+    p.add_argument("--balanced", type=int, default=0,
+                   help="redraw an opening scored further than this from level (0: never)")
     args = p.parse_args()
     if ataxx.warm_up() is None:
         raise SystemExit(f"numba unavailable: {ataxx.KERNEL.error}")
-    jobs = [(args.seed * 1_000_003 + g, args.nodes, args.layout) for g in range(args.games)]
+    jobs = [(args.seed * 1_000_003 + g, args.nodes, args.layout, tuple(args.random_plies),
+             args.balanced) for g in range(args.games)]
     rows: list[tuple] = []
     t0 = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
