@@ -92,7 +92,7 @@ LMR_ROUND = np.rint(_LOG_LMR).astype(np.int64)
 RFP_MARGIN, RFP_DEPTH = 50, 6  # reverse futility: a static eval this far over beta stands
 FP_BASE, FP_STEP, FP_DEPTH = 160, 80, 6  # futility: late moves of a hopeless node are skipped
 # MARGINS: both futility margins in percent of the above (Zataxx's values; its scores run
-# larger than the network's, yet 60% lost clearly and 150% gained nothing: README); 0 is 100.
+# larger than the network's, yet 60% lost clearly and 150% gained nothing: README).
 
 _RIMS = 0x7F | (0x7F << 42) | _FILE_A | _FILE_G
 EDGE = U(_RIMS)  # a stone on the rim has fewer neighbours to be taken from
@@ -464,7 +464,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     static = 0
     futile = ctl[FUTILITY] != 0 and ply > 0 and depth <= FP_DEPTH and abs(alpha) < MATE_ZONE \
         and abs(beta) < MATE_ZONE
-    margins = ctl[MARGINS] if ctl[MARGINS] > 0 else 100
+    margins = ctl[MARGINS]
     if futile:
         static = assess(own, opp, gaps, ply, ctl, pat, net, acc)
         if not pv and depth <= RFP_DEPTH and static - RFP_MARGIN * depth * margins // 100 >= beta \
@@ -524,6 +524,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
     original_alpha = alpha
     best, best_move = -INF, NO_MOVE
     lmr = ctl[LMR]
+    reductions = LMR_ROUND if lmr == 3 else LMR_TABLE
     lmp = ply > 0 and depth <= ctl[LMP]
     for i in range(n):
         if futile and i >= 3 and static + (FP_BASE + FP_STEP * depth) * margins // 100 <= alpha:
@@ -548,10 +549,7 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
                     and m != killers[ply, 1]:
                 r = 1 if i < 12 or depth < 5 else 2
             elif lmr >= 2 and depth >= 3 and i >= 2:
-                if lmr == 2:
-                    r = LMR_TABLE[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
-                else:
-                    r = LMR_ROUND[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
+                r = reductions[min(depth, 63), min(i + 1, 255)] - (1 if pv else 0)
                 if hist:
                     r -= (2 * history[hb + m] + HIST_LMR_DIV) // (2 * HIST_LMR_DIV)
                 r = max(0, min(r, depth - 2))
@@ -700,6 +698,7 @@ class Tables:
         self.ctl[:] = 0
         self.searches += 1
         self.ctl[AGE] = self.searches % 63 + 1
+        self.ctl[MARGINS] = 100
         for slot_, weight in WEIGHTS.items():
             self.ctl[slot_] = weight
         if learned:

@@ -33,7 +33,7 @@ from game.rules import ataxx as rules  # noqa: E402
 
 
 def opening(rng: random.Random, layout: str, plies: tuple[int, int], balanced: int,
-            nodes: int, kernel) -> rules.Position:
+            nodes: int, kernel, tables) -> rules.Position:
     """A start of `layout` after random plies, within `balanced` points of level if asked."""
     while True:
         pos = rules.new_game({"layout": layout})
@@ -43,8 +43,7 @@ def opening(rng: random.Random, layout: str, plies: tuple[int, int], balanced: i
             pos = rules.make(pos, *rng.choice(rules.moves_of(pos)))
         if not balanced or rules.game_over(pos):
             return pos
-        search = ataxx.CompiledSearch(kernel, Budget(3600), tables=kernel.Tables(),
-                                      node_limit=nodes)
+        search = ataxx.CompiledSearch(kernel, Budget(3600), tables=tables, node_limit=nodes)
         if abs(search.best_move(pos)[1]) <= balanced:
             return pos
 
@@ -55,8 +54,8 @@ def play_game(job: tuple) -> list[tuple]:
     kernel = ataxx.warm_up()
     rng = random.Random(seed)
     layouts = [layout] if layout else list(rules.LAYOUTS)
-    pos = opening(rng, layouts[seed % len(layouts)], plies, balanced, nodes, kernel)
     tables = [kernel.Tables(), kernel.Tables()]
+    pos = opening(rng, layouts[seed % len(layouts)], plies, balanced, nodes, kernel, tables[0])
     seen: list[tuple] = []
     while not rules.game_over(pos):
         moves = rules.moves_of(pos)
