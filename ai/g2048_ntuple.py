@@ -88,8 +88,9 @@ def save(path: str | os.PathLike, weights: np.ndarray, mantissa_bits: int = 10) 
 
 
 def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.ndarray | None:
-    """The dense float32 weights of a saved network, or None if the file is missing, bigger
-    than max_bytes (MAX_FILE_BYTES unless given), unreadable or of another shape."""
+    """The dense float32 weights of a saved network (SIZE of them, 268 MB), or None if the file
+    is missing, bigger than max_bytes (MAX_FILE_BYTES unless given), unreadable, of another
+    shape, or too big for the memory there is."""
     try:
         if os.path.getsize(path) > (MAX_FILE_BYTES if max_bytes is None else max_bytes):
             return None
@@ -104,7 +105,8 @@ def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.nda
                 return None
             weights = np.zeros(SIZE, dtype=np.float32)
             weights[index] = values.astype(np.float32) * np.float32(data["scale"])
-    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile,
+            MemoryError):  # MemoryError: a machine without room for the dense tables
         return None
     if not np.all(np.isfinite(weights)):
         return None

@@ -229,3 +229,22 @@ def test_hard_reads_its_network_off_the_search_and_plays_the_heuristic_meanwhile
     assert bot._network_in_use() is None
     bot._EVALUATION["loader"].join()
     assert bot._EVALUATION["name"] == "heuristic" and bot._network_in_use() is None
+
+
+def test_hard_plays_the_shipped_network_which_prefers_an_ordered_board(monkeypatch):
+    assert bot.HARD_EVALUATION == "ntuple"
+    assert ntuple.FILE.stat().st_size <= ntuple.MAX_FILE_BYTES
+    monkeypatch.setattr(bot, "_EVALUATION", {"name": bot.HARD_EVALUATION, "net": None})
+    bot._network_in_use()
+    bot._EVALUATION["loader"].join()
+    net = bot._network_in_use()
+    assert net is not None and np.all(np.isfinite(net))
+    # the same tiles in a snake down from a corner, and scattered so that no two can merge
+    snake = rules.pack([1024, 512, 256, 128, 4, 8, 16, 64, 2, 0, 0, 32, 0, 0, 0, 0])
+    scattered = rules.pack([2, 32, 128, 8, 0, 1024, 0, 16, 64, 0, 512, 0, 0, 4, 0, 256])
+    assert ntuple.value(snake, net) > ntuple.value(scattered, net) + 1000
+
+
+def test_a_machine_without_room_for_the_dense_tables_gives_no_network(monkeypatch):
+    monkeypatch.setattr(ntuple, "SIZE", 1 << 60)  # tables no machine has the memory for
+    assert ntuple.load() is None
