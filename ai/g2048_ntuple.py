@@ -98,16 +98,17 @@ def load(path: str | os.PathLike = FILE, max_bytes: int | None = None) -> np.nda
             if int(data["format"]) != FORMAT or not np.array_equal(data["tuples"], TUPLES):
                 return None
             gaps, values = data["gap"], data["value"]
-            if gaps.shape != values.shape or gaps.ndim != 1:
+            if gaps.shape != values.shape or gaps.ndim != 1 or gaps.dtype.kind != "u":
                 return None
             index = np.cumsum(gaps, dtype=np.int64)
             if len(index) and int(index[-1]) >= SIZE:
                 return None
+            found = values.astype(np.float32) * np.float32(data["scale"])
+            if not np.all(np.isfinite(found)):  # before the dense tables: the rest are 0
+                return None
             weights = np.zeros(SIZE, dtype=np.float32)
-            weights[index] = values.astype(np.float32) * np.float32(data["scale"])
+            weights[index] = found
     except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile,
             MemoryError):  # MemoryError: a machine without room for the dense tables
-        return None
-    if not np.all(np.isfinite(weights)):
         return None
     return weights

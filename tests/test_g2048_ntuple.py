@@ -188,6 +188,12 @@ def test_missing_corrupt_or_foreign_weight_files_give_no_network(tmp_path, monke
     loaded = ntuple.load(good)
     assert loaded is not None
     assert loaded[[5, 6, ntuple.SIZE - 1]].tolist() == [1.5, -80000.0, 3000.0]
+    for gap, value in (([3, -2], [1.0, 1.0]), ([3, 2], [1.0, np.inf])):  # crafted files
+        crafted = tmp_path / "crafted.npz"
+        np.savez_compressed(crafted, format=np.array(1), tuples=np.array(ntuple.TUPLES),
+                            gap=np.array(gap), value=np.array(value, np.float16),
+                            scale=np.array(1.0))
+        assert ntuple.load(crafted) is None
     monkeypatch.setattr(ntuple, "MAX_FILE_BYTES", 10)
     assert ntuple.load(good) is None
 
