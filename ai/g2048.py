@@ -47,7 +47,8 @@ U = np.uint64
 _M16 = U(0xFFFF)
 _SHIFTS = tuple(U(16 * k) for k in range(4))
 _COL_SHIFTS = tuple(U(4 * k) for k in range(4))
-# Per level: (deepest level, cut on the probability of reaching a chance node).
+# Per level: (deepest level, cut on the probability of reaching a chance node). Easy and Normal
+# evaluate with the heuristic; Hard with HARD_EVALUATION.
 LEVELS = {"easy": (1, 1.0), "normal": (3, 1e-3), "hard": (12, 1e-5)}
 GROWTH = 5.0  # how much longer the next depth takes, before two depths have been timed
 # A depth is started if this share of the time predicted for it is left: its first moves
@@ -315,20 +316,23 @@ def board_of(view: dict) -> int:
 
 
 def search(board: int, dirs: list[int], budget: Budget, max_depth: int, cut: float,
-           stats: dict | None = None, compiled: bool = True) -> int:
+           stats: dict | None = None, compiled: bool = True, network: bool = True) -> int:
     """The best of dirs (DIRECTIONS indices) within the budget; returns a direction index.
     max_depth counts chance levels, the root's slides included (1: evaluate them only).
-    stats gets the depth reached and the nodes expanded."""
+    stats gets the depth reached and the nodes expanded. network=False keeps the heuristic
+    at the leaves whatever use_evaluation chose."""
     kernel = KERNEL.get() if compiled else None
     if kernel is not None:
-        return search_compiled(kernel, board, dirs, budget, max_depth, cut, stats)
+        net = _network_in_use() if network else None
+        return search_compiled(kernel, board, dirs, budget, max_depth, cut, stats, net)
     return search_levels(board, dirs, budget, max_depth, cut, stats)
 
 
 def search_compiled(kernel: Any, board: int, dirs: list[int], budget: Budget, max_depth: int,
-                    cut: float, stats: dict | None = None) -> int:
-    """search() in the compiled kernel: iterative deepening, one call into it a depth."""
-    tables = _take_tables(kernel, _network_in_use())
+                    cut: float, stats: dict | None = None, net: np.ndarray | None = None) -> int:
+    """search() in the compiled kernel: iterative deepening, one call into it a depth; net (the
+    n-tuple network's weights) at the leaves, or the heuristic."""
+    tables = _take_tables(kernel, net)
     try:
         tables.new_search()
         values, _ = tables.search(board, 0, cut)  # before the watcher starts: never stopped
@@ -486,7 +490,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         return legal[0]
     max_depth, cut = LEVELS.get(level, LEVELS["hard"])
     dirs = [DIRECTIONS.index(m) for m in DIRECTIONS if m in legal]
-    best = search(board_of(view), dirs, budget, max_depth, cut)
+    best = search(board_of(view), dirs, budget, max_depth, cut, network=level == "hard")
     move = DIRECTIONS[best]
     return move if move in legal else rng.choice(legal)
 

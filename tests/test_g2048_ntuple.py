@@ -254,3 +254,18 @@ def test_hard_plays_the_shipped_network_which_prefers_an_ordered_board(monkeypat
 def test_a_machine_without_room_for_the_dense_tables_gives_no_network(monkeypatch):
     monkeypatch.setattr(ntuple, "SIZE", 1 << 60)  # tables no machine has the memory for
     assert ntuple.load() is None
+
+
+def test_only_hard_evaluates_with_the_network(kernel, monkeypatch):
+    net = np.zeros(ntuple.SIZE, dtype=np.float32)
+    net[7] = 2.5
+    monkeypatch.setattr(bot, "_EVALUATION", {"name": "ntuple", "net": net})
+    given = []
+    take = bot._take_tables
+    monkeypatch.setattr(bot, "_take_tables",
+                        lambda k, n=None: given.append(n is net) or take(k, n))
+    state = rules.new_game(None, 3)
+    for level in ("easy", "normal", "hard"):
+        bot.choose(rules.view(state, 0), rules.legal_moves(state),
+                   Budget(0.05, now=iter(range(10**6)).__next__), level, random.Random(1))
+    assert given == [False, False, True]
