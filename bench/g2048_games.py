@@ -9,7 +9,8 @@ says what it measured): the rates of reaching 2048/4096/8192, mean and median sc
 median and 99th percentile of the time per decision. With --results, each finished game is
 appended to FILE (a JSON line) and a later run with the same settings plays only the seeds not
 yet in it, so a long run can be done in parts; the totals cover every game in the file.
---evaluation ntuple puts the n-tuple network at the compiled search's leaves (--weights: a
+The default --evaluation is the heuristic (Hard before it had a network); --evaluation ntuple,
+Hard's own, puts the n-tuple network at the compiled search's leaves (--weights: a
 file ai.g2048_ntuple.save wrote, of any size, or a checkpoint of bench/g2048_ntuple_train.py;
 ai/data's file by default); --max-moves cuts games short (they count with what they had);
 --depth N searches N chance levels (cut 1e-4) with no clock instead of --ms (equal trees).
@@ -60,6 +61,8 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int]) -> dict:
         if bot.KERNEL.load() is None or net is None:
             raise SystemExit(f"no network ({weights}) or no numba ({bot.KERNEL.error})")
         bot.use_evaluation(evaluation, weights=net)
+    else:  # Hard's own is the network: the heuristic has to be asked for
+        bot.use_evaluation("heuristic")
     bot.heuristic_table()
     rules.tables()
     state = rules.new_game(None, seed)

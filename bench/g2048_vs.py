@@ -21,8 +21,9 @@ tile was the best, the rates of reaching 2048..32768, moves a second, the median
 percentile of the time a move, and the median processor time a move (the fair figure on a
 loaded machine). --max-moves cuts long games short (they count with the tiles they had):
 games to 16384 take thousands of moves. With --results, finished games are appended to FILE
-and a later run with the same settings plays only what is missing. --evaluation ntuple puts
-the n-tuple network at our search's leaves (--weights as bench/g2048_games.py's).
+and a later run with the same settings plays only what is missing. Ours evaluates with the
+heuristic by default (Hard before it had a network); --evaluation ntuple, Hard's own, puts the
+n-tuple network at our search's leaves (--weights as bench/g2048_games.py's).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def play_game(job: tuple[str, int, float, str, int, str, str | None]) -> dict:
         if bot.KERNEL.load() is None or net is None:
             raise SystemExit(f"no network ({weights}) or no numba ({bot.KERNEL.error})")
         bot.use_evaluation(evaluation, weights=net)
+    elif program != "other":  # Hard's own is the network: the heuristic has to be asked for
+        bot.use_evaluation("heuristic")
     if program == "ours-depth":
         if bot.KERNEL.load() is None:
             raise SystemExit(f"numba unavailable: {bot.KERNEL.error}")
