@@ -70,12 +70,11 @@ def main(argv: list[str] | None = None) -> None:
         whole, depths, took = [], [], []
         for board, dirs in boards:
             t = time.thread_time()
-            bot.search(board, dirs, Budget(600), args.depth + 1, 0.0, None, compiled, network=False)
+            bot.search(board, dirs, Budget(600), args.depth + 1, 0.0, None, compiled)
             whole.append(time.thread_time() - t)
             stats: dict = {}
             t = time.perf_counter()
-            bot.search(board, dirs, Budget(args.ms / 1000), levels, cut, stats, compiled,
-                       network=False)
+            bot.search(board, dirs, Budget(args.ms / 1000), levels, cut, stats, compiled)
             took.append(time.perf_counter() - t)
             depths.append(stats["depth"])
         print(f"{name:>8}: whole tree (processor) median {statistics.median(whole) * 1000:.1f}"
