@@ -16,7 +16,7 @@ def test_answers_legally_within_budget(level):
     for layout in rules.LAYOUTS:
         s = rules.new_game({"layout": layout})
         move = bot.choose(rules.view(s, 0), rules.legal_moves(s),
-                          Budget(0.15, now=TickingClock()), level, rng)  # ends on its own clock
+                          Budget(0.15, now=TickingClock(0.005)), level, rng)  # its own clock
         assert move in rules.legal_moves(s)
 
 
@@ -52,6 +52,6 @@ def test_cancel_answers_at_once():
 
 
 def test_search_reports_depth_and_nodes():
-    a = bot.analyse(rules.START_FEN, Budget(0.3, now=TickingClock()))
+    a = bot.analyse(rules.START_FEN, Budget(0.3, now=TickingClock(0.005)))
     assert a["depth"] >= 3 and a["nodes"] > 100 and a["move"] in rules.legal_moves(
         rules.new_game())

@@ -108,8 +108,8 @@ def test_choose_answers_legally_within_its_budget(level, compiled, monkeypatch):
     rng = random.Random(0)
     for _ in range(25):  # each search ends once its own clock passes the deadline
         legal = rules.legal_moves(state)
-        move = bot.choose(rules.view(state, 0), legal, Budget(0.1, now=TickingClock()), level,
-                          rng)
+        budget = Budget(0.1, now=TickingClock(0.005))
+        move = bot.choose(rules.view(state, 0), legal, budget, level, rng)
         assert move in legal
         state = rules.apply(state, move)
 
