@@ -488,7 +488,8 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         raise ValueError("no legal move")
     if len(legal) == 1:
         return legal[0]
-    max_depth, cut = LEVELS.get(level, LEVELS["hard"])
+    level = level if level in LEVELS else "hard"
+    max_depth, cut = LEVELS[level]
     dirs = [DIRECTIONS.index(m) for m in DIRECTIONS if m in legal]
     best = search(board_of(view), dirs, budget, max_depth, cut, network=level == "hard")
     move = DIRECTIONS[best]
