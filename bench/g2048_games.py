@@ -2,7 +2,7 @@
 
     python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
                                 [--results FILE] [--evaluation ntuple --weights FILE]
-                                [--max-moves N] [--depth N]
+                                [--max-moves N] [--depth N] [--starts FILE]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
@@ -14,6 +14,9 @@ Hard's own, puts the n-tuple network at the compiled search's leaves (--weights:
 file ai.g2048_ntuple.save wrote, of any size, or a checkpoint of bench/g2048_ntuple_train.py;
 ai/data's file by default); --max-moves cuts games short (they count with what they had);
 --depth N searches N chance levels (cut 1e-4) with no clock instead of --ms (equal trees).
+--starts FILE (boards holding 16384, from bench/g2048_ntuple_train.py --collect) plays seed
+k's game from the file's k-th board instead of an empty one, to measure the late game alone
+(the score counts from there).
 """
 
 from __future__ import annotations
@@ -52,10 +55,17 @@ def network_weights(path: str | None) -> np.ndarray | None:
     return ntuple.load(path, max_bytes=1 << 40)
 
 
-def play_game(job: tuple[int, float, str, str, str | None, int, int]) -> dict:
+def start_board(path: str, seed: int) -> int:
+    """The (seed - 1)-th board of a --starts file (cycling)."""
+    with np.load(path, allow_pickle=False) as data:
+        boards = data["boards"]
+    return int(boards[(seed - 1) % len(boards)])
+
+
+def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None]) -> dict:
     """One game from seed at ms a move (or to a fixed depth); its score, best tile, moves and
     decision times."""
-    seed, ms, level, evaluation, weights, max_moves, depth = job
+    seed, ms, level, evaluation, weights, max_moves, depth, starts = job
     if evaluation != "heuristic":
         net = network_weights(weights)
         if bot.KERNEL.load() is None or net is None:
@@ -66,6 +76,8 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int]) -> dict:
     bot.heuristic_table()
     rules.tables()
     state = rules.new_game(None, seed)
+    if starts:
+        state = rules.reseed(rules.State(rules.unpack(start_board(starts, seed))), state.rng)
     rng = random.Random(seed)
     times: list[float] = []
     began = time.monotonic()
@@ -154,6 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--depth", type=int, default=0,
                         help="search this many chance levels (the root's slides included) "
                              "with no clock, instead of --ms and --level")
+    parser.add_argument("--starts", help="play from these boards (a --collect file)")
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
     settings: dict = {"ms": args.ms, "level": args.level}
@@ -163,19 +176,23 @@ def main(argv: list[str] | None = None) -> None:
         settings.update(max_moves=args.max_moves)
     if args.depth:
         settings.update(depth=args.depth, ms=None, level=None)
+    if args.starts:
+        settings.update(starts=args.starts)
     done = [g for g in load_results(args.results, settings) if g["seed"] in seeds
             and g.get("evaluation", "heuristic") == args.evaluation
             and g.get("max_moves", 10**9) == args.max_moves
-            and g.get("depth", 0) == args.depth]
+            and g.get("depth", 0) == args.depth and g.get("starts") == args.starts]
     played = {g["seed"] for g in done}
     jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves,
-             args.depth) for seed in seeds if seed not in played]
+             args.depth, args.starts) for seed in seeds if seed not in played]
     how = f"depth {args.depth}, no clock" if args.depth else \
         f"{args.ms:g} ms a move, level {args.level}"
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {how}, "
           f"evaluation {args.evaluation}"
-          f"{'' if args.weights is None else ' ' + args.weights}, at most {args.max_moves} "
-          f"moves, {args.jobs} process(es); {len(done)} already in the results", flush=True)
+          f"{'' if args.weights is None else ' ' + args.weights}"
+          f"{'' if args.starts is None else ', from the boards of ' + args.starts}, "
+          f"at most {args.max_moves} moves, {args.jobs} process(es); {len(done)} already in "
+          f"the results", flush=True)
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for game in pool.imap_unordered(play_game, jobs):
             game.update(settings)

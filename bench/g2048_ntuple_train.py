@@ -3,6 +3,8 @@
     nice -n 19 python bench/g2048_ntuple_train.py --games 200000 --tc --alpha 1.0
         [--seed 1] [--chunk 5000] [--checkpoint PATH] [--export ai/data/g2048_ntuple.npz]
     python bench/g2048_ntuple_train.py --eval 200 [--checkpoint PATH | --weights FILE]
+        [--eval-seed 7] [--collect BOARDS.npz] [--starts BOARDS.npz]
+    python bench/g2048_ntuple_train.py --checkpoint LATE --promote PATH --starts BOARDS.npz ...
 
 Each game is played greedily on r + V(afterstate) (Szubert & Jaśkowski's TD-afterstate); at
 its end the afterstates are updated backwards, the last toward 0 and each earlier one toward
@@ -14,13 +16,19 @@ Games are played in chunks of --chunk, each seeded from (--seed, chunk number), 
 stopped and resumed from its checkpoint (written after each chunk, at most every
 --save-every seconds, at the end, and when a file named as the checkpoint plus ".stop"
 appears, which also ends the run) plays the same games. After each chunk it prints the
-games played, the chunk's mean score and its rates of reaching 2048, 4096, 8192 and 16384.
---eval N plays N games from seeds the training never uses without learning (the network
-alone, greedy 1-ply) and prints the same figures. --export writes the visited weights as
-float16 with --mantissa-bits kept (ai.g2048_ntuple.save) and prints the file's size; ai.g2048
-loads only a file of at most 10 MB, so weights training moved least are left out until the
-file is at most --export-mb (at 50,000 games, keeping half of them changed the greedy
-network's figures by less than 300 games' noise).
+games played, the chunk's mean score and its rates of reaching 2048 to 32768.
+--eval N plays N games from seeds the training never uses (--eval-seed picks which) without
+learning (the network alone, greedy 1-ply) and prints the same figures; --collect writes the
+first board holding 16384 of each that reached it. --starts plays every game (training or
+eval) from a random one of such boards instead of an empty board, and --promote starts a new
+checkpoint from another's weights and learning rates: a network for the late game alone,
+Jaśkowski's multi-stage weight promotion and Yeh et al.'s stages.
+
+--export writes the visited weights as float16 with --mantissa-bits kept
+(ai.g2048_ntuple.save) and prints the file's size; ai.g2048 loads only a file of at most
+10 MB, so weights training moved least are left out until the file is at most --export-mb (at
+50,000 games, keeping half of them changed the greedy network's figures by less than 300
+games' noise).
 """
 
 from __future__ import annotations
@@ -48,7 +56,8 @@ from numba import njit  # noqa: E402
 from ai.g2048_kernel import ntuple_value, points, slide  # noqa: E402
 
 U = np.uint64
-TILES = (2048, 4096, 8192, 16384)
+TILES = (2048, 4096, 8192, 16384, 32768)
+STAGE_EXPONENT = 14  # a board holding 16384 or more is in the second stage
 MAX_MOVES = 1 << 18  # a game of 65536 (beyond the packed cap) takes about 30,000 moves
 EVAL_SEED = 1 << 40  # eval games' seeds start here: training never reaches them
 
@@ -93,13 +102,18 @@ def update(board, delta, net, cells, tc, coh_e, coh_a):
 
 
 @njit(cache=True)
-def play(net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward):
-    """One game, greedy on r + V(afterstate); learns at its end if `learn`.
-    Returns (score, best exponent, moves)."""
-    board = spawn(spawn(U(0)))
+def play(start, net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward):
+    """One game from `start` (a new game if 0), greedy on r + V(afterstate); learns at its
+    end if `learn`. Returns (score, best exponent, moves, the first board holding 16384)."""
+    board = start if start != U(0) else spawn(spawn(U(0)))
+    staged = U(0)
     n = 0
     score = 0
     while n < after.shape[0]:
+        if staged == U(0):
+            for i in range(16):
+                if (board >> U(4 * i)) & U(0xF) >= U(STAGE_EXPONENT):
+                    staged = board
         best = -1e300
         best_after = U(0)
         best_r = 0
@@ -129,20 +143,27 @@ def play(net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward):
             v = ntuple_value(after[i], net)
             target = reward[i] + update(after[i], alpha * (target - v), net, cells, tc,
                                         coh_e, coh_a)
-    return score, top, n
+    return score, top, n, staged
 
 
 @njit(cache=True)
-def play_chunk(seed, games, net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, out):
-    """`games` games from one seed; out[g] = (score, best exponent, moves)."""
+def play_chunk(seed, games, starts, net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a,
+               out, staged):
+    """`games` games from one seed, each from a random one of `starts` if there are any;
+    out[g] = (score, best exponent, moves), staged[g] its first board holding 16384 (or 0)."""
     np.random.seed(seed)
     after = np.zeros(MAX_MOVES, dtype=np.uint64)
     reward = np.zeros(MAX_MOVES, dtype=np.int64)
     for g in range(games):
-        s, top, n = play(net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, reward)
+        start = U(0)
+        if starts.shape[0] > 0:
+            start = starts[np.random.randint(starts.shape[0])]
+        s, top, n, first = play(start, net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a,
+                                after, reward)
         out[g, 0] = s
         out[g, 1] = top
         out[g, 2] = n
+        staged[g] = first
 
 
 def chunk_seed(seed: int, chunk: int) -> int:
@@ -159,7 +180,7 @@ def summary(out: np.ndarray) -> str:
 class Trainer:
     """The weights (and TC's accumulators) with where training stands; saved and resumed."""
 
-    def __init__(self, path: str, tc: bool):
+    def __init__(self, path: str, tc: bool, promote: str | None = None):
         self.path = path
         self.tc = tc
         self.chunks = 0
@@ -179,6 +200,12 @@ class Trainer:
             size = ntuple.SIZE if tc else 1
             self.coh_e = np.zeros(size, dtype=np.float32)
             self.coh_a = np.zeros(size, dtype=np.float32)
+            if promote:  # a later stage's network starts as the earlier one's (Jaśkowski)
+                with np.load(promote, allow_pickle=False) as data:
+                    self.net[:] = data["net"]
+                    if tc and "coh_e" in data:  # and learns at the rates it had come to
+                        self.coh_e[:], self.coh_a[:] = data["coh_e"], data["coh_a"]
+                print(f"promoted the weights of {promote}", flush=True)
 
     def save(self) -> None:
         """Writes the checkpoint atomically (a stopped run resumes from the last one)."""
@@ -207,8 +234,18 @@ def main(argv: list[str] | None = None) -> None:
                         help="drop the least trained weights until the file is this small")
     parser.add_argument("--mantissa-bits", type=int, default=7, choices=range(1, 11))
     parser.add_argument("--eval", type=int, default=0, help="play N games without learning")
+    parser.add_argument("--eval-seed", type=int, default=7, help="which games --eval plays")
     parser.add_argument("--weights", help="--eval a shipped weight file instead")
+    parser.add_argument("--starts", help="games start from these boards (a --collect file)")
+    parser.add_argument("--collect", help="write the first board holding 16384 of each "
+                        "--eval game that reached it here")
+    parser.add_argument("--promote", help="a new checkpoint starts with this one's weights")
     args = parser.parse_args(argv)
+    starts = np.zeros(0, dtype=np.uint64)
+    if args.starts:
+        with np.load(args.starts, allow_pickle=False) as data:
+            starts = data["boards"].astype(np.uint64)
+        print(f"games start from the {len(starts):,} boards of {args.starts}", flush=True)
     cells, tabs, gain = ntuple.cell_table(), _K.slide_tables(), _K._gain()
     if args.weights:
         net = ntuple.load(args.weights, max_bytes=1 << 40)
@@ -217,14 +254,19 @@ def main(argv: list[str] | None = None) -> None:
         trainer = None
     else:
         os.makedirs(os.path.dirname(os.path.abspath(args.checkpoint)), exist_ok=True)
-        trainer = Trainer(args.checkpoint, args.tc)
+        trainer = Trainer(args.checkpoint, args.tc, args.promote)
         net = trainer.net
     if args.eval:
         out = np.zeros((args.eval, 3), dtype=np.int64)
+        staged = np.zeros(args.eval, dtype=np.uint64)
         began = time.monotonic()
         none = np.zeros(1, dtype=np.float32)
-        play_chunk(EVAL_SEED % (1 << 31) + 7, args.eval, net, cells, tabs, gain, 0.0, False,
-                   False, none, none, out)
+        play_chunk(EVAL_SEED % (1 << 31) + args.eval_seed, args.eval, starts, net, cells, tabs,
+                   gain, 0.0, False, False, none, none, out, staged)
+        if args.collect:
+            boards = staged[staged != 0]
+            np.savez_compressed(args.collect, boards=boards)
+            print(f"collected {len(boards):,} boards holding 16384 -> {args.collect}")
         after = f"{trainer.games:,} training games" if trainer else args.weights
         print(f"eval (greedy, no learning) {args.eval} games of {after}: {summary(out)}  "
               f"{time.monotonic() - began:.0f} s", flush=True)
@@ -236,8 +278,9 @@ def main(argv: list[str] | None = None) -> None:
             n = min(args.chunk, args.games - trainer.games)
             out = np.zeros((n, 3), dtype=np.int64)
             began = time.monotonic()
-            play_chunk(chunk_seed(args.seed, trainer.chunks), n, net, cells, tabs, gain,
-                       args.alpha, True, trainer.tc, trainer.coh_e, trainer.coh_a, out)
+            play_chunk(chunk_seed(args.seed, trainer.chunks), n, starts, net, cells, tabs, gain,
+                       args.alpha, True, trainer.tc, trainer.coh_e, trainer.coh_a, out,
+                       np.zeros(n, dtype=np.uint64))
             took = time.monotonic() - began
             trainer.chunks += 1
             trainer.games += n

@@ -2,9 +2,9 @@
 moves it toward its target, the compiled search with the network picks the move the Python
 reference would, and a missing or broken weight file leaves the bot on its heuristic."""
 
-import importlib.util
+import importlib
 import random
-from pathlib import Path
+import threading
 
 import numpy as np
 import pytest
@@ -49,11 +49,8 @@ def kernel():
 
 @pytest.fixture(scope="module")
 def train(kernel):
-    spec = importlib.util.spec_from_file_location(
-        "g2048_ntuple_train", Path(__file__).parent.parent / "bench" / "g2048_ntuple_train.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    # a module by its name: numba's cache pickles references to the module's functions by it
+    return importlib.import_module("bench.g2048_ntuple_train")
 
 
 def test_the_symmetries_are_eight_distinct_permutations():
@@ -224,7 +221,11 @@ def test_hard_reads_its_network_off_the_search_and_plays_the_heuristic_meanwhile
     ntuple.save(good, net)
     monkeypatch.setattr(ntuple, "FILE", good)
     monkeypatch.setattr(bot, "_EVALUATION", {"name": "ntuple", "net": None})
+    reading = threading.Event()  # the file is being read until the test says it is done
+    load = ntuple.load
+    monkeypatch.setattr(ntuple, "load", lambda path: reading.wait(10) and load(path))
     assert bot._network_in_use() is None  # the heuristic, while the file is read
+    reading.set()
     bot._EVALUATION["loader"].join()
     loaded = bot._network_in_use()
     assert loaded is not None and loaded[7] == 2.5
@@ -269,3 +270,39 @@ def test_only_hard_evaluates_with_the_network(kernel, monkeypatch):
         bot.choose(rules.view(state, 0), rules.legal_moves(state),
                    Budget(0.05, now=iter(range(10**6)).__next__), level, random.Random(1))
     assert given == [False, False, True]
+
+
+def test_games_from_start_boards_play_on_from_them_and_record_their_first_16384(train):
+    merge = rules.pack([8192, 8192, 2, 4] + [0] * 12)  # the first slide either way makes 16384
+    holding = rules.pack([16384, 2, 0, 0] + [0] * 12)
+    none = np.zeros(1, dtype=np.float32)
+    net = np.zeros(ntuple.SIZE, dtype=np.float32)
+    cells, tabs, gain = ntuple.cell_table(), train._K.slide_tables(), train._K._gain()
+    for start in (merge, holding):
+        out = np.zeros((3, 3), dtype=np.int64)
+        staged = np.zeros(3, dtype=np.uint64)
+        train.play_chunk(5, 3, np.array([start], dtype=np.uint64), net, cells, tabs, gain,
+                         0.0, False, False, none, none, out, staged)
+        assert np.all(out[:, 1] >= 14) and np.all(out[:, 2] >= 1)
+        for board in staged.tolist():
+            assert 16384 in rules.unpack(board)
+            assert (board == start) == (start == holding)
+    out = np.zeros((4, 3), dtype=np.int64)
+    staged = np.zeros(4, dtype=np.uint64)
+    train.play_chunk(5, 4, np.zeros(0, dtype=np.uint64), net, cells, tabs, gain, 0.0, False,
+                     False, none, none, out, staged)
+    assert np.all(out[:, 1] < 14) and np.all(staged == 0)  # new games, far from 16384
+
+
+def test_a_promoted_checkpoint_starts_with_the_others_weights_and_rates(train, tmp_path,
+                                                                      monkeypatch):
+    monkeypatch.setattr(ntuple, "SIZE", 1 << 12)  # small checkpoints: the same code
+    early = train.Trainer(str(tmp_path / "early.npz"), tc=True)
+    early.net[[3, 1 << 11]] = [4.5, -7.0]
+    early.coh_e[3], early.coh_a[3] = 1.0, 8.0
+    early.save()
+    late = train.Trainer(str(tmp_path / "late.npz"), tc=True, promote=str(tmp_path / "early.npz"))
+    assert late.games == 0 and late.net[3] == 4.5 and late.net[1 << 11] == -7.0
+    assert late.coh_e[3] == 1.0 and late.coh_a[3] == 8.0
+    late.net[3] = 0.0
+    assert early.net[3] == 4.5  # a copy: training the late stage leaves the early one
