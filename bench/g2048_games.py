@@ -59,6 +59,8 @@ def start_board(path: str, seed: int) -> int:
     """The (seed - 1)-th board of a --starts file (cycling)."""
     with np.load(path, allow_pickle=False) as data:
         boards = data["boards"]
+    if len(boards) == 0:
+        raise SystemExit(f"{path}: no boards")
     return int(boards[(seed - 1) % len(boards)])
 
 
@@ -168,6 +170,8 @@ def main(argv: list[str] | None = None) -> None:
                              "with no clock, instead of --ms and --level")
     parser.add_argument("--starts", help="play from these boards (a --collect file)")
     args = parser.parse_args(argv)
+    if args.starts:
+        start_board(args.starts, 1)  # an unreadable or empty file stops here, not in a worker
     seeds = range(args.first_seed, args.first_seed + args.games)
     settings: dict = {"ms": args.ms, "level": args.level}
     if args.evaluation != "heuristic":  # earlier files' games have neither key

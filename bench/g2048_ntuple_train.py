@@ -57,7 +57,7 @@ from ai.g2048_kernel import ntuple_value, points, slide  # noqa: E402
 
 U = np.uint64
 TILES = (2048, 4096, 8192, 16384, 32768)
-STAGE_EXPONENT = 14  # a board holding 16384 or more is in the second stage
+STAGED_BITS = U(0x2222222222222222)  # with the shifts in play: a tile of 16384 or more
 MAX_MOVES = 1 << 18  # a game of 65536 (beyond the packed cap) takes about 30,000 moves
 EVAL_SEED = 1 << 40  # eval games' seeds start here: training never reaches them
 
@@ -110,10 +110,9 @@ def play(start, net, cells, tabs, gain, alpha, learn, tc, coh_e, coh_a, after, r
     n = 0
     score = 0
     while n < after.shape[0]:
-        if staged == U(0):
-            for i in range(16):
-                if (board >> U(4 * i)) & U(0xF) >= U(STAGE_EXPONENT):
-                    staged = board
+        # a nibble of 14 or 15 has bits 3, 2 and 1 set: test them all at bit 1's place
+        if staged == U(0) and board & (board >> U(1)) & (board >> U(2)) & STAGED_BITS:
+            staged = board
         best = -1e300
         best_after = U(0)
         best_r = 0
@@ -245,6 +244,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.starts:
         with np.load(args.starts, allow_pickle=False) as data:
             starts = data["boards"].astype(np.uint64)
+        if len(starts) == 0 or np.any(starts == 0):
+            raise SystemExit(f"{args.starts}: no boards, or an empty one")
         print(f"games start from the {len(starts):,} boards of {args.starts}", flush=True)
     cells, tabs, gain = ntuple.cell_table(), _K.slide_tables(), _K._gain()
     if args.weights:
