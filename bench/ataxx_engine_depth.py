@@ -1,0 +1,131 @@
+"""Nodes to a fixed depth: our compiled Ataxx search (one or more settings) against a UAI
+engine's own count, on positions taken along the games of bench/ataxx_vs_engine.py's results
+(issue 31). Depth for depth, a search that needs more nodes reaches less depth in the same time.
+
+    python bench/ataxx_engine_depth.py --engine ENGINE --depth 10 [--tag nnue14] [--every 9]
+        [--positions 30] [--setting "" --setting "margins=60" ...]
+
+A setting is bench/ataxx_selfplay.py's comma-separated key=value text ("" is Hard as shipped).
+The engine is asked `go depth D` from `position fen`, after `uainewgame`; its last `info` line's
+nodes are its count. Ours: a fresh table a position, the same depth.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from ai import ataxx  # noqa: E402
+from ai.base import Budget  # noqa: E402
+from bench.ataxx_selfplay import setting  # noqa: E402
+from bench.ataxx_vs_engine import RESULTS  # noqa: E402
+from game.rules import ataxx as rules  # noqa: E402
+
+INFO = re.compile(r"\bdepth (\d+)\b.*\bnodes (\d+)")
+
+
+class Engine:
+    """A UAI engine asked for its node count to a depth (a bench's own reader of info lines)."""
+
+    def __init__(self, command: str):
+        self.proc = subprocess.Popen(command.split(), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.send("uai")
+        self.read_until("uaiok")
+
+    def send(self, line: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, word: str) -> list[str]:
+        assert self.proc.stdout is not None
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit(f"the engine ended before {word!r}")
+            lines.append(line)
+            if line.startswith(word):
+                return lines
+
+    def nodes(self, fen: str, depth: int) -> int:
+        self.send("uainewgame")
+        self.send("position fen " + fen)
+        self.send(f"go depth {depth}")
+        found = [INFO.search(line) for line in self.read_until("bestmove")]
+        counts = [int(m.group(2)) for m in found if m and int(m.group(1)) <= depth]
+        return counts[-1] if counts else 0
+
+    def close(self) -> None:
+        self.send("quit")
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def positions(tag: str, every: int, limit: int) -> list[str]:
+    """Every `every`-th position (past the opening) of the tag's standard-board games."""
+    with open(RESULTS, encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    rows = [r for r in rows if r["tag"] == tag and r.get("layout") == "empty"]
+    fens: list[str] = []
+    for r in rows:
+        pos = rules.new_game({"layout": "empty"})
+        opening = r["opening"].split()
+        for i, move in enumerate(opening + r["moves"].split()):
+            if i >= len(opening) and i % every == 0 and rules.outcome(pos) is None:
+                fens.append(rules.to_fen(pos))
+            pos = rules.apply(pos, move)
+    return fens[:limit]
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--engine", required=True)
+    p.add_argument("--depth", type=int, default=10)
+    p.add_argument("--tag", default="nnue14", help="the results file's games to sample")
+    p.add_argument("--every", type=int, default=9)
+    p.add_argument("--positions", type=int, default=30)
+    p.add_argument("--setting", action="append", help="ours, as bench/ataxx_selfplay.py's")
+    args = p.parse_args()
+    kernel = ataxx.warm_up()
+    if kernel is None:
+        raise SystemExit(f"numba unavailable: {ataxx.KERNEL.error}")
+    fens = positions(args.tag, args.every, args.positions)
+    if not fens:
+        raise SystemExit(f"no standard-board games tagged {args.tag!r} in {RESULTS}")
+    names = args.setting or [""]
+    engine = Engine(args.engine)
+    totals = {"engine": 0, **{name: 0 for name in names}}
+    try:
+        for fen in fens:
+            row = {"engine": engine.nodes(fen, args.depth)}
+            for name in names:
+                kw = setting(name, kernel)
+                tables = kernel.Tables(evaluation=kw.pop("evaluation", None),
+                                       network=kw.pop("network", None))
+                search = ataxx.CompiledSearch(kernel, Budget(3600), max_depth=args.depth,
+                                              tables=tables, **kw)
+                search.best_move(rules.from_fen(fen))
+                row[name] = search.nodes
+            for key, n in row.items():
+                totals[key] += n
+            print(f"{fen:60s} " + "  ".join(f"{k or 'ours'} {n:8d}" for k, n in row.items()),
+                  flush=True)
+    finally:
+        engine.close()
+    base = max(1, totals["engine"])
+    print(f"{len(fens)} positions to depth {args.depth}: " + ", ".join(
+        f"{k or 'ours'} {n} ({n / base:.2f}x the engine's)" for k, n in totals.items()))
+
+
+if __name__ == "__main__":
+    main()
