@@ -103,13 +103,14 @@ def main() -> None:
     if not fens:
         raise SystemExit(f"no standard-board games tagged {args.tag!r} in {RESULTS}")
     names = args.setting or [""]
+    settings = {name: setting(name, kernel) for name in names}  # a net= file is read once
     engine = Engine(args.engine)
     totals = {"engine": 0, **{name: 0 for name in names}}
     try:
         for fen in fens:
             row = {"engine": engine.nodes(fen, args.depth)}
             for name in names:
-                kw = setting(name, kernel)
+                kw = dict(settings[name])
                 tables = kernel.Tables(evaluation=kw.pop("evaluation", None),
                                        network=kw.pop("network", None))
                 search = ataxx.CompiledSearch(kernel, Budget(3600), max_depth=args.depth,

@@ -59,8 +59,8 @@ def start_board(path: str, seed: int) -> int:
     """The (seed - 1)-th board of a --starts file (cycling)."""
     with np.load(path, allow_pickle=False) as data:
         boards = data["boards"]
-    if len(boards) == 0:
-        raise SystemExit(f"{path}: no boards")
+    if len(boards) == 0 or np.any(boards == 0):
+        raise SystemExit(f"{path}: no boards, or an empty one")
     return int(boards[(seed - 1) % len(boards)])
 
 
