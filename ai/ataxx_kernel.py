@@ -53,11 +53,12 @@ SH = U(64 - TT_BITS)
 (STOP, NODES, ABORTED, NODE_LIMIT, BEST, LMR, SELDEPTH, NULL_MOVE,
  W_FRONT, W_MOB, W_TEMPO, W_EDGE, W_CORNER, FUTILITY, W_MATERIAL, PATTERNS,
  LMP, TT_SCHEME, AGE, IIR, HIST, NNUE, ROOT_X, NN_BIAS_X, NN_BIAS_O, NN_K, SINGULAR,
- MARGINS) = range(28)
-CTL_SIZE = 28
+ MARGINS, NN_UNITS_X, NN_UNITS_O) = range(30)
+CTL_SIZE = 30
 # NNUE: the network (ai/ataxx_nnue.py) evaluates in place of the hand-made terms and patterns,
 # its accumulator kept per ply; ROOT_X: the root's side to move is x (the accumulator is in
-# absolute colours); NN_BIAS_*, NN_K: the network's output biases and points a logit.
+# absolute colours); NN_BIAS_*, NN_K: the network's output biases and points a logit;
+# NN_UNITS_*: the units each output reads, first and last + 1 packed (ai.ataxx_nnue.units).
 # LMP: late-move pruning as Zataxx does it: past the first two moves of a node (not the root,
 # not when every move so far loses) of at most ctl[LMP] plies to go, a jump that takes no stone
 # is not searched (Zataxx: at every depth).
@@ -309,8 +310,9 @@ def nn_evaluate(acc, ply, ctl, net):
     x = own_is_x(ply, ctl)
     row = NN_OUT_ROW if x else NN_OUT_ROW + 1
     bias = ctl[NN_BIAS_X] if x else ctl[NN_BIAS_O]
+    units = ctl[NN_UNITS_X] if x else ctl[NN_UNITS_O]
     total = 0
-    for h in range(acc.shape[1]):
+    for h in range(units >> 16, units & 0xFFFF):
         v = min(max(np.int64(acc[ply, h]), 0), QA)
         total += v * v * net[row, h]
     return (total // QA + bias) * ctl[NN_K] // (QA * QB)
@@ -714,6 +716,9 @@ class Tables:
         self.ctl[ROOT_X] = int(x_to_move)
         self.ctl[NN_BIAS_X], self.ctl[NN_BIAS_O] = self.network.out_bias
         self.ctl[NN_K] = self.network.k
+        (first_x, end_x), (first_o, end_o) = nnue.units(self.network)
+        self.ctl[NN_UNITS_X] = first_x << 16 | end_x
+        self.ctl[NN_UNITS_O] = first_o << 16 | end_o
         return True
 
     def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,

@@ -87,6 +87,47 @@ def evaluate(net: Net, x: int, o: int, x_to_move: bool) -> int:
     return (total // QA + net.out_bias[head]) * net.k // (QA * QB)
 
 
+def _swapped_state(state: int) -> int:
+    """A window's state with the colours exchanged (its base-3 digits 1 and 2 swapped)."""
+    digits = [state // 3 ** k % 3 for k in range(4)]
+    return sum((0, 2, 1)[d] * 3 ** k for k, d in enumerate(digits))
+
+
+# SWAPPED[i]: the input i reads with x and o exchanged.
+SWAPPED = np.array([w * STATES + _swapped_state(s) for w in range(WINDOWS) for s in range(STATES)],
+                   dtype=np.int64)
+
+
+def absolute(w: np.ndarray, b: np.ndarray, head: np.ndarray, head_bias: float
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A side-relative network (inputs read with the side to move as x, one output) as the
+    absolute-colour network the kernel plays, of twice its units: the first half reads the
+    board as it is and feeds the x-to-move output, the second reads it with the colours
+    exchanged and feeds the o-to-move output. Both give the relative network's score."""
+    hidden = w.shape[1]
+    zeros = np.zeros(hidden, dtype=np.float64)
+    return (np.concatenate([w, w[SWAPPED]], axis=1), np.concatenate([b, b]),
+            np.stack([np.concatenate([head, zeros]), np.concatenate([zeros, head])]),
+            np.array([head_bias, head_bias]))
+
+
+def units(net: Net) -> tuple[tuple[int, int], tuple[int, int]]:
+    """For each output (x to move, o to move), the first unit it reads and the last + 1: all
+    of them in an absolute network, its half in a relative one written by absolute()."""
+    spans = []
+    for head in range(2):
+        used = np.flatnonzero(net.rows[OUT_ROW + head])
+        spans.append((int(used[0]), int(used[-1]) + 1) if used.size else (0, 0))
+    return spans[0], spans[1]
+
+
+def floats(net: Net) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The float network a quantized one came from, to the rounding (w, b, out, out_bias)."""
+    rows = net.rows.astype(np.float64)
+    return (rows[:INPUTS] / QA, rows[BIAS_ROW] / QA, rows[OUT_ROW:] / QB,
+            np.array(net.out_bias, dtype=np.float64) / (QA * QB))
+
+
 def quantize(w: np.ndarray, b: np.ndarray, out: np.ndarray, out_bias: np.ndarray,
              k: float) -> Net:
     """A float network (w: INPUTS x HIDDEN, b: HIDDEN, out: 2 x HIDDEN, out_bias: 2) as

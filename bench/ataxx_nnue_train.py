@@ -80,9 +80,10 @@ def forward(x, o, head, w, b, out, ob, f, acc):
 
 
 @njit(cache=True)
-def epoch(own, opp, target, order, batch, w, b, out, ob, m, v, step, lr):
-    """One pass over order's positions in minibatches, each in a random turn and colour; the
-    mean loss. m and v are Adam's moments for the parameters flattened (w, b, out, ob)."""
+def epoch(own, opp, target, order, batch, w, b, out, ob, m, v, step, lr, relative):
+    """One pass over order's positions in minibatches, each in a random turn and colour (or,
+    relative, with the side to move as x); the mean loss. m and v are Adam's moments for the
+    parameters flattened (w, b, out, ob)."""
     hidden = b.shape[0]
     nw = w.size
     gw = np.zeros_like(w)
@@ -102,7 +103,7 @@ def epoch(own, opp, target, order, batch, w, b, out, ob, m, v, step, lr):
             j = order[i]
             t = np.random.randint(8)
             a, c = turned(own[j], t), turned(opp[j], t)
-            head = np.random.randint(2)
+            head = 0 if relative else np.random.randint(2)
             x, o = (a, c) if head == 0 else (c, a)
             p = forward(x, o, head, w, b, out, ob, f, acc)
             err = p - target[j]
@@ -152,6 +153,23 @@ def held_loss(own, opp, target, w, b, out, ob):
     return total / max(1, own.shape[0])
 
 
+def starting(path: str, relative: bool) -> tuple[np.ndarray, ...]:
+    """The float parameters of a quantized network file, as a start. A relative start from an
+    absolute network keeps its x-to-move output (by colour symmetry it scores the colours
+    exchanged alike); from a relative one written in absolute colours, its first half."""
+    net = nnue.load(path)
+    if net is None:
+        raise SystemExit(f"{path}: no such network")
+    w, b, out, ob = nnue.floats(net)
+    half = w.shape[1] // 2
+    if relative and not out[0, half:].any() and not out[1, :half].any():
+        w, b, out = w[:, :half], b[:half], out[:, :half]
+    if relative:
+        out = np.stack([out[0], np.zeros_like(out[0])])
+        ob = np.array([ob[0], 0.0])
+    return tuple(np.ascontiguousarray(a, dtype=np.float32) for a in (w, b, out, ob))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", action="append", required=True)
@@ -163,6 +181,11 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=0.002)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--hidden", type=int, default=nnue.HIDDEN)
+    ap.add_argument("--relative", action="store_true",
+                    help="inputs read with the side to move as x, one output; written in "
+                         "absolute colours at twice the units (ai.ataxx_nnue.absolute)")
+    ap.add_argument("--start", default="",
+                    help="a quantized network to start from when there is no checkpoint")
     args = ap.parse_args()
     t0 = time.monotonic()
     d = load(args.data)
@@ -181,6 +204,10 @@ def main() -> None:
     if args.checkpoint and os.path.exists(args.checkpoint):
         with np.load(args.checkpoint) as c:
             w, b, out, ob = (c[name].astype(np.float32) for name in ("w", "b", "out", "ob"))
+            if bool(c.get("relative", False)) != args.relative:
+                raise SystemExit(f"{args.checkpoint}: --relative differs from the checkpoint's")
+    elif args.start:
+        w, b, out, ob = starting(args.start, args.relative)
     else:
         w = rng.uniform(-0.1, 0.1, (nnue.INPUTS, args.hidden)).astype(np.float32)
         b = np.full(args.hidden, 0.3, dtype=np.float32)
@@ -194,13 +221,17 @@ def main() -> None:
     for e in range(args.epochs):
         lr = args.lr * 0.1 ** (e / max(1, args.epochs - 1))
         order = rng.permutation(cut)
-        train, step = epoch(own, opp, target, order, args.batch, w, b, out, ob, m, v, step, lr)
+        train, step = epoch(own, opp, target, order, args.batch, w, b, out, ob, m, v, step, lr,
+                            args.relative)
         held = held_loss(d["own"][cut:], d["opp"][cut:], target[cut:], w, b, out, ob)
         print(f"epoch {e + 1}: lr {lr:.5f}, loss {train:.5f}, held out {held:.5f} "
               f"({time.monotonic() - t0:.0f} s)", flush=True)
         if args.checkpoint:
-            np.savez(args.checkpoint, w=w, b=b, out=out, ob=ob)
-    net = nnue.quantize(w, b, out, ob, k)
+            np.savez(args.checkpoint, w=w, b=b, out=out, ob=ob, relative=args.relative)
+    if args.relative:
+        net = nnue.quantize(*nnue.absolute(w, b, out[0], float(ob[0])), k)
+    else:
+        net = nnue.quantize(w, b, out, ob, k)
     nnue.save(net, args.out)
     print(f"-> {args.out} ({os.path.getsize(args.out)} bytes)")
 

@@ -35,6 +35,15 @@ def random_net(seed: int, hidden: int = nnue.HIDDEN) -> nnue.Net:
 NET = random_net(7)
 
 
+def random_relative_net(seed: int, hidden: int = 24) -> nnue.Net:
+    """A side-relative network, written in absolute colours as the trainer writes one."""
+    rng = np.random.default_rng(seed)
+    return nnue.quantize(*nnue.absolute(rng.uniform(-0.2, 0.2, (nnue.INPUTS, hidden)),
+                                        rng.uniform(0.0, 0.6, hidden),
+                                        rng.uniform(-1.0, 1.0, hidden),
+                                        float(rng.uniform(-0.3, 0.3))), 300)
+
+
 def walk(seed: int, plies: int, layout: str = "empty") -> rules.Position:
     """A position some random plies into a game (fewer if it ends)."""
     rng = random.Random(seed)
@@ -78,22 +87,26 @@ def test_a_moves_update_equals_the_accumulator_computed_afresh(kernel, seed, pli
     assert np.array_equal(acc[1], refreshed(kernel, after.x, after.o))
 
 
-def minimax(pos: rules.Position, depth: int, ply: int, kernel) -> int:
+def minimax(pos: rules.Position, depth: int, ply: int, kernel, net: nnue.Net) -> int:
     if rules.game_over(pos):
         return bot.Search(Budget(3600)).terminal(pos, ply)
     if depth == 0:
-        score = nnue.evaluate(NET, pos.x, pos.o, pos.turn == 0)
+        score = nnue.evaluate(net, pos.x, pos.o, pos.turn == 0)
         return max(-kernel.MATE_ZONE + 1, min(kernel.MATE_ZONE - 1, score))
     moves = rules.moves_of(pos) or [(-1, -1)]
-    return max(-minimax(rules.make(pos, *m), depth - 1, ply + 1, kernel) for m in moves)
+    return max(-minimax(rules.make(pos, *m), depth - 1, ply + 1, kernel, net) for m in moves)
 
 
+@pytest.mark.parametrize("relative", [False, True])
 @pytest.mark.parametrize("seed", range(6))
-def test_the_search_on_the_network_scores_as_plain_minimax(kernel, seed):
+def test_the_search_on_the_network_scores_as_plain_minimax(kernel, seed, relative):
+    """Also for a relative network, whose outputs the kernel reads on their own halves of
+    the units only (ai.ataxx_nnue.units)."""
     pos = walk(seed, 10 + 9 * seed)
     if rules.game_over(pos) or not rules.moves_of(pos):
         pytest.skip("the walk ended the game")
-    tables = kernel.Tables(network=NET)
+    net = random_relative_net(seed) if relative else NET
+    tables = kernel.Tables(network=net)
     for depth in (1, 2):
         tables.clear()
         tables.new_search(True)
@@ -101,7 +114,7 @@ def test_the_search_on_the_network_scores_as_plain_minimax(kernel, seed):
         tables.ctl[kernel.FUTILITY] = 0
         score = tables.search(pos.own(), pos.enemy(), pos.gaps, pos.halfmove, depth,
                               -kernel.INF, kernel.INF)
-        assert score == minimax(pos, depth, 0, kernel)
+        assert score == minimax(pos, depth, 0, kernel, net)
 
 
 def _searched(kernel, pos: rules.Position, nnue_on: bool) -> tuple:
@@ -172,3 +185,24 @@ def test_a_damaged_network_file_leaves_the_search_compiled_with_the_patterns(ker
     assert kernel.shipped_network(str(path)) is None
     tables = kernel.Tables(tt_bits=10, network=None)
     assert tables.use_network(True) is (kernel.NETWORK is not None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 40))
+def test_a_relative_network_scores_each_side_to_move_alike_in_absolute_colours(seed, plies):
+    """Written in absolute colours (nnue.absolute), a side-relative network gives each side to
+    move its own score: the relative network's (quantized alike) on the board as that side
+    sees it, its stones as x. So x to move on a board and o to move on the board with the
+    colours exchanged score the same."""
+    rng = np.random.default_rng(seed % 7)
+    hidden = 16
+    w, b = rng.uniform(-0.2, 0.2, (nnue.INPUTS, hidden)), rng.uniform(0.0, 0.6, hidden)
+    head, head_bias = rng.uniform(-1.0, 1.0, hidden), float(rng.uniform(-0.3, 0.3))
+    net = nnue.quantize(*nnue.absolute(w, b, head, head_bias), 300)
+    relative = nnue.quantize(w, b, np.stack([head, head]), np.array([head_bias] * 2), 300)
+    pos = walk(seed, plies)
+    for own, opp, x_to_move in ((pos.x, pos.o, True), (pos.o, pos.x, False)):
+        assert nnue.evaluate(net, pos.x, pos.o, x_to_move) == nnue.evaluate(relative, own, opp,
+                                                                             True)
+    assert nnue.evaluate(net, pos.x, pos.o, True) == nnue.evaluate(net, pos.o, pos.x, False)
+    assert np.array_equal(nnue.SWAPPED[nnue.SWAPPED], np.arange(nnue.INPUTS))
