@@ -11,7 +11,9 @@ per side to move: the side to move's win chance as a logit, times the file's K p
 Quantized as integers for the kernel: accumulator weights and biases x QA in int16, output
 weights x QB in int16, output biases x QA x QB. All in one int16 array of rows:
 INPUTS feature rows, the bias row, then the two output rows (x to move, o to move); the two
-output biases and K travel beside it. Trained by bench/ataxx_nnue_train.py; the file is
+output biases and K travel beside it. A side-relative network (inputs read with the side to
+move as x, one output) is written in this form at twice its units, each output reading its
+own half (absolute(), units()). Trained by bench/ataxx_nnue_train.py; the file is
 ai/data/ataxx_nnue.npz. numpy only: the training script and the tests read positions the same
 way as the kernel.
 """

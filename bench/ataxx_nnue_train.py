@@ -3,7 +3,7 @@
     python bench/ataxx_datagen.py --layout empty --games 3000 --nodes 6000 --jobs 2 --out D.npz
     python bench/ataxx_nnue_train.py --data D.npz [--data MORE.npz ...]
         [--out ai/data/ataxx_nnue.npz] [--epochs 12] [--mix 0.5] [--lr 0.002] [--seed 1]
-        [--checkpoint FLOAT.npz] [--hidden 128]
+        [--checkpoint FLOAT.npz] [--hidden 128] [--relative] [--start NET.npz]
 
 Only positions of the standard board (no blockers) whose search found no forced end are kept.
 The target mixes how the game ended (1, 1/2, 0 for the side to move) with the search's score
@@ -15,7 +15,9 @@ minibatches of --batch, Adam, the learning rate falling tenfold over the run, we
 within the int16 range the kernel needs (ai.ataxx_nnue.LIMIT). The last twentieth of the
 positions (whole games, the files' order) is held out; its loss is printed each epoch beside
 the search scores' own. The network is written quantized to --out and as floats to
---checkpoint (which a later run starts from, if it exists).
+--checkpoint (which a later run starts from, if it exists; else --start's quantized network).
+With --relative the network reads every position with the side to move as x and has one
+output; it is written in absolute colours at twice its units (ai.ataxx_nnue.absolute).
 """
 
 from __future__ import annotations
