@@ -671,6 +671,9 @@ class Tables:
         self.pat, self.learned_weights = evaluation or LEARNED
         self.network = network or NETWORK
         self.net = self.network.rows if self.network is not None else _NO_NET
+        # the units each output reads, packed as the kernel's ctl holds them
+        self.units = [first << 16 | end for first, end in nnue.units(self.network)] \
+            if self.network is not None else [0, 0]
         self.acc = np.zeros((MAX_PLY + 1, self.net.shape[1]), dtype=np.int16)
         size = 1 << tt_bits
         self.tt_own = np.zeros(size, dtype=np.uint64)
@@ -716,9 +719,7 @@ class Tables:
         self.ctl[ROOT_X] = int(x_to_move)
         self.ctl[NN_BIAS_X], self.ctl[NN_BIAS_O] = self.network.out_bias
         self.ctl[NN_K] = self.network.k
-        (first_x, end_x), (first_o, end_o) = nnue.units(self.network)
-        self.ctl[NN_UNITS_X] = first_x << 16 | end_x
-        self.ctl[NN_UNITS_O] = first_o << 16 | end_o
+        self.ctl[NN_UNITS_X], self.ctl[NN_UNITS_O] = self.units
         return True
 
     def search(self, own: int, opp: int, gaps: int, half: int, depth: int, alpha: int,

@@ -164,7 +164,8 @@ def starting(path: str, relative: bool) -> tuple[np.ndarray, ...]:
         raise SystemExit(f"{path}: no such network")
     w, b, out, ob = nnue.floats(net)
     half = w.shape[1] // 2
-    if relative and not out[0, half:].any() and not out[1, :half].any():
+    (_, end_x), (first_o, _) = nnue.units(net)
+    if relative and end_x <= half <= first_o:
         w, b, out = w[:, :half], b[:half], out[:, :half]
     if relative:
         out = np.stack([out[0], np.zeros_like(out[0])])
