@@ -2,7 +2,10 @@
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -10,7 +13,32 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pytest  # noqa: E402
 
-_SHARED_CACHE = tempfile.mkdtemp(prefix="paper-arcade-test-cache-")
+# One cache folder for the whole run: made by the first process (pytest, or xdist's controller)
+# and inherited by the workers and the programs tests start, so a compiled kernel or a solved
+# table is made once per run, not once per process.
+_CACHE_VAR = "PAPER_ARCADE_TEST_CACHE"
+_OWNS_CACHE = _CACHE_VAR not in os.environ
+if _OWNS_CACHE:
+    os.environ[_CACHE_VAR] = tempfile.mkdtemp(prefix="paper-arcade-test-cache-")
+_SHARED_CACHE = os.environ[_CACHE_VAR]
+# before numba is imported: kernels a test imports directly compile into it too
+os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(_SHARED_CACHE) / "numba"))
+# the cacheable kernels (ai.dots_chains_kernel is not: numba issue 6061), longest first
+_CACHEABLE = ("ai.ataxx_kernel", "ai.banqi_kernel", "ai.g2048_kernel", "ai.dots_kernel")
+_WARM = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m).warm()"
+
+
+def pytest_configure(config):
+    """Before xdist's workers start, the owner compiles the kernels into the shared cache, two
+    at a time: each worker would otherwise compile all of them itself (about 40 s each)."""
+    if not _OWNS_CACHE or config.getoption("numprocesses", None) in (None, 0):
+        return
+    root = Path(__file__).resolve().parent.parent
+    runs = [subprocess.Popen([sys.executable, "-c", _WARM, *half], cwd=root,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for half in (_CACHEABLE[:1], _CACHEABLE[1:])]
+    for run in runs:
+        run.wait()  # a failure here shows again, with its message, in the kernels' own tests
 
 
 @pytest.fixture(autouse=True)
@@ -56,4 +84,5 @@ def pytest_sessionfinish(session, exitstatus):
     run's shared cache folder goes with it."""
     from ai.worker import shutdown_bot_process
     shutdown_bot_process()
-    shutil.rmtree(_SHARED_CACHE, ignore_errors=True)
+    if _OWNS_CACHE:
+        shutil.rmtree(_SHARED_CACHE, ignore_errors=True)
