@@ -63,6 +63,12 @@ class Engine:
         counts = [int(m.group(2)) for m in found if m and int(m.group(1)) <= depth]
         return counts[-1] if counts else 0
 
+    def best(self, fen: str, nodes: int) -> str:
+        """The engine's move from fen, searched to `nodes` nodes (`go nodes`); its table kept."""
+        self.send("position fen " + fen)
+        self.send(f"go nodes {nodes}")
+        return self.read_until("bestmove")[-1].split()[1]
+
     def close(self) -> None:
         self.send("quit")
         try:

@@ -206,3 +206,27 @@ def test_a_relative_network_scores_each_side_to_move_alike_in_absolute_colours(s
                                                                              True)
     assert nnue.evaluate(net, pos.x, pos.o, True) == nnue.evaluate(net, pos.o, pos.x, False)
     assert np.array_equal(nnue.SWAPPED[nnue.SWAPPED], np.arange(nnue.INPUTS))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.integers(0, 50))
+def test_an_imported_engine_network_scores_as_that_engine_computes(seed, plies):
+    """bench/ataxx_nnue_import.py: a side-relative network in Zataxx's int16 layout gives each
+    side to move what that engine's formula gives (the windows read with its stones as x;
+    floor division where the engine's truncates toward zero, the kernel's rounding)."""
+    from bench.ataxx_nnue_import import imported
+    rng = np.random.default_rng(seed)
+    hidden = 16
+    w = rng.integers(-60, 60, (nnue.INPUTS, hidden))
+    bias, head = rng.integers(0, 200, hidden), rng.integers(-127, 128, hidden)
+    raw = np.concatenate([w.ravel(), bias, head, [int(rng.integers(-3000, 3000))]]).astype("<i2")
+    net = imported(raw, hidden, 400)
+    pos = walk(seed, plies)
+    for us, them, x_to_move in ((pos.x, pos.o, True), (pos.o, pos.x, False)):
+        acc = bias + w[nnue.features(np.array([us], np.uint64), np.array([them], np.uint64))[0]
+                       ].sum(0)
+        c = np.clip(acc, 0, nnue.QA)
+        engine = ((c * c * head).sum() // nnue.QA + int(raw[-1])) * 400 // (nnue.QA * nnue.QB)
+        assert nnue.evaluate(net, pos.x, pos.o, x_to_move) == engine
+    with pytest.raises(SystemExit):
+        imported(raw[:-2], hidden, 400)
