@@ -68,6 +68,8 @@ def test_the_grab_is_legal_and_tempting():
 
 @pytest.mark.parametrize("depth", [4, 5])
 def test_hard_does_not_grab_into_the_cannon(kernel, monkeypatch, depth):
+    if kernel is None and depth == 5:
+        pytest.skip("the pure search at depth 5 takes 12 s; it scores as the compiled one")
     s = threat_state()
     monkeypatch.setattr(bot, "MAX_DEPTH", depth)
     move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(3600), "hard",
