@@ -190,21 +190,29 @@ def test_lookahead_through_the_end_equals_the_exact_search(monkeypatch):
 
 
 def brute_force_shots(codes, live, found, shot):
-    """Expected shots to find every head, by trying every cell not yet shot."""
-    if found == 3:
-        return 0.0
-    rows = codes[list(live)]
-    best = math.inf
-    for cell in range(100):
-        if cell in shot or (rows[:, cell] < 2).all() and (rows[:, cell] == rows[0, cell]).all():
-            continue  # shot already, or a known miss or body: no step forward
-        total = 1.0
-        for k in set(rows[:, cell].tolist()):
-            branch = [x for x, v in zip(live, rows[:, cell]) if v == k]
-            total += len(branch) / len(live) * brute_force_shots(codes, branch, found + (k == 2),
-                                                                 shot | {cell})
-        best = min(best, total)
-    return best
+    """Expected shots to find every head, by trying every cell not yet shot (memoized on the
+    layouts left, the heads found and the cells shot: orders of the same shots meet)."""
+    memo: dict = {}
+
+    def value(live: tuple, found: int, shot: frozenset) -> float:
+        if found == 3:
+            return 0.0
+        if (live, found, shot) in memo:
+            return memo[live, found, shot]
+        rows = codes[list(live)]
+        best = math.inf
+        for cell in range(100):
+            if cell in shot or (rows[:, cell] < 2).all() and (rows[:, cell] == rows[0, cell]).all():
+                continue  # shot already, or a known miss or body: no step forward
+            total = 1.0
+            for k in set(rows[:, cell].tolist()):
+                branch = tuple(x for x, v in zip(live, rows[:, cell]) if v == k)
+                total += len(branch) / len(live) * value(branch, found + (k == 2), shot | {cell})
+            best = min(best, total)
+        memo[live, found, shot] = best
+        return best
+
+    return value(tuple(live), found, frozenset(shot))
 
 
 @pytest.mark.parametrize("shots", [
