@@ -3,7 +3,7 @@
     python bench/ataxx_datagen.py --layout empty --games 3000 --nodes 6000 --jobs 2 --out D.npz
     python bench/ataxx_nnue_train.py --data D.npz [--data MORE.npz ...]
         [--out ai/data/ataxx_nnue.npz] [--epochs 12] [--mix 0.5] [--lr 0.002] [--seed 1]
-        [--checkpoint FLOAT.npz] [--hidden 128] [--relative] [--start NET.npz]
+        [--checkpoint FLOAT.npz] [--hidden 128] [--relative] [--start NET.npz] [--test NET.npz ...]
 
 Only positions of the standard board (no blockers) whose search found no forced end are kept.
 The target mixes how the game ended (1, 1/2, 0 for the side to move) with the search's score
@@ -18,6 +18,8 @@ the search scores' own. The network is written quantized to --out and as floats 
 --checkpoint (which a later run starts from, if it exists; else --start's quantized network).
 With --relative the network reads every position with the side to move as x and has one
 output; it is written in absolute colours at twice its units (ai.ataxx_nnue.absolute).
+--test NET.npz (repeatable) trains nothing: it prints each network's loss on all the data, to
+compare networks on positions none of them learned from.
 """
 
 from __future__ import annotations
@@ -189,6 +191,8 @@ def main() -> None:
                          "absolute colours at twice the units (ai.ataxx_nnue.absolute)")
     ap.add_argument("--start", default="",
                     help="a quantized network to start from when there is no checkpoint")
+    ap.add_argument("--test", action="append", default=[],
+                    help="no training: print this network's loss on all the data, and stop")
     args = ap.parse_args()
     t0 = time.monotonic()
     d = load(args.data)
@@ -198,6 +202,13 @@ def main() -> None:
     k = fit_k(d["score"].astype(np.float64), result)
     target = (args.mix * result + (1 - args.mix) * sigmoid(d["score"] / k)).astype(np.float32)
     n = len(target)
+    if args.test:
+        print(f"{n} positions, K = {k:.0f} points a logit, the results' share {args.mix}")
+        for path in args.test:
+            w, b, out, ob = (np.ascontiguousarray(a, dtype=np.float32)
+                             for a in nnue.floats(nnue.load(path)))
+            print(f"{path}: loss {held_loss(d['own'], d['opp'], target, w, b, out, ob):.5f}")
+        return
     cut = n * 19 // 20
     base = float(np.mean((sigmoid(d["score"][cut:] / k) - target[cut:]) ** 2))
     print(f"{n} positions ({cut} to learn from), K = {k:.0f} points a logit; held-out loss of "
