@@ -100,14 +100,13 @@ SWAPPED = np.array([w * STATES + _swapped_state(s) for w in range(WINDOWS) for s
                    dtype=np.int64)
 
 
-def absolute(w: np.ndarray, b: np.ndarray, head: np.ndarray, head_bias: float
+def absolute(w: np.ndarray, b: np.ndarray, head: np.ndarray, head_bias: float | int
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A side-relative network (inputs read with the side to move as x, one output) as the
     absolute-colour network the kernel plays, of twice its units: the first half reads the
     board as it is and feeds the x-to-move output, the second reads it with the colours
     exchanged and feeds the o-to-move output. Both give the relative network's score."""
-    hidden = w.shape[1]
-    zeros = np.zeros(hidden, dtype=np.float64)
+    zeros = np.zeros_like(head)  # of head's type: an integer network stays integer
     return (np.concatenate([w, w[SWAPPED]], axis=1), np.concatenate([b, b]),
             np.stack([np.concatenate([head, zeros]), np.concatenate([zeros, head])]),
             np.array([head_bias, head_bias]))

@@ -23,6 +23,7 @@ from ai import ataxx_nnue as nnue  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from bench.ataxx_engine_depth import Engine  # noqa: E402
 from bench.ataxx_vs_engine import opening  # noqa: E402
+from game.rules import RulesError  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 
@@ -40,7 +41,13 @@ def play(kernel, engine: Engine, moves: list, ours: int, nodes: int,
             move, _, _ = search.best_move(pos)
             pos = rules.make(pos, *move)
         else:
-            pos = rules.apply(pos, engine.best(rules.to_fen(pos), nodes))
+            move = engine.best(rules.to_fen(pos), nodes)
+            try:
+                pos = rules.apply(pos, move)
+            except RulesError:
+                print(f"the engine played {move!r}, not a legal move here: it loses the game")
+                count = rules.score(pos)
+                return 1.0, (count[ours], count[1 - ours])
     out = rules.outcome(pos)
     assert out is not None
     score = 0.5 if out.winner is None else float(out.winner == ours)

@@ -2,7 +2,7 @@
 never shipped): a side-relative 2916 -> H -> 1 network of int16 in the layout of Zataxx's
 `net6.bin` (2x2 windows read as 3^4 states, side to move first; feature weights row by row, the
 H biases, the H output weights, the output bias; QA 255, QB 64, 400 points a logit), written in
-absolute colours at twice its units by the same rule as ai.ataxx_nnue.absolute().
+absolute colours at twice its units by ai.ataxx_nnue.absolute().
 
     python bench/ataxx_nnue_import.py NET.bin OUT.npz [--hidden 256] [--scale 400]
 
@@ -24,19 +24,18 @@ from ai import ataxx_nnue as nnue  # noqa: E402
 
 def imported(raw: np.ndarray, hidden: int, scale: int) -> nnue.Net:
     """The network of raw (int16, the layout above) as the kernel reads it."""
+    if not 4 <= hidden <= 512 or hidden % 4:
+        raise SystemExit(f"{hidden} units a side: the kernel takes 8 to 1024 in all, "
+                         "a multiple of 8 (ai.ataxx_nnue.load)")
     need = nnue.INPUTS * hidden + 2 * hidden + 1
     if raw.size not in (need, need + 1):  # + 1: the struct's padding to a 4-byte boundary
         raise SystemExit(f"{raw.size} numbers, not the {need} of a {hidden}-unit network")
     n = nnue.INPUTS * hidden
-    w = raw[:n].reshape(nnue.INPUTS, hidden)
-    bias, head = raw[n:n + hidden], raw[n + hidden:n + 2 * hidden]
-    rows = np.zeros((nnue.ROWS, 2 * hidden), dtype=np.int16)
-    rows[:nnue.INPUTS] = np.concatenate([w, w[nnue.SWAPPED]], axis=1)
-    rows[nnue.BIAS_ROW] = np.concatenate([bias, bias])
-    rows[nnue.OUT_ROW, :hidden] = head
-    rows[nnue.OUT_ROW + 1, hidden:] = head
-    out_bias = int(raw[n + 2 * hidden])
-    return nnue.Net(rows, (out_bias, out_bias), scale)
+    w, bias, head, out_bias = nnue.absolute(raw[:n].reshape(nnue.INPUTS, hidden),
+                                            raw[n:n + hidden], raw[n + hidden:n + 2 * hidden],
+                                            int(raw[n + 2 * hidden]))
+    rows = np.concatenate([w, bias[None], head]).astype(np.int16)
+    return nnue.Net(rows, (int(out_bias[0]), int(out_bias[1])), scale)
 
 
 def main() -> None:
@@ -46,7 +45,11 @@ def main() -> None:
     p.add_argument("--hidden", type=int, default=256)
     p.add_argument("--scale", type=int, default=400, help="the engine's points a logit")
     args = p.parse_args()
-    net = imported(np.fromfile(args.source, dtype="<i2"), args.hidden, args.scale)
+    try:
+        raw = np.fromfile(args.source, dtype="<i2")
+    except OSError as exc:
+        raise SystemExit(f"{args.source}: {exc.strerror or exc}") from None
+    net = imported(raw, args.hidden, args.scale)
     nnue.save(net, args.out)
     print(f"-> {args.out}: {2 * args.hidden} units (side-relative, {args.hidden} a side), "
           f"K {args.scale}")

@@ -205,8 +205,7 @@ def main() -> None:
     if args.test:
         print(f"{n} positions, K = {k:.0f} points a logit, the results' share {args.mix}")
         for path in args.test:
-            w, b, out, ob = (np.ascontiguousarray(a, dtype=np.float32)
-                             for a in nnue.floats(nnue.load(path)))
+            w, b, out, ob = starting(path, relative=False)
             print(f"{path}: loss {held_loss(d['own'], d['opp'], target, w, b, out, ob):.5f}")
         return
     cut = n * 19 // 20

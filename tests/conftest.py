@@ -37,8 +37,12 @@ def pytest_configure(config):
     runs = [subprocess.Popen([sys.executable, "-c", _WARM, *half], cwd=root,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             for half in (_CACHEABLE[:1], _CACHEABLE[1:])]
-    for run in runs:
-        run.wait()  # a failure here shows again, with its message, in the kernels' own tests
+    for run in runs:  # a failure here shows again, with its message, in the kernels' own tests
+        try:
+            run.wait(600)
+        except subprocess.TimeoutExpired:
+            run.kill()
+            run.wait()
 
 
 @pytest.fixture(autouse=True)
