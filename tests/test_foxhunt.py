@@ -94,7 +94,7 @@ def test_the_hunter_probes_a_sure_fox_and_finds_every_fox():
     rng = random.Random(1)
     while not m.over:
         view = m.view(0)
-        move = bot.choose(view, m.legal_moves(), Budget(0.5), "normal", rng)
+        move = bot.choose(view, m.legal_moves(), Budget(0.5, now=lambda: 0.0), "normal", rng)
         post = bot.posterior(8, 5, rules.parse_view(view)[2])
         if max(post.probs) >= bot.SURE:
             assert post.probs[move] >= bot.SURE
