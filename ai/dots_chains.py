@@ -321,18 +321,7 @@ def _watch(budget: Budget, ctl: Any, stop: int, done: threading.Event) -> None:
             return
 
 
-_KERNEL: Kernel | None = None
-_KERNEL_LOCK = threading.Lock()
-
-
-def fight_kernel() -> Kernel:
-    """The compiled search's Kernel, made on first use: it is not cached on disk (see
-    ai/dots_chains_kernel.py), so the arcade's warm-up at start does not compile it."""
-    global _KERNEL
-    with _KERNEL_LOCK:
-        if _KERNEL is None:
-            _KERNEL = Kernel("ai.dots_chains_kernel")
-        return _KERNEL
+KERNEL = Kernel("ai.dots_chains_kernel")
 
 
 @cache
@@ -343,7 +332,7 @@ def _search(rows: int, cols: int, kernel: Any) -> ChainSearch:
 def search_for(rows: int, cols: int) -> ChainSearch | None:
     """The shared chain search for this board, or None until the compiled kernel is ready
     (the first call starts compiling it in the background)."""
-    module = fight_kernel().get()
+    module = KERNEL.get()
     if module is None or geometry(rows, cols).lines > 63:
         return None
     return _search(rows, cols, module)

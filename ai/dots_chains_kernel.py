@@ -4,10 +4,10 @@ guess where the search stops, then the loony endgame to the end, where opening a
 is one move and the reply is taking all or keeping control. Masks are uint64 (up to 63 lines);
 the memo is a hash table in numpy arrays kept between searches.
 
-Not cached: numba's cache crashes on loading this recursive function (numba issue 6061), so it
-is compiled in each process, which takes seconds. ai/dots_chains.py makes its Kernel only when
-Hard first plays dots, so the arcade's start does not pay for it; Hard plays the simple rules of
-ai/dots.py until it is ready.
+Cached on disk like the other kernels. A recursive function loads from numba's cache only if
+every call to it matches its declared types: a literal argument (fight(..., -127, 127, ...))
+makes a second, literal-typed version whose address the cached code cannot find (the crash of
+numba issue 6061), so full windows are passed as WIDE.
 """
 
 from __future__ import annotations
@@ -34,13 +34,14 @@ TOUCHED = 1 << 18  # the value rests on a horizon guess somewhere below
 LOONY_DEPTH = 120  # a loony node is searched to the end: its value holds at every depth
 NO_MOVE = -1000  # a root line the model does not consider
 MAX_PLY = 64
+WIDE = np.int64(127)  # a full window; typed int64, not a literal (see fight's calls)
 
 FIGHT_SIG = ("int64(uint64, int64, int64, int64, int64, uint64, int64[:, ::1], uint64[::1], "
              "int64[:, ::1], uint64[::1], uint64[::1], int64[::1], int64[::1], int64[:, ::1], "
              "int64[:, :, ::1], uint64[:, ::1], int64[::1])")
 
 
-@njit(FIGHT_SIG, cache=False, nogil=True)
+@njit(FIGHT_SIG, cache=True, nogil=True)
 def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines, bits, keys,
           info, ctl, scratch, moves, masks, out):
     """The margin of the free boxes the side to move secures in the model, searched `depth`
@@ -222,7 +223,7 @@ def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines,
             else:
                 lo, hi = alpha, (beta if full_window else alpha + 1)
             if decl != 0:
-                w = fight(m, below, -127, 127, ply + 1, full, line_boxes, box_sides,
+                w = fight(m, below, -WIDE, WIDE, ply + 1, full, line_boxes, box_sides,
                           box_lines, bits, keys, info, ctl, scratch, moves, masks, out)
                 v = -max(k + w, k - decl - w)
                 break
@@ -278,7 +279,7 @@ class FightTables:
         self.out = np.full(geo.lines, NO_MOVE, dtype=np.int64)
 
     def _run(self, mask: int, depth: int, ply: int) -> int:
-        return int(fight(U(mask), depth, -127, 127, ply, self.full, self.line_boxes,
+        return int(fight(U(mask), depth, -WIDE, WIDE, ply, self.full, self.line_boxes,
                          self.box_sides, self.box_lines, self.bits, self.keys, self.info,
                          self.ctl, self.scratch, self.moves, self.masks, self.out))
 

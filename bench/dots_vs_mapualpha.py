@@ -82,7 +82,7 @@ def _init(engine_path: str, seconds: float, guess: int | None) -> None:
         dots_chains.GUESS = guess
     _ENGINE = load_engine(engine_path)
     dots_solver.KERNEL.load()
-    dots_chains.fight_kernel().load()
+    dots_chains.KERNEL.load()
 
 
 def play(job: tuple[int, float, str]) -> dict:

@@ -23,8 +23,9 @@ if _OWNS_CACHE:
 _SHARED_CACHE = os.environ[_CACHE_VAR]
 # before numba is imported: kernels a test imports directly compile into it too
 os.environ.setdefault("NUMBA_CACHE_DIR", str(Path(_SHARED_CACHE) / "numba"))
-# the cacheable kernels (ai.dots_chains_kernel is not: numba issue 6061), longest first
-_CACHEABLE = ("ai.ataxx_kernel", "ai.banqi_kernel", "ai.g2048_kernel", "ai.dots_kernel")
+# the kernels in two groups of about equal compile time (Ataxx's alone takes about 25 s)
+_KERNELS = (("ai.ataxx_kernel", "ai.dots_chains_kernel"),
+            ("ai.banqi_kernel", "ai.g2048_kernel", "ai.dots_kernel"))
 _WARM = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m).warm()"
 
 
@@ -36,7 +37,7 @@ def pytest_configure(config):
     root = Path(__file__).resolve().parent.parent
     runs = [subprocess.Popen([sys.executable, "-c", _WARM, *half], cwd=root,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            for half in (_CACHEABLE[:1], _CACHEABLE[1:])]
+            for half in _KERNELS]
     for run in runs:  # a failure here shows again, with its message, in the kernels' own tests
         try:
             run.wait(600)

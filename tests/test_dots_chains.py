@@ -2,7 +2,11 @@
 of simple loony endgames against the exact search, the controlled value, keeping control with
 all-but-two, and Hard's chain-counting search keeping the last safe line."""
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -43,10 +47,33 @@ def view_of(state: rules.State) -> dict:
 
 @pytest.fixture(scope="module")
 def search():
-    kernel = dc.fight_kernel()
+    kernel = dc.KERNEL
     if kernel.load() is None:
         pytest.skip(f"numba unavailable: {kernel.error}")
     return dc.search_for
+
+
+_CACHED_RUN = """
+from ai import dots_chains_kernel as k
+from game.rules.dots import geometry
+t = k.FightTables(geometry(3, 3))
+print(t.value(0, 6), list(t.root(0, 4)), sum(k.fight.stats.cache_hits.values()))
+"""
+
+
+def test_the_chain_search_loads_from_numbas_cache_in_a_new_process(search):
+    """The arcade and every test process load the compiled search instead of compiling it
+    again: a recursive kernel once crashed on its cached load (numba issue 6061)."""
+    from ai import dots_chains_kernel as k
+    here = k.FightTables(geometry(3, 3))
+    expected = f"{here.value(0, 6)} {list(here.root(0, 4))}"
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run([sys.executable, "-c", _CACHED_RUN], cwd=root, capture_output=True,
+                         text=True, timeout=120, env={**os.environ})
+    assert run.returncode == 0, run.stderr[-2000:]
+    *values, hits = run.stdout.split()
+    assert " ".join(values) == expected
+    assert int(hits) > 0  # loaded, not compiled
 
 
 # --- chains and loops
