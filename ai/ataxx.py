@@ -29,7 +29,6 @@ TT_LIMIT = 1_500_000
 OPENING_OPTION = "layout"
 OPENING_PLIES = 2
 choose_setup = no_setup
-KERNEL = Kernel("ai.ataxx_kernel")
 ASPIRATION = 60  # half-width of the first window around the last iteration's score
 # Switches of the compiled search, each on only if bench/ataxx_selfplay.py showed it helps
 # (README): futility did (+117 ± 81 Elo at 25k nodes a move); null move (+12 ± 56), both LMRs
@@ -354,6 +353,18 @@ def _take_tables(kernel: Any) -> Any:
 def _give_back(tables: Any) -> None:
     with _TABLES_LOCK:
         _FREE_TABLES.append(tables)
+
+
+def _prepare_tables(kernel: Any) -> None:
+    """Pools a first set of tables with its memory written once: a new table's pages are
+    mapped on first touch, which cost the first search of a process about 80 ms on this
+    machine, most of a 100 ms move."""
+    tables = _take_tables(kernel)
+    tables.clear()
+    _give_back(tables)
+
+
+KERNEL = Kernel("ai.ataxx_kernel", prepare=_prepare_tables)
 
 
 class _SharedTable(dict):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import os
 import threading
+from collections.abc import Callable
 from types import ModuleType
 
 from game import registry, storage
@@ -35,10 +36,13 @@ def _point_cache() -> None:
 
 
 class Kernel:
-    """One compiled module: imported, warmed (its `warm()` run) and kept, or None for good."""
+    """One compiled module: imported, warmed (its `warm()` run) and kept, or None for good.
+    `prepare`, if given, runs once on the warmed module before anyone gets it (on the loading
+    thread: work a bot would otherwise do inside its first move's budget)."""
 
-    def __init__(self, module: str):
+    def __init__(self, module: str, prepare: Callable[[ModuleType], None] | None = None):
         self.module = module
+        self.prepare = prepare
         self._lock = threading.Lock()
         self._ready = threading.Event()
         self._started = False
@@ -56,6 +60,8 @@ class Kernel:
                     _point_cache()
                     module = importlib.import_module(self.module)
                     module.warm()
+                    if self.prepare is not None:
+                        self.prepare(module)
                     self._value = module
                 except Exception as exc:  # numba missing, or a compiler failure: pure Python
                     self.error = exc

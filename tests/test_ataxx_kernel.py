@@ -167,6 +167,30 @@ def test_a_kernel_that_fails_to_load_is_none():
     assert broken.get() is None
 
 
+def test_a_kernels_prepare_runs_once_before_anyone_gets_it():
+    seen = []
+    k = Kernel("ai.dots_kernel", prepare=lambda module: seen.append((module, k.get())))
+    module = k.load()
+    k.load()
+    assert module is not None and seen == [(module, None)]
+    assert k.get() is module
+
+
+def test_the_first_search_of_a_process_takes_tables_made_at_load(kernel, monkeypatch):
+    """Making a table inside a move's budget cost the first move of a process most of 100 ms
+    (its 24 MB mapped page by page): the kernel's load pools one, written through."""
+    assert bot.KERNEL.prepare is not None
+    monkeypatch.setattr(bot, "_ALL_TABLES", [])
+    monkeypatch.setattr(bot, "_FREE_TABLES", [])
+    bot.KERNEL.prepare(kernel)
+    assert len(bot._FREE_TABLES) == 1
+    made = bot._FREE_TABLES[0]
+    bot.CompiledSearch(kernel, Budget(60), node_limit=2000).best_move(
+        rules.from_fen(rules.START_FEN))
+    assert bot._ALL_TABLES == [made] and bot._FREE_TABLES == [made]
+    assert made.tt_data.any()  # the search wrote its table
+
+
 def test_searches_on_new_threads_reuse_the_tables(kernel):
     """UAI starts each search on a new thread: the tables (24 MB each) must not pile up."""
     import threading
