@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -26,33 +25,43 @@ from ai.base import Budget  # noqa: E402
 from bench.ataxx_selfplay import setting  # noqa: E402
 from bench.ataxx_vs_engine import RESULTS  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
+from players.program import ProgramProcess  # noqa: E402
 
 INFO = re.compile(r"\bdepth (\d+)\b.*\bnodes (\d+)")
 
 
 class Engine:
-    """A UAI engine asked for its node count to a depth (a bench's own reader of info lines)."""
+    """A UAI engine asked for its node count to a depth or its move at a node count (a bench's
+    own reader of info lines), run as the arcade runs programs (players.program): an engine
+    that hangs, floods or ends is stopped with a message, and nothing it started stays."""
 
-    def __init__(self, command: str):
-        self.proc = subprocess.Popen(command.split(), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+    def __init__(self, command: str, silence_s: float = 120.0):
+        self.proc = ProgramProcess(command.split())
+        self.silence_s = silence_s  # the longest wait for a line
         self.send("uai")
         self.read_until("uaiok")
 
     def send(self, line: str) -> None:
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        self.proc.send(line)
 
     def read_until(self, word: str) -> list[str]:
-        assert self.proc.stdout is not None
-        lines = []
+        """The engine's lines up to the first that starts with word."""
+        lines: list[str] = []
+        step = min(1.0, self.silence_s)  # a flood is noticed within a step
+        silent = 0.0
         while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit(f"the engine ended before {word!r}")
-            lines.append(line)
-            if line.startswith(word):
+            item = self.proc.take(step)
+            if item is None and not self.proc.flooded and silent < self.silence_s:
+                silent += step
+                continue
+            if item is None or item[0] != "line":
+                self.proc.kill_now()
+                why = (self.proc.flooded or f"said nothing for {self.silence_s:g} s"
+                       if item is None else item[1] or self.proc.exit_text())
+                raise SystemExit(f"the engine {why} before {word!r}: stopped")
+            silent = 0.0
+            lines.append(item[1])
+            if item[1].startswith(word):
                 return lines
 
     def nodes(self, fen: str, depth: int) -> int:
@@ -71,10 +80,7 @@ class Engine:
 
     def close(self) -> None:
         self.send("quit")
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
+        self.proc.close().join()
 
 
 def positions(tag: str, every: int, limit: int) -> list[str]:

@@ -79,7 +79,7 @@ def _dying_with_us(argv: list[str], env: dict[str, str]) -> tuple[list[str], dic
     return launcher + [str(os.getpid())] + argv, {**env, "PYTHONPATH": path}
 
 
-class _Process:
+class ProgramProcess:
     """A subprocess with four daemon threads: stdout lines into a bounded queue, writes from a
     queue (a program that stops reading never blocks the caller), a short stderr tail, and a
     waiter that ends whatever the program left behind once its main process has exited.
@@ -172,10 +172,11 @@ class _Process:
             return False
         return True
 
-    def take(self) -> tuple[str, str, float] | None:
-        """The next event from stdout (line, bad, eof), or None if there is none yet."""
+    def take(self, wait: float = 0.0) -> tuple[str, str, float] | None:
+        """The next event from stdout (line, bad, eof), or None if none came within `wait`
+        seconds (0: none yet)."""
         try:
-            item = self.lines.get_nowait()
+            item = self.lines.get(timeout=wait) if wait > 0 else self.lines.get_nowait()
         except queue.Empty:
             return None
         with self._unread_lock:
@@ -266,7 +267,7 @@ class _Process:
 TOKEN_VAR = "PAPER_ARCADE_PROGRAM"  # in a program's environment: who started it
 _TOKENS = itertools.count(1)
 PROC = "/proc"  # where Linux lists processes; without it, `ps` is asked instead
-_LIVE: weakref.WeakSet[_Process] = weakref.WeakSet()  # programs not reaped yet
+_LIVE: weakref.WeakSet[ProgramProcess] = weakref.WeakSet()  # programs not reaped yet
 
 
 def sweep_programs() -> None:
@@ -449,7 +450,7 @@ class _ProgramController(Controller):
         self.time_ms = max(1, int(time_ms))
         self.startup_ms = max(1, int(startup_ms))
         self.name = "program"
-        self.proc: _Process | None = None
+        self.proc: ProgramProcess | None = None
         self.failure = ""
         self.match: Match | None = None
         self.seat: int | None = None
@@ -467,7 +468,7 @@ class _ProgramController(Controller):
         self.eof_at: float | None = None  # when the end of the program's output was seen
 
     @property
-    def process(self) -> _Process:
+    def process(self) -> ProgramProcess:
         """The program, once started (all that talks to it runs after _spawn)."""
         if self.proc is None:
             raise _Fail("was spoken to before it was started")
@@ -564,7 +565,7 @@ class _ProgramController(Controller):
             raise _Fail("no command line given")
         self.name = _program_name(argv)
         try:
-            self.proc = _Process(argv)
+            self.proc = ProgramProcess(argv)
         except OSError as exc:
             raise _Fail(f"cannot start {self.command!r}: {exc.strerror or exc}") from None
         self._handshake()
@@ -609,7 +610,7 @@ class _ProgramController(Controller):
         self._check_clock(time.monotonic())
         return None
 
-    def _after_eof(self, proc: _Process, eof_at: float) -> None:
+    def _after_eof(self, proc: ProgramProcess, eof_at: float) -> None:
         """The output has ended: the reason is how the program exited, once it has (a
         loaded machine may take a while between the two); if it has not within EXIT_WAIT_S,
         that it closed its output. Never blocks."""

@@ -234,7 +234,7 @@ def test_a_record_the_schema_refuses():
 
 # --- what players/program.py sends to an agent
 class InProcess:
-    """Stands in for players.program._Process: the built-in agent answers in this process, so
+    """Stands in for players.program.ProgramProcess: the built-in agent answers in this process, so
     every line the host writes can be checked and nothing waits on another process."""
 
     def __init__(self, argv: list[str]):
@@ -269,7 +269,7 @@ def test_the_messages_the_host_sends_fit_the_protocol(game_id, legal_cap, monkey
     """AgentControllers in every seat of a real game: each message they send fits
     arcade-agent.host.json, its view the game's VIEW, its legal moves the game's MOVE (with
     the legal list's cap at 0, every turn leaves it out)."""
-    monkeypatch.setattr(program, "_Process", InProcess)
+    monkeypatch.setattr(program, "ProgramProcess", InProcess)
     monkeypatch.setattr(program, "LEGAL_CAP", legal_cap)
     rules = registry.rules(game_id)
     seats = [Seat(kind="agent", name=f"agent {i}", command="agent") for i in range(rules.PLAYERS)]
