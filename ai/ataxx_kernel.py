@@ -311,10 +311,12 @@ def nn_evaluate(acc, ply, ctl, net):
     row = NN_OUT_ROW if x else NN_OUT_ROW + 1
     bias = ctl[NN_BIAS_X] if x else ctl[NN_BIAS_O]
     units = ctl[NN_UNITS_X] if x else ctl[NN_UNITS_O]
+    first, end = units >> 16, units & 0xFFFF
+    a, w = acc[ply, first:end], net[row, first:end]
     total = 0
-    for h in range(units >> 16, units & 0xFFFF):
-        v = min(max(np.int64(acc[ply, h]), 0), QA)
-        total += v * v * net[row, h]
+    for h in range(end - first):  # from 0: numba drops its negative-index checks, and vectorizes
+        v = min(max(np.int64(a[h]), 0), QA)
+        total += v * v * w[h]
     return (total // QA + bias) * ctl[NN_K] // (QA * QB)
 
 
