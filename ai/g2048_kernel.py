@@ -181,8 +181,11 @@ def spawns(board, boards, probs):
     return n
 
 
+# Without numba's reference counts (_nrt=False; it makes no array): with them every node
+# counted its 7 arrays up on entry and down on return (atomic operations; ai/ataxx_kernel.py's
+# negamax has the same note). The caller's tables keep the arrays alive.
 @njit("float64(uint64, float64, int64, float64, uint64[:, ::1], float64[::1], float32[::1], "
-      "int64[::1], uint64[::1], float64[::1], int64[::1])", cache=True, nogil=True)
+      "int64[::1], uint64[::1], float64[::1], int64[::1])", cache=True, nogil=True, _nrt=False)
 def chance(board, cprob, depth, cut, tabs, heur, net, gain, tt, tt_val, ctl):
     """The expected value of a board after a slide, before its spawn, `depth` slides deep;
     a node reached with probability below `cut`, or at depth 0, takes the evaluation.
@@ -213,7 +216,7 @@ def chance(board, cprob, depth, cut, tabs, heur, net, gain, tt, tt_val, ctl):
         for tile in range(1, 3):
             p = P2 if tile == 1 else P4
             child = board | (U(tile) << U(4 * i))
-            # a leaf is valued here: a call costs more than the evaluation (array refcounts)
+            # a leaf is valued here: cheaper than a call with its 11 arguments
             at_leaf = depth <= 1 or cprob * p < cut
             if depth <= 1:
                 ctl[DEPTH_CUT] = 1
