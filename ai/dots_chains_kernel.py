@@ -41,7 +41,9 @@ FIGHT_SIG = ("int64(uint64, int64, int64, int64, int64, uint64, int64[:, ::1], u
              "int64[:, :, ::1], uint64[:, ::1], int64[::1])")
 
 
-@njit(FIGHT_SIG, cache=True, nogil=True)
+# Without numba's reference counts (_nrt=False; it makes no array), as ai/ataxx_kernel.py's
+# negamax: each call counted its 12 arrays up and down (about a tenth of the search's time).
+@njit(FIGHT_SIG, cache=True, nogil=True, _nrt=False)
 def fight(mask, depth, alpha, beta, ply, full, line_boxes, box_sides, box_lines, bits, keys,
           info, ctl, scratch, moves, masks, out):
     """The margin of the free boxes the side to move secures in the model, searched `depth`
