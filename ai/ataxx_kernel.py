@@ -125,6 +125,23 @@ def popcount(typingctx, x):
 
 
 @intrinsic
+def prefetch(typingctx, arr, i):
+    """Asks the processor to bring arr[i]'s cache line in (no effect on the program)."""
+    sig = types.void(arr, i)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        i8p, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), i8p)
+        fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
+        fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
+        builder.call(fn, [ptr, i32(0), i32(3), i32(1)])  # a read, kept in every cache level
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@intrinsic
 def lowest(typingctx, x):
     """The index of the lowest set bit (x != 0)."""
     sig = types.int64(types.uint64)
@@ -542,6 +559,11 @@ def negamax(own, opp, gaps, half, depth, alpha, beta, ply,
         if lmp and i >= 2 and m >= 64 and best > -MATE_ZONE and (NEAR[m & 63] & opp) == U0:
             continue
         a, b = play(own, opp, m)
+        if depth > 1:  # the child's table entry, fetched while its accumulator is made
+            child = slot(b, a) & (tt_own.shape[0] - 1)
+            prefetch(tt_own, child)
+            prefetch(tt_opp, child)
+            prefetch(tt_data, child)
         advance(acc, ply, own, opp, a, b, ctl, net)
         child_half = 0 if m < 64 else half + 1
         if i == 0:
