@@ -239,7 +239,8 @@ class Session(Offers, Ends, Rejoin):
         """Host: tell the guest ply `ply` as it may see it (kept for a resuming guest)."""
         message = {"type": "move", "ply": ply, "move": move, **extra}
         self.peer_log.append(message)
-        self.send(message)
+        if not self.send(message) and self.match.over:
+            self.unsent_end = message  # the game's last move: the guest is taken back for it
         self.after_move()
 
     def _dropped(self, plies: int) -> None:

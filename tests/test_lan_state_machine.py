@@ -268,3 +268,18 @@ TestHonestPair = HonestPair.TestCase
 TestHonestPair.settings = RUN
 TestHostilePeer = HostilePeer.TestCase
 TestHostilePeer.settings = RUN
+
+
+def test_the_hosts_last_move_made_as_the_link_drops_reaches_the_guest():
+    """Found by HonestPair: in Dots the host moves twice in a row; the link dropped between the
+    two, the second ended the game on the host's side only, and the host, its game over, no
+    longer took the guest back, so the guest never heard the end."""
+    pair = HonestPair()
+    pair.begin(game=1, seed=0)
+    for plies in (3, 3, 5, 3, 6, 2):
+        pair.progress(pick=0, plies=plies)
+    pair.player(side=0, act="move", pick=0)
+    pair.the_link_drops()
+    pair.player(side=0, act="move", pick=0)
+    assert pair.h.match.over and not pair.g.match.over  # the case: the end not yet told
+    pair.teardown()  # the wire quiet again: both records end alike
