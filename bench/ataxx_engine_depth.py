@@ -56,13 +56,17 @@ class Engine:
                 continue
             if item is None or item[0] != "line":
                 self.proc.kill_now()
-                why = (self.proc.flooded or f"said nothing for {self.silence_s:g} s"
-                       if item is None else item[1] or self.proc.exit_text())
-                raise SystemExit(f"the engine {why} before {word!r}: stopped")
+                raise SystemExit(f"the engine {self._failure(item)} before {word!r}: stopped")
             silent = 0.0
             lines.append(item[1])
             if item[1].startswith(word):
                 return lines
+
+    def _failure(self, item: tuple[str, str, float] | None) -> str:
+        """What the engine did instead of answering: flooded, fell silent, garbled or ended."""
+        if item is None:
+            return self.proc.flooded or f"said nothing for {self.silence_s:g} s"
+        return item[1] or self.proc.exit_text()  # a bad line says what it was; the end does not
 
     def nodes(self, fen: str, depth: int) -> int:
         self.send("uainewgame")

@@ -149,7 +149,10 @@ class Session(Offers, Ends, Rejoin):
                 self.handle(message)
         if self.match.over:
             self.check_reveal_due()
-        if not self.connected and not self.closed and not self.violation and self._owed():
+        # The host takes back a guest that shows its token even when it owes nothing itself:
+        # the guest knocks only if it still misses something (the last move, the end).
+        if not self.connected and not self.closed and not self.violation and (
+                self.is_host or self._owed()):
             self._try_resume()
 
     def handle(self, message: dict) -> None:
@@ -239,8 +242,7 @@ class Session(Offers, Ends, Rejoin):
         """Host: tell the guest ply `ply` as it may see it (kept for a resuming guest)."""
         message = {"type": "move", "ply": ply, "move": move, **extra}
         self.peer_log.append(message)
-        if not self.send(message) and self.match.over:
-            self.unsent_end = message  # the game's last move: the guest is taken back for it
+        self.send(message)
         self.after_move()
 
     def _dropped(self, plies: int) -> None:
