@@ -256,14 +256,17 @@ class Match:
             self.states[-1] = self.rules.reseed(self.states[-1], seed)
         return count
 
+    def back_for(self, seat: int) -> int:
+        """How many moves `undo_for(seat)` takes back (0: none)."""
+        for back in range(1, len(self.moves) + 1):
+            if self.rules.to_move(self.states[-1 - back]) == seat:
+                return back
+        return 0
+
     def undo_for(self, seat: int) -> int:
         """Undo back to the last position where `seat` was to move, before its move there
         (against a bot: back to your turn). Returns the moves taken back, 0 if none."""
-        for back in range(1, len(self.moves) + 1):
-            earlier = self.states[-1 - back]
-            if self.rules.to_move(earlier) == seat:
-                return self.undo(back)
-        return 0
+        return self.undo(self.back_for(seat))
 
     # --- records
     def to_record(self) -> dict:

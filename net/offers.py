@@ -75,9 +75,18 @@ class Offers:
     def request_takeback(self) -> bool:
         """Ask to take back; False if nothing was sent (one is out already, or not now)."""
         m = self.match
-        return (not m.over and not self.waiting and bool(m.moves)
-                and not self.hidden.owes_echo(len(m.moves))
-                and self._offer("takeback", {"type": "takeback", "ply": len(m.moves)}))
+        if m.over or self.waiting or not m.moves:
+            return False
+        if self._shows_hidden(self.seat):
+            self._say(N_("A move that showed something hidden cannot be taken back"))
+            return False
+        return self._offer("takeback", {"type": "takeback", "ply": len(m.moves)})
+
+    def _shows_hidden(self, seat: int) -> bool:
+        """Whether taking back to `seat`'s last turn would undo a ply that showed a secret (a
+        flip's piece, a shot's answer): what was shown stays known, so it stays played."""
+        m = self.match
+        return self.hidden.shown_since(len(m.moves) - m.back_for(seat))
 
     def offer_rematch(self) -> None:
         if self.match.over:
@@ -93,8 +102,8 @@ class Offers:
 
     def _on_takeback(self, message: dict) -> None:
         ply = len(self.match.moves)
-        # stale, or a flip or shot of the peer's this side answered and must see played
-        if message["ply"] != ply or self.waiting or self.hidden.owes_echo(ply) \
+        # stale, or back past a flip or shot whose secret was shown (or given, echo to come)
+        if message["ply"] != ply or self.waiting or self._shows_hidden(self.peer_seat) \
                 or "takeback" in self.offers:
             self.send({"type": TAKEBACK, "accept": False, "ply": message["ply"]})
             return

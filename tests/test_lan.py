@@ -75,6 +75,20 @@ def play_through(h, g, rng, max_plies=400):
     pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves))
 
 
+def play_until_a_plain_move(h, g, rng, max_plies=60):
+    """Banqi: play on (moving face-up pieces when one may) until the last ply moved a piece, so
+    it may be taken back (a flip's piece, once shown, stays played)."""
+    for _ in range(max_plies):
+        pump_until([h, g], lambda: not h.waiting and not g.waiting
+                   and len(h.match.moves) == len(g.match.moves))
+        if len(h.match.moves[-1]) == 4 or h.match.over:
+            return
+        s = h if h.match.to_move() == h.seat else g
+        plain = [x for x in s.match.legal_moves() if len(x) == 4]
+        s.submit(rng.choice(plain) if plain else local_move(s, rng))
+    raise AssertionError("no plain move came")
+
+
 @pytest.mark.parametrize("game", lan.lan_games())
 def test_every_two_player_game_through_the_link(game):
     host, h, g = pair(game)

@@ -54,16 +54,36 @@ def to_turn(h, g, seat, rng, least=4):
     raise AssertionError("never that seat's turn")
 
 
+def to_plain_turn(h, g, seat, rng):
+    """Banqi: play on (moving face-up pieces when one may) until `seat` is to move and the plies
+    its takeback would undo moved pieces (a flip, once shown, is never taken back)."""
+    for _ in range(200):
+        m = h.match
+        back = m.back_for(seat)
+        if m.to_move() == seat and back and all(len(x) == 4 for x in m.moves[-back:]):
+            return
+        s = h if m.to_move() == h.seat else g
+        plain = [x for x in s.match.legal_moves() if len(x) == 4]
+        s.submit(rng.choice(plain) if plain else local_move(s, rng))
+        settle(h, g)
+        assert not h.match.over
+    raise AssertionError("never such a turn")
+
+
+BANQI = [{}, {"fog": True}]
+
+
 # --- 4. a takeback answered after the end
-@pytest.mark.parametrize("game", ["banqi", "planes"])
-def test_a_takeback_allowed_on_a_dialog_left_open_after_the_end_reopens_nothing(game):
-    h, g = memory_pair(game, seed=3)
-    to_turn(h, g, g.seat, random.Random(1), least=6)
+@pytest.mark.parametrize("options", BANQI)
+def test_a_takeback_allowed_on_a_dialog_left_open_after_the_end_reopens_nothing(options):
+    h, g = memory_pair("banqi", options, seed=3)
+    to_plain_turn(h, g, g.seat, random.Random(1))
     n = len(h.match.moves)
-    g.request_takeback()
+    assert g.request_takeback()
     g.resign()
     events = h.events()  # the question, then the resignation and the host's reveal
     assert h.match.over and h.revealed
+    assert asks(events)
     for q in asks(events):
         q.on_yes()  # the dialog was still open
     settle(h, g)
@@ -72,12 +92,12 @@ def test_a_takeback_allowed_on_a_dialog_left_open_after_the_end_reopens_nothing(
     assert h.verdict.ok and g.verdict.ok
 
 
-@pytest.mark.parametrize("game", ["banqi", "planes"])
-def test_a_takeback_allowed_while_the_resignation_crosses_it_keeps_the_end(game):
-    h, g = memory_pair(game, seed=4)
-    to_turn(h, g, g.seat, random.Random(2), least=6)
+@pytest.mark.parametrize("options", BANQI)
+def test_a_takeback_allowed_while_the_resignation_crosses_it_keeps_the_end(options):
+    h, g = memory_pair("banqi", options, seed=4)
+    to_plain_turn(h, g, g.seat, random.Random(2))
     n = len(h.match.moves)
-    g.request_takeback()
+    assert g.request_takeback()
     g.resign()
     q = asks(one(h))[0]  # the host has the question, not yet the resignation
     q.on_yes()  # allowed: the host takes back, and its answer crosses the resignation
@@ -395,3 +415,23 @@ def test_leaving_before_the_end_settles_still_counts_and_keeps_the_game_once(mon
     assert [c[2] for c in counted] == ["won"] and len(writes) == 1  # the replay's writing
     table.tick()
     assert len(counted) == 1 and len(writes) == 1
+
+
+# --- 8. what a flip or a shot showed stays shown
+@pytest.mark.parametrize("game", ["banqi", "planes"])
+def test_no_takeback_goes_back_past_a_ply_that_showed_a_secret(game):
+    """Asked by this side: refused here with a reason. Forged by a peer: declined at once."""
+    h, g = memory_pair(game, seed=21)
+    rng = random.Random(8)
+    to_turn(h, g, g.seat, rng, least=6)
+    while game == "banqi" and not any(len(x) == 2 for x in h.match.moves[-2:]):
+        to_turn(h, g, g.seat, rng, least=1)  # the plies g's takeback undoes hold a flip
+    n = len(h.match.moves)
+    assert not g.request_takeback()
+    said = [e.text.english() for e in g.events() if e.text is not None]
+    assert "A move that showed something hidden cannot be taken back" in said
+    assert not any(m["type"] == "takeback" for m in g.link.sent)
+    g.link.send({"type": "takeback", "ply": n})  # a modified guest asks anyway
+    assert not asks(settle(h))
+    assert h.link.sent[-1] == {"type": "takeback_reply", "accept": False, "ply": n}
+    assert len(h.match.moves) == len(g.match.moves) == n

@@ -9,7 +9,7 @@ from game.rules import Termination
 from net.secrets import banqi
 from net.session import join
 from players.events import EventKind
-from tests.test_lan import local_move, pair, play_through, pump_until
+from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
 
 FOG = {"fog": True}
 
@@ -183,6 +183,7 @@ def test_a_fog_guest_resumes_from_the_views_and_takes_back():
     try:
         rng = random.Random(12)
         play_through(h, g, rng, max_plies=12)
+        play_until_a_plain_move(h, g, rng)
         settle(h, g)
         views = list(g.match.views)
         g.link.close("cable pulled")

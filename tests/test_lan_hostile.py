@@ -17,7 +17,7 @@ from net.link import MAX_INBOX, encode
 from net.secrets import banqi
 from players.events import EventKind
 from tests.fakes.wire import Clock
-from tests.test_lan import local_move, pair, play_through, pump_until
+from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
 
 
 def raw(sender, frames, receiver, settle=0.15):
@@ -317,8 +317,7 @@ def test_banqi_checks_hold_after_a_takeback_and_a_rematch():
     try:
         rng = random.Random(5)
         play_through(h, g, rng, max_plies=6)
-        pump_until([h, g], lambda: not h.waiting and not g.waiting
-                   and len(h.match.moves) == len(g.match.moves))
+        play_until_a_plain_move(h, g, rng)
         g.request_takeback() if g.match.to_move() == h.seat else h.request_takeback()
         asker, other = (g, h) if "takeback" in g.offers else (h, g)
         asks = []

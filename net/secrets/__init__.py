@@ -121,9 +121,10 @@ class Secrets:
         """Guest: whether the host's echo at this side's turn is the move this side sent."""
         return echo == sent
 
-    def owes_echo(self, ply: int) -> bool:
-        """Guest: this side answered the host's question at `ply` (a flip's part, a shot), so
-        the host's echo of that ply must be it: no takeback may come between."""
+    def shown_since(self, ply: int) -> bool:
+        """Whether a ply from `ply` on showed what was hidden (a flip's piece, a shot's answer;
+        a part or an answer given counts before the host's echo of it). Nothing can hide it
+        again, so no takeback may go back past it."""
         return False
 
     def submit(self, move: Any) -> bool:

@@ -240,12 +240,12 @@ class FogMatch(Match):
         self.reseeds = [(p, s) for p, s in self.reseeds if p <= len(self.moves)]
         return count
 
-    def undo_for(self, seat: int) -> int:
+    def back_for(self, seat: int) -> int:
         if self.whole:
-            return super().undo_for(seat)
+            return super().back_for(seat)
         for back in range(1, len(self.moves) + 1):
             if self.views[-1 - back]["to_move"] == seat:
-                return self.undo(back)
+                return back
         return 0
 
     def adopt(self, whole: Match) -> None:
@@ -322,8 +322,9 @@ class SharedDeal(Secrets):
         if message.get("cards") is None:
             self.side.send({"type": "deal", "cards": [_encode(x) for x in self.deck]})
 
-    def owes_echo(self, ply: int) -> bool:
-        return ply in self.answered
+    def shown_since(self, ply: int) -> bool:
+        return any(p >= ply for p in self.answered) or \
+            any(p >= ply for p, _ in self.opened.values())
 
     def handlers(self) -> Mapping[str, Callable[[dict], None]]:
         return {"deal": self._on_deal, "flip": self._on_flip, "part": self._on_part}

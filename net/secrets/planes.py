@@ -116,8 +116,10 @@ class PlaneLayouts(Secrets):
                                 "the one answered")
         return move
 
-    def owes_echo(self, ply: int) -> bool:
-        return ply in self.answered
+    def shown_since(self, ply: int) -> bool:
+        m = self.side.match  # every ply after the setup is a shot, answered when played
+        return any(p >= ply for p in self.answered) or any(
+            not m.rules.setup_pending(m.states[k]) for k in range(ply, len(m.moves)))
 
     def handlers(self) -> Mapping[str, Callable[[dict], None]]:
         return {"shot": self._on_shot, "answer": self._on_answer}
