@@ -170,21 +170,26 @@ class Host:
 
 
 def join(address: tuple[str, int], game: str | None, options: dict | None, name: str,
-         token: str = "", wait: float = 120.0) -> tuple[Link, dict]:
+         token: str = "", wait: float = 120.0,
+         heartbeat: float = HEARTBEAT) -> tuple[Link, dict]:
     """Guest: connect, say hello and wait for the welcome, all within `wait` seconds (the
-    host's keep-alive pings are skipped, and answered, while its player decides). Blocking: call
-    it off the loop. ConnectionError with the host's reason if refused."""
+    host's keep-alive pings are skipped while its player decides, and this side pings every
+    `heartbeat` seconds). Blocking: call it off the loop. ConnectionError with the host's
+    reason if refused."""
     deadline = time.monotonic() + wait
     sock = connect(*address, timeout=min(5.0, wait))
     try:
         sock.sendall(encode(hello(game, options, name, token)))
+        beat = time.monotonic() + heartbeat
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
+            now = time.monotonic()
+            if now >= deadline:
                 raise LinkError(f"no welcome within {wait:g} s")
-            readable, _, _ = select.select([sock], [], [], min(left, HEARTBEAT))
+            if now >= beat:  # still here, however busy the host's own pings keep the socket
+                sock.sendall(encode({"type": "ping"}))
+                beat = now + heartbeat
+            readable, _, _ = select.select([sock], [], [], max(0.0, min(deadline, beat) - now))
             if not readable:
-                sock.sendall(encode({"type": "ping"}))  # still here: the host's link waits
                 continue
             message = read_frame(sock, deadline)
             if message.get("type") != "ping":

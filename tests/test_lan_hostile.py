@@ -263,6 +263,32 @@ def test_a_slow_accept_still_welcomes_the_guest_through_the_hosts_pings():
         host.stop()
 
 
+def test_a_waiting_guest_pings_the_host_even_while_the_hosts_own_pings_keep_coming():
+    """Found in a real window: the host's link pings every 2 s, so the guest's socket was
+    never quiet for its 2 s and the guest never pinged; after 10 s the host's link called the
+    guest silent and closed, and a player who took that long to Accept lost the guest. Here
+    the host's pings are all in the socket at once and the guest pings at every chance."""
+    server = socket.create_server(("127.0.0.1", 0))
+    got = {}
+    t = threading.Thread(target=lambda: got.update(r=hosting.join(
+        server.getsockname(), None, None, "G", wait=15, heartbeat=0.0)))
+    t.start()
+    try:
+        sock, _ = server.accept()
+        sock.settimeout(5)
+        welcome = {"type": "welcome", "seat": 1, "game": "dots", "options": {}, "seed": 1,
+                   "moves": [], "names": ["H", "G"]}
+        sock.sendall(encode({"type": "ping"}) * 20 + encode(welcome))
+        t.join(5)
+        assert got["r"][1]["type"] == "welcome"
+        sent = [hosting.read_frame(sock)["type"] for _ in range(21)]
+        assert sent[0] == "hello" and sent[1:] == ["ping"] * 20
+        got["r"][0].close()
+        sock.close()
+    finally:
+        server.close()
+
+
 def test_discovery_bounds_the_list_and_its_fields():
     hosts = discovery.HostList(0)
     beacon = {"type": "beacon", "app": "Paper Arcade", "protocol": discovery.PROTOCOL,
