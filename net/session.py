@@ -172,6 +172,7 @@ class Session(Offers, Ends, Rejoin):
                 self.send(messages.error_frame(kind, problem))
             return
         handler = getattr(self, f"_on_{kind}", None) or self.hidden.handlers()[str(kind)]
+        ready = self.hidden.ready()
         try:
             handler(message)
         except RulesError as exc:
@@ -180,6 +181,8 @@ class Session(Offers, Ends, Rejoin):
         except Exception as exc:  # a Violation, or any failure a crafted message could cause
             self.cut_off(f"{kind}: {exc}" if isinstance(exc, Violation)
                          else f"a {kind} message broke this side ({type(exc).__name__})")
+        if not ready and self.hidden.ready():  # the deal crossed: this side's moves open up
+            self._note(EventKind.REFRESH)
         ply = message.get("ply")
         if type(ply) is int and self.is_host:
             self.peer_seen = max(self.peer_seen, min(ply, len(self.match.moves)))

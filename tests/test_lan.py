@@ -576,3 +576,40 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
         assert play.match.over and play.match.outcome().winner == play.session.seat
     finally:
         h.close()
+
+
+def test_a_banqi_host_flips_by_a_click_once_the_deal_has_crossed():
+    """Found in a real window: the board got its moves before the guest's shuffle came, and
+    nothing told it when the deal crossed, so the host's clicks did nothing."""
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.lobby import LobbyScene
+    from tests.harness import Harness
+
+    h = Harness()
+    try:
+        lobby = LobbyScene(h.app, listen_port=47000 + random.randrange(900))
+        h.app.push(lobby)
+        h.frame()
+        lobby.game_row.select(lan.lan_games().index("banqi"))
+        h.click_button("Host this game")
+        assert lobby.host is not None and lobby.host.game == "banqi"
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=join(
+            ("127.0.0.1", lobby.host.port), "banqi", lobby.host.options, "Guest")))
+        t.start()
+        h.wait_until(lambda: isinstance(h.top, ConfirmScene))
+        h.click_button("Accept")
+        play = h.top
+        assert play.session.seat == play.match.to_move()
+        h.frame()  # the board is given its view before the guest's shuffle comes
+        t.join(5)
+        guest = start_joined(*got["r"])
+        h.wait_until(lambda: guest.events() is not None and play.session.hidden.ready())
+        h.frames(2)
+        h.click(play.board.square_rect(0).center)
+        assert play.session.waiting  # the flip is asked of the guest, whose part opens it
+        h.wait_until(lambda: guest.events() is not None and not play.session.waiting)
+        assert play.match.moves == ["a1"] and not play.session.violation
+        guest.close()
+    finally:
+        h.close()
