@@ -236,14 +236,14 @@ class Table:
 
     def undo(self) -> bool:
         """Take back the last move (against a bot: back to the person's last turn); over the
-        LAN, ask the other player. True if anything was taken back or asked."""
+        LAN, ask the other player. True if anything was taken back or the LAN had it (asked,
+        or said why not)."""
         if not self.can_undo():
             return False
         if self.remote is not None:
-            sent = self.remote.request_takeback()
-            if sent:  # a repeat while one is out is not sent, nor said again
+            if self.remote.request_takeback():  # a repeat while one is out is not sent, nor said
                 self._notice(N_("Takeback requested"))
-            return sent
+            return True
         self.cancel()
         self.reveal_until = None
         m = self.match

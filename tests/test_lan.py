@@ -580,7 +580,10 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
 
 def test_a_banqi_host_flips_by_a_click_once_the_deal_has_crossed():
     """Found in a real window: the board got its moves before the guest's shuffle came, and
-    nothing told it when the deal crossed, so the host's clicks did nothing."""
+    nothing told it when the deal crossed, so the host's clicks did nothing. A takeback of a
+    flip is then refused with its reason alone (not also "Nothing to undo")."""
+    import pygame
+
     from client.scenes.dialog import ConfirmScene
     from client.scenes.lobby import LobbyScene
     from tests.harness import Harness
@@ -610,6 +613,15 @@ def test_a_banqi_host_flips_by_a_click_once_the_deal_has_crossed():
         assert play.session.waiting  # the flip is asked of the guest, whose part opens it
         h.wait_until(lambda: guest.events() is not None and not play.session.waiting)
         assert play.match.moves == ["a1"] and not play.session.violation
+        h.wait_until(lambda: guest.events() is not None and guest.match.moves == ["a1"])
+        guest.submit(next(m for m in guest.match.legal_moves() if len(m) == 2))
+        h.wait_until(lambda: guest.events() is not None and len(play.match.moves) == 2)
+        h.app.toasts.clear()
+        play.session.link.record_sent = True
+        h.key(pygame.K_u)  # a takeback would undo the flip: refused here, with the reason only
+        assert [text for text, _ in h.app.toasts] == [
+            "A move that showed something hidden cannot be taken back"]
+        assert not any(m["type"] == "takeback" for m in play.session.link.sent)
         guest.close()
     finally:
         h.close()
