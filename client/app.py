@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 import warnings
@@ -75,6 +76,7 @@ class App:
         self.stack: list[Scene] = []
         self.running = True
         self.quit_asked = False  # a close mid-game is being asked about
+        self.stop_asked = False  # a signal (SIGTERM, Ctrl+C) closes without a question
         self.toasts: list[tuple[str, float]] = []  # (message, until time.monotonic())
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
         i18n.set_language(settings.get("language") or i18n.system_language())
@@ -182,6 +184,9 @@ class App:
     def step(self, events: Iterable[pygame.event.Event], dt: float) -> None:
         """One frame: events, update, draw. Tests call this with synthetic events."""
         self.layout()
+        if self.stop_asked:
+            self.quit()
+            return
         for event in events:
             if event.type == pygame.QUIT:
                 if self.ask_before_quit():
@@ -244,6 +249,7 @@ class App:
     def run(self) -> None:
         """The main loop: 60 frames a second until the last scene is popped or the window
         closes."""
+        self.listen_for_signals()
         while self.running:
             dt = self.clock.tick(FPS) / 1000.0
             start = time.perf_counter()
@@ -255,6 +261,16 @@ class App:
                 del self.frame_times[:5000]
         pygame.quit()
         shutdown_bot_process()  # a search in progress stops now, not at its deadline
+
+    def listen_for_signals(self) -> None:
+        """SIGTERM (a logout, `kill`) and SIGINT close the arcade as Quit does, saving, without
+        the question a closed window gets mid-game: no one is at the window to answer it.
+        (SDL would turn them into a window close.)"""
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._stop_by_signal)
+
+    def _stop_by_signal(self, signum: int, frame: Any) -> None:
+        self.stop_asked = True
 
     def ask_before_quit(self) -> bool:
         """A LAN game in progress: closing the window asks first (closing again quits). True if

@@ -625,3 +625,39 @@ def test_a_banqi_host_flips_by_a_click_once_the_deal_has_crossed():
         guest.close()
     finally:
         h.close()
+
+
+def test_a_signal_closes_a_lan_game_without_the_question_a_closed_window_asks():
+    """SDL turns SIGTERM into a window close, and mid-game a closed window asks first: a
+    `kill` or a logout left the arcade running behind its question (found with two windows)."""
+    import signal
+
+    import pygame
+
+    from client.scenes.dialog import ConfirmScene
+    from players.base import Controller, HumanController
+    from tests.fakes.wire import memory_pair
+    from tests.harness import Harness
+
+    h = Harness()
+    host, guest = memory_pair("dots", seed=3)
+    before = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        seats = [Controller(), Controller()]
+        seats[host.seat] = HumanController()
+        h.app.push("play", match=host.match, controllers=seats, session=host,
+                   save_name="lan-signal")
+        h.frame()
+        h.frame(pygame.event.Event(pygame.QUIT))  # the window's close button
+        assert h.app.running and isinstance(h.top, ConfirmScene)
+        h.click_button("Stay")
+        assert h.app.running and not isinstance(h.top, ConfirmScene)
+        h.app.listen_for_signals()
+        os.kill(os.getpid(), signal.SIGTERM)
+        h.frame(pygame.event.Event(pygame.QUIT))  # what SDL would have made of it
+        assert not h.app.running and not host.link.open
+    finally:
+        for s, handler in before.items():
+            signal.signal(s, handler)
+        guest.close()
+        h.close()
