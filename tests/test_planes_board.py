@@ -65,3 +65,30 @@ def test_a_grids_caption_clears_its_column_letters_at_any_size(board, size):
         bottom = board._caption_bottom(grid)
         assert bottom <= letter_top, (size, words)  # the caption ends above the letters
         assert bottom - caption[1] >= 0  # and begins inside the window
+
+
+def test_a_lan_games_end_draws_while_the_other_layout_is_still_hidden():
+    """Found with two windows: at a LAN game's end each side showed both grids, the other's
+    layout still "hidden" until its reveal came, and drawing it crashed both arcades."""
+    import random
+
+    from tests.fakes.wire import memory_pair
+    from tests.test_lan import local_move
+
+    pygame.init()
+    h, g = memory_pair("planes", seed=5)
+    rng = random.Random(1)
+    while not (h.match.over and g.match.over):
+        for s in (h, g):
+            s.events()
+        s = h if h.match.to_move() == h.seat else g
+        if not s.match.over and not s.waiting and s.match.to_move() == s.seat:
+            s.submit(local_move(s, rng))
+    surface = pygame.Surface((900, 600))
+    for s in (h, g):
+        view = s.match.view(None)
+        assert view["layouts"][s.peer_seat] == "hidden"  # the reveal has not come yet
+        board = Board(s.match.options, rules.SEAT_NAMES)
+        board.set_view(view, [], my_turn=False, viewer=None)
+        board.layout(pygame.Rect(0, 0, 900, 600))
+        board.draw(surface)

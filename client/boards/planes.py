@@ -59,9 +59,12 @@ def head_cell(size: int, plane) -> int:
 
 
 def downed(size: int, layout, shots) -> list[list]:
-    """The planes of a known layout whose head has been hit."""
+    """The planes of a known layout whose head has been hit (none of a layout still "hidden":
+    a LAN peer's, until its reveal comes)."""
+    if not isinstance(layout, list):
+        return []
     hit = {c for c, a in shots if a == "head"}
-    return [list(p) for p in layout or [] if head_cell(size, p) in hit]
+    return [list(p) for p in layout if head_cell(size, p) in hit]
 
 
 def downed_unseen(view: dict) -> list[list]:
@@ -416,8 +419,7 @@ class Board(BoardBase):
             return
         mine = v.get("layout")
         self._draw_grid(surface, self.own_rect, _("Your planes"), mine, v["incoming"],
-                        down=downed(self.size, mine if isinstance(mine, list) else [],
-                                    v["incoming"]))
+                        down=downed(self.size, mine, v["incoming"]))
         enemy = v.get("opponent_layout") if v["phase"] == "over" else None
         down = (downed(self.size, enemy, v["shots"]) if isinstance(enemy, list)
                 else self.enemy_down)
