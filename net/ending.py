@@ -143,6 +143,9 @@ class Ends:
         except Exception as exc:  # a reveal that does not even parse proves nothing
             verdict = Verdict(N_("unverified: {name}'s reveal does not parse ({error})"), False,
                               {"name": self.peer_name, "error": type(exc).__name__})
+        if verdict.ok:
+            self.hidden.proven(message)
+            self._note(EventKind.REFRESH)
         self._settle(verdict)
 
     def check_reveal_due(self) -> None:

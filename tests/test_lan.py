@@ -133,8 +133,7 @@ def test_the_guest_never_receives_the_hosts_planes_before_the_end():
             assert layout not in list(_flat(m)) and not any(p in layout for p in _flat(m))
         # every cell the guest learned about came from a shot the guest made
         told = [m["move"] for m in before if m["type"] == "move" and isinstance(m["move"], list)]
-        shots_by_guest = [w for w in g.match.moves if isinstance(w, list) and len(w) == 2
-                          and isinstance(w[1], str)]
+        shots_by_guest = [list(shot) for shot in g.match.state.shots[g.seat]]
         assert told == shots_by_guest
         assert sent[reveal]["layout"] == h.hidden.own_layout
         assert "checked" in g.verdict and "checked" in h.verdict

@@ -443,3 +443,23 @@ def test_headless_play_goes_on_through_a_dropped_link(monkeypatch, tmp_path):
         assert "did not come back" not in results["h"] and "resigned" not in results["h"]
     finally:
         host.stop()
+
+
+def test_a_planes_records_end_holds_both_layouts_once_each_reveal_checked():
+    """Each side's record (its replay, its review) shows the other's planes after the game:
+    the checked reveal takes the place of "hidden" and the shots at it replay to the same
+    answers; both records are then the same game."""
+    from game.match import Match
+    from tests.fakes.wire import memory_pair, settle
+    from tests.test_lan_crossing import play
+
+    h, g = memory_pair("planes", seed=8)
+    play(h, g, random.Random(3), 400)
+    settle(h, g)
+    assert h.match.over
+    assert h.verdict.ok and g.verdict.ok
+    assert h.match.moves == g.match.moves and "hidden" not in h.match.moves
+    for s in (h, g):
+        again = Match.from_record(s.match.to_record())
+        assert all(isinstance(layout, tuple) for layout in again.state.layouts)
+        assert again.state.shots == s.match.state.shots and again.outcome() == s.match.outcome()

@@ -178,6 +178,10 @@ class Secrets:
         """The verdict on the peer's revealed secret (ok False if it does not check)."""
         return Verdict("")
 
+    def proven(self, message: dict) -> None:
+        """The peer's reveal checked: take in what it shows, so this side's record (its replay,
+        its review) holds the whole game."""
+
 
 class Open(Secrets):
     """A game with no secrets: every move crosses as it is and nothing is revealed."""

@@ -208,9 +208,27 @@ class PlaneLayouts(Secrets):
                        {"name": side.peer_name})
 
 
+    def proven(self, message: dict) -> None:
+        """The peer's layout takes the place of "hidden", and each shot at it is played as its
+        cell (the layout now answers, as it did): the record replays to both layouts."""
+        m = self.side.match
+        record = m.to_record()
+        record["moves"] = [message["layout"] if w == "hidden" else w[0] if _answered(w) else w
+                           for w in m.moves]
+        try:
+            whole = Match.from_record(record)
+        except RulesError:  # checked against every answer, so never: keep the record as it was
+            return
+        m.moves, m.states = whole.moves, whole.states
+
+
+def _answered(wire: Any) -> bool:
+    """A shot at a layout not known here, played with its owner's answer: [cell, answer]."""
+    return isinstance(wire, list) and len(wire) == 2 and isinstance(wire[1], str)
+
+
 def _answers_in(m: Match) -> list[list]:
-    return [list(w) for w in m.moves if isinstance(w, list) and len(w) == 2
-            and isinstance(w[1], str)]
+    return [list(w) for w in m.moves if _answered(w)]
 
 
 SECRETS = PlaneLayouts
