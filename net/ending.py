@@ -62,6 +62,7 @@ class Ends:
 
     def _init_end(self) -> None:
         self.ended_at: float | None = None  # when this side saw the end (the reveal's clock)
+        self.linked_at = float("-inf")  # the link's latest return: the deadline runs from it
         self.revealed = False
         self.verdict = Verdict("")  # the check of the peer's revealed secret
 
@@ -149,14 +150,19 @@ class Ends:
         self._settle(verdict)
 
     def check_reveal_due(self) -> None:
-        """The end: the peer's secret must come, and in time; if not, its result is void."""
+        """The end: the peer's secret must come, and in time while the link is up (a peer that
+        is away may come back with it); if not, its result is void."""
         if self.ended_at is None:
             self.ended_at = self.now()
-        if self.verdict or self.closed or not self.secret_expected():
+        if self.verdict or self.closed or not self.secret_expected() or not self.connected:
             return
-        if self.now() - self.ended_at > REVEAL_WAIT:  # a lost link may come back in time
-            self._settle(Verdict(N_("unverified: {name} {unproven}"), False,
-                                 {"name": self.peer_name, "unproven": Text(self.hidden.UNPROVEN)}))
+        if self.now() - max(self.ended_at, self.linked_at) > REVEAL_WAIT:
+            self.unproven()
+
+    def unproven(self) -> None:
+        """The peer's secret did not come: its result is void ("unverified")."""
+        self._settle(Verdict(N_("unverified: {name} {unproven}"), False,
+                             {"name": self.peer_name, "unproven": Text(self.hidden.UNPROVEN)}))
 
     def _settle(self, verdict: Verdict) -> None:
         """Take the verdict on the peer's secret; a failed one makes the game the peer's loss."""

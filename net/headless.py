@@ -116,7 +116,7 @@ def _finish(session: Session, now: Callable[[], float] = time.monotonic) -> None
     while now() < end and not session.verdict and session.secret_expected():
         session.events()
         sleep(0.01)
+    if not session.closed:
+        session.close()  # a reveal still owed by a peer that is away is settled now
     if session.verdict:
         print(session.verdict)
-    if session.connected:
-        session.close()

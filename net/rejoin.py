@@ -176,6 +176,7 @@ class Rejoin:
     def resume(self, link: Link, welcome: dict | None = None) -> None:
         """The peer is back on a new link; the game goes on from the move list."""
         self.link, self.connected, self.waiting = link, True, False
+        self.linked_at = self.now()  # a reveal still owed has its whole time again
         self.offers, self.sent_move, self.undone = {}, None, None
         self.withdraw_questions()
         self.unsent_end = None

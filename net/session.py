@@ -134,6 +134,9 @@ class Session(Offers, Ends, Rejoin):
         self.after_move()
 
     def close(self) -> None:
+        if self.match.over and not self.verdict and not self.connected \
+                and self.secret_expected():
+            self.unproven()  # the peer left owing its reveal: this side waits no longer
         self.closed = True
         self.send({"type": "bye"})
         self.link.close("left the game")

@@ -181,9 +181,11 @@ class HonestPair(Playing):
 
     @rule(seconds=st.sampled_from([1.0, 11.0]))
     def time_passes(self, seconds: float) -> None:
-        self.clock.t += seconds
-        for i, s in enumerate(self.sides):
-            self._take(i, s.events())
+        """Time passes while both programs run: each looks at its link every second."""
+        for _ in range(int(seconds)):
+            self.clock.t += 1.0
+            for i, s in enumerate(self.sides):
+                self._take(i, s.events())
 
     @invariant()
     def nobody_is_a_liar(self) -> None:
@@ -283,3 +285,40 @@ def test_the_hosts_last_move_made_as_the_link_drops_reaches_the_guest():
     pair.player(side=0, act="move", pick=0)
     assert pair.h.match.over and not pair.g.match.over  # the case: the end not yet told
     pair.teardown()  # the wire quiet again: both records end alike
+
+
+def test_an_honest_guest_away_past_the_reveal_time_at_the_end_is_not_called_a_liar():
+    """Found by HonestPair: the host resigned while the link was down, and the guest, away
+    for 11 s, was judged on the 10 s reveal deadline before it could hear of the end. The
+    deadline runs while the link is up, from its return; a peer still away when this side
+    leaves is unverified then."""
+    pair = HonestPair()
+    pair.begin(game=3, seed=0)
+    pair.the_link_drops()
+    h, g = pair.h, pair.g
+    back = g.rejoin
+    g.rejoin = lambda: (_ for _ in ()).throw(ConnectionError("still away"))
+    pair.player(side=0, act="resign", pick=0)
+    for _ in range(3):
+        pair.time_passes(seconds=11.0)  # away far longer than the reveal's time
+    assert h.match.over and not h.connected and not h.verdict  # waiting, not judging
+    g.rejoin = back
+    pair.quiet()
+    assert h.verdict.ok and g.match.over
+    pair.teardown()
+
+
+def test_a_peer_still_owing_its_reveal_when_this_side_leaves_is_unverified():
+    pair = HonestPair()
+    pair.begin(game=4, seed=0)  # planes: both layouts committed once set up
+    for plies in (2, 3):
+        pair.progress(pick=0, plies=plies)
+    pair.the_link_drops()
+    h, g = pair.h, pair.g
+    g.rejoin = lambda: (_ for _ in ()).throw(ConnectionError("gone for good"))
+    pair.player(side=0, act="resign", pick=0)
+    pair.time_passes(seconds=11.0)
+    pair.time_passes(seconds=11.0)
+    assert h.match.over and not h.verdict
+    h.close()
+    assert not h.verdict.ok and "unverified" in h.match.result_line()
