@@ -15,9 +15,10 @@ from ai.base import Budget, decide_setup
 from game import registry
 from game.match import Match, Seat
 from net.session import Host, join, lan_games, start_hosted, start_joined
-from players.base import Controller, HumanController
+from players.base import Controller, Decision, HumanController
 from players.bot import AIController
 from players.table import Table, play_out
+from tests.fakes.wire import Clock
 
 MAX_STEPS = 20_000
 
@@ -52,8 +53,30 @@ def hot_seat(game: str, seed: int) -> Match:
     return match
 
 
+class RandomSeat(Controller):
+    """A seat that picks at random from its own view at once, on the loop: the LAN game below
+    tests the tables and the link, not the bot process (the demo does)."""
+
+    def __init__(self, seed: int):
+        self.rng, self.decision = random.Random(seed), None
+
+    def request(self, match: Match, seat: int) -> None:
+        if match.setup_pending():
+            move = decide_setup(match.game_id, match.view(seat), "random", Budget(0.0), self.rng)
+        else:
+            move = self.rng.choice(match.legal_moves())
+        self.decision = Decision(move)
+
+    def poll(self) -> Decision | None:
+        decision, self.decision = self.decision, None
+        return decision
+
+    def cancel(self) -> None:
+        self.decision = None
+
+
 def lan(game: str, seed: int) -> tuple[Match, Match]:
-    """A host table and a guest table on loopback, a random bot at each side's seat."""
+    """A host table and a guest table on loopback, a random seat at each side."""
     host = Host(game, {}, 0, "127.0.0.1")
     got: dict = {}
     knock = threading.Thread(target=lambda: got.update(
@@ -65,10 +88,12 @@ def lan(game: str, seed: int) -> tuple[Match, Match]:
     h = start_hosted(link, game, host.options, "Host", hello["name"], seed=seed)
     knock.join(10)
     g = start_joined(*got["r"])
+    clock = Clock()  # the sessions' clock: each pass of the loop below is 10 ms of it
+    h.now = g.now = clock
     tables = []
     for s in (h, g):
         seats: list[Controller] = [Controller(), Controller()]
-        seats[s.seat] = AIController("random", 0.0, seed=seed + s.seat)
+        seats[s.seat] = RandomSeat(seed + s.seat)
         tables.append(Table(s.match, seats, remote=s, records=False))
     try:
         for _ in range(MAX_STEPS * 10):
@@ -76,6 +101,7 @@ def lan(game: str, seed: int) -> tuple[Match, Match]:
                 t.tick()
             if all(t.match.over for t in tables) and h.settled() and g.settled():
                 break
+            clock.t += 0.01
             time.sleep(0.001)
         assert h.match.over and g.match.over, f"{game}: LAN game did not end"
         assert h.match.outcome() == g.match.outcome(), f"{game}: the two sides disagree"
