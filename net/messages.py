@@ -33,7 +33,7 @@ WHILE_PLAYING = {"move", "draw_offer", "draw_reply", "takeback", "takeback_reply
 AFTER_END = {"reveal", "rematch", "rematch_reply", "new_game"}
 REPLIES = {"draw_reply": "draw", "takeback_reply": "takeback", "rematch_reply": "rematch"}
 
-STALE = Text(N_("it crossed the end of the game"))  # dropped quietly
+STALE = Text(N_("it crossed the end of the game"))  # dropped quietly (a repeat too)
 
 # The refusals, as keys a peer's arcade can say in its own player's language.
 UNKNOWN = N_("unknown message")
@@ -41,12 +41,11 @@ BAD_FIELD = N_("its {field!r} is missing or of the wrong type")
 NOT_OVER = N_("the game is not over")
 NO_OFFER = N_("no such offer is pending")
 NO_REMATCH = N_("no rematch was agreed")
-NO_REVEAL = N_("no reveal is due")
 REFUSED = N_("{kind} refused: {reason}")
 WRONG_PLY = N_("move for ply {ply}, but this game is at ply {now}")
 NOT_YOUR_TURN = N_("not your turn")
-KNOWN_KEYS = {UNKNOWN, BAD_FIELD, NOT_OVER, NO_OFFER, NO_REMATCH, NO_REVEAL, REFUSED,
-              WRONG_PLY, NOT_YOUR_TURN}
+KNOWN_KEYS = {UNKNOWN, BAD_FIELD, NOT_OVER, NO_OFFER, NO_REMATCH, REFUSED, WRONG_PLY,
+              NOT_YOUR_TURN}
 
 
 class Refused(RulesError):
@@ -83,8 +82,8 @@ def refusal(message: dict, game_fields: Mapping[str, FieldTypes], *, over: bool,
         return Text(NO_OFFER)
     if kind == "new_game" and (host or not rematch_agreed):
         return Text(NO_REMATCH)
-    if kind == "reveal" and not reveal_due:
-        return Text(NO_REVEAL)
+    if kind == "reveal" and not reveal_due:  # e.g. the one checked, sent again on a resume
+        return STALE
     return None
 
 

@@ -194,7 +194,8 @@ class Rejoin:
                 self.resign(gave_up.detail)
         if not self.match.over:
             self.hidden.resumed()  # after the welcome: a flip or shot asked is asked again
-        self.after_move()  # a reveal the peer could not get goes again
+        self.revealed = False  # a reveal goes again: the dropped link may have lost it, sent
+        self.after_move()  # or not (the peer drops one it has checked already)
         self._say(N_("{name} is back"))
         self._note(EventKind.REFRESH)
 

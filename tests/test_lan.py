@@ -84,9 +84,14 @@ def play_until_a_plain_move(h, g, rng, max_plies=60):
         if len(h.match.moves[-1]) == 4 or h.match.over:
             return
         s = h if h.match.to_move() == h.seat else g
-        plain = [x for x in s.match.legal_moves() if len(x) == 4]
-        s.submit(rng.choice(plain) if plain else local_move(s, rng))
+        s.submit(plain_move(s, rng))
     raise AssertionError("no plain move came")
+
+
+def plain_move(s, rng):
+    """Banqi: a random move of a face-up piece if there is one, else any legal move."""
+    plain = [x for x in s.match.legal_moves() if len(x) == 4]
+    return rng.choice(plain) if plain else local_move(s, rng)
 
 
 @pytest.mark.parametrize("game", lan.lan_games())

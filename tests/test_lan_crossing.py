@@ -8,7 +8,7 @@ import pytest
 
 from players.events import EventKind
 from tests.fakes.wire import memory_pair, settle
-from tests.test_lan import local_move
+from tests.test_lan import local_move, plain_move
 
 
 def play(h, g, rng, plies):
@@ -63,8 +63,7 @@ def to_plain_turn(h, g, seat, rng):
         if m.to_move() == seat and back and all(len(x) == 4 for x in m.moves[-back:]):
             return
         s = h if m.to_move() == h.seat else g
-        plain = [x for x in s.match.legal_moves() if len(x) == 4]
-        s.submit(rng.choice(plain) if plain else local_move(s, rng))
+        s.submit(plain_move(s, rng))
         settle(h, g)
         assert not h.match.over
     raise AssertionError("never such a turn")

@@ -166,6 +166,11 @@ class HonestPair(Playing):
         h, g = self.h, self.g
         if not (h.connected and g.connected) or h.match.over or g.match.over:
             return
+        self.drop_link()
+
+    def drop_link(self) -> None:
+        """The link drops; the guest may knock again with its token (in memory)."""
+        h, g = self.h, self.g
         h.server = server = Listening()
 
         def rejoin():
@@ -322,3 +327,26 @@ def test_a_peer_still_owing_its_reveal_when_this_side_leaves_is_unverified():
     assert h.match.over and not h.verdict
     h.close()
     assert not h.verdict.ok and "unverified" in h.match.result_line()
+
+
+def test_a_reveal_lost_with_the_link_goes_again_on_the_resume():
+    """Found in review: a reveal sent into a link that then dropped (the send succeeded, the
+    frame was lost) was never sent again, and the honest host was judged unverified."""
+    pair = HonestPair()
+    pair.begin(game=4, seed=3)  # planes
+    h, g = pair.h, pair.g
+    rng = random.Random(2)
+    for _ in range(3000):
+        for i, s in enumerate(pair.sides):
+            pair._take(i, s.events())
+            kept = [m for m in g.link.inbox if m.get("type") != "reveal"]  # lost on the way
+            g.link.inbox.clear()
+            g.link.inbox.extend(kept)
+        if h.verdict:
+            break
+        pair.act(0 if h.match.to_move() == h.seat else 1, "move", rng.randrange(999))
+    assert h.match.over and h.verdict.ok and h.revealed and not g.verdict
+    pair.drop_link()
+    pair.quiet()
+    assert g.verdict and g.verdict.ok and h.verdict.ok and not h.violation and not g.violation
+    pair.teardown()

@@ -207,7 +207,6 @@ class PlaneLayouts(Secrets):
         return Verdict(N_("{name}'s layout checked: it matches every answer"), True,
                        {"name": side.peer_name})
 
-
     def proven(self, message: dict) -> None:
         """The peer's layout takes the place of "hidden", and each shot at it is played as its
         cell (the layout now answers, as it did): the record replays to both layouts."""
