@@ -257,6 +257,25 @@ def test_planes_shot_down_are_marked_on_both_grids():
     assert board.enemy_down == [list(target)]
 
 
+def test_planes_shot_down_still_show_at_the_end_before_the_other_layout_is_revealed():
+    from client.boards.planes import Board
+    from game.rules import planes
+    match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(_planes_layout(1))
+    match.play(_planes_layout(2))
+    target = match.view(None)["layouts"][1][0]
+    cells = [r * 10 + c for r, c in planes.plane_cells(*target)]
+    for cell in cells[1:] + cells[:1]:  # Ann shoots the whole plane, its head last
+        match.play(cell)
+        match.play(next(c for c in match.legal_moves()
+                        if c not in {s for s, _ in match.view(1)["shots"]}))  # Ben
+    # A LAN game's end, before the other side's reveal has come: its layout is still hidden.
+    ended = dict(match.view(0), phase="over", opponent_layout=planes.HIDDEN_LAYOUT)
+    board = Board(match.options, planes.SEAT_NAMES)
+    board.set_view(ended, [], my_turn=False, viewer=0)
+    assert board.enemy_down == [list(target)]
+
+
 def test_a_planes_game_lists_its_shots_while_it_is_played(h):
     now = [10.0]
     match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])

@@ -149,8 +149,10 @@ class Board(BoardBase):
             for key, grid in (("shots", "enemy"), ("incoming", "own")):
                 if len(view.get(key, [])) > len(old.get(key, [])):
                     self.banner = (view[key][-1][1], grid, BANNER_SECONDS)
-        self.enemy_down = (downed_unseen(view) if view.get("phase") == "play" and viewer is not None
-                           else [])
+        # At the end too while a LAN peer's layout stays hidden (until its reveal comes).
+        unseen = view.get("phase") == "play" or (
+            view.get("phase") == "over" and not isinstance(view.get("opponent_layout"), list))
+        self.enemy_down = downed_unseen(view) if unseen and viewer is not None else []
         self._ask_heat()
 
     def setting_up(self) -> bool:
