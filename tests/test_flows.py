@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pygame
+import pytest
 
 from client.scenes.play import PlayScene
 from game.match import Match, Seat
@@ -622,3 +623,45 @@ def test_a_lan_game_goes_on_under_a_dialog_and_a_question_withdrawn_there_goes(h
     h.frames(3)
     assert asked not in h.app.stack and mine in h.app.stack  # the question went with the link
     assert h.top.message == "The other player is gone"
+
+
+@pytest.mark.parametrize("game", ["ataxx", "jungle"])
+@pytest.mark.parametrize("size", [(800, 560), (1100, 720), (1280, 800)])
+def test_over_the_lan_the_panels_buttons_keep_their_size_as_the_move_hint_comes_and_goes(
+        game, size):
+    from players.events import Event, EventKind
+    from tests.fakes.remote import SilentRemote
+    from tests.harness import Harness
+
+    class Echo(SilentRemote):
+        """A link whose host plays each move sent, and whose peer moves when told."""
+
+        def __init__(self, match: Match) -> None:
+            super().__init__(match)
+            self.queue: list[Event] = []
+
+        def events(self) -> list[Event]:
+            out, self.queue = self.queue, []
+            return out
+
+        def submit(self, move: Any) -> None:
+            self.match.play(move)
+            self.queue.append(Event(EventKind.MOVED, move=move))
+
+    h = Harness(size)
+    try:
+        match = Match(game, None, 3, [Seat("human", "Ann"), Seat("remote", "Ben")])
+        link = Echo(match)
+        play = PlayScene(h.app, match, [HumanController(), Controller()], session=link,
+                         now=lambda: 10.0)
+        h.app.push(play)
+        rects: dict[bool, list] = {}
+        for _ in range(4):
+            h.frames(3)
+            mine = match.to_move() == 0
+            rects.setdefault(mine, [b.rect.copy() for b in play.panel_buttons.buttons])
+            assert [b.rect for b in play.panel_buttons.buttons] == rects[mine]
+            link.submit(match.legal_moves()[0])  # Ann's move, then Ben's
+        assert rects[True] == rects[False]  # the move hint shows on one's own turn only
+    finally:
+        h.close()

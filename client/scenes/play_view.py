@@ -54,6 +54,7 @@ class PlayView(Scene):
         self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
         self.status_lines = []  # the board's panel lines as laid out
+        self._panel_text: tuple = ((0, 0), 0, 0)  # window size, buttons, most lines seen
         self._build_buttons()
 
     # --- what the table holds, as the screen names it
@@ -156,16 +157,23 @@ class PlayView(Scene):
         y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
         buttons = self.panel_buttons.buttons
         n = len(buttons)
-        height = max(30, min(40, (side.bottom - y - 10 - MOVES_ROOM) // max(1, n) - 8))
-        if y + MOVES_ROOM + n * (height + 8) <= side.bottom - 2:
-            top = max(y, side.bottom - 10 - n * (height + 8))
+        # The buttons keep the room the most text at this size and count needed, so a line
+        # that comes and goes (the move hint on one's own turn) moves only the move list.
+        most = len(self.status_lines)
+        if self._panel_text[:2] == (size, n):
+            most = max(most, self._panel_text[2])
+        self._panel_text = (size, n, most)
+        y_room = y + 22 * (most - len(self.status_lines))
+        height = max(30, min(40, (side.bottom - y_room - 10 - MOVES_ROOM) // max(1, n) - 8))
+        if y_room + MOVES_ROOM + n * (height + 8) <= side.bottom - 2:
+            top = max(y_room, side.bottom - 10 - n * (height + 8))
             self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
             self._place_move_list(y)
             return
         # A small window: two columns, so the last button (Menu) stays on screen.
         rows = (n + 1) // 2
-        height = max(26, min(34, (side.bottom - y - 10) // max(1, rows) - 6))
-        top = max(y, side.bottom - 10 - rows * (height + 6))
+        height = max(26, min(34, (side.bottom - y_room - 10) // max(1, rows) - 6))
+        top = max(y_room, side.bottom - 10 - rows * (height + 6))
         half = (side.width - 28 - 6) // 2
         for i, b in enumerate(buttons):
             b.rect = pygame.Rect(side.x + 14 + (i % 2) * (half + 6), top + (i // 2) * (height + 6),
