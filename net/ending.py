@@ -119,15 +119,17 @@ class Ends:
             self.secret_expected() and not self.verdict)
 
     def settled(self) -> bool:
-        """The record is final: no reveal from the peer is still awaited, and an end that
-        crossed this side's on the wire has had time to come (or the link is gone). A replay
+        """The record is final: no reveal from the peer is still awaited (a lost link does not
+        end the wait: the verdict can still change the result), and an end that crossed this
+        side's on the wire has had time to come (or the link is gone). A replay
         or a statistic taken before then could miss what they bring (a fog game's moves, the
         host's resignation that stands over a draw agreed here)."""
-        if self.closed or not self.connected or self.verdict:
+        if self.closed or self.verdict:
             return True
         if self.secret_expected():
-            return False
-        return self.ended_at is not None and self.now() - self.ended_at >= CROSS_WAIT
+            return False  # even with the link gone: it comes on a resume, or close() judges it
+        return not self.connected or (self.ended_at is not None
+                                      and self.now() - self.ended_at >= CROSS_WAIT)
 
     def secret_expected(self) -> bool:
         """Whether the peer has a secret to reveal at the end."""

@@ -106,6 +106,7 @@ class Table:
         self.answer_after = 0.0  # no bot's move lands before this time (a person's shows)
         self.notices: list[str] = []  # messages from background saves and replays
         self.replay_due = False
+        self.quitting = False  # the arcade is closing: what is left to write is written now
         self._ended: Match | None = None  # the match whose end-of-game work was done
         self._events: list[Event] = []
         self.clock = self._make_clock(time_control, kept_clock)
@@ -451,7 +452,7 @@ class Table:
     def _record_stats(self) -> None:
         entry = self.stats_entry()
         if entry is not None:
-            stats.record_in_background(*entry)
+            (stats.record if self.quitting else stats.record_in_background)(*entry)
 
     def _write_replay(self) -> None:
         match, duration, notices = self.match, self.now() - self.started, self.notices
@@ -463,7 +464,10 @@ class Table:
                 notices.append(Text(N_("Replay not saved: {error}"),
                                     {"error": exc.strerror or str(exc)}).say())
 
-        self.io(write)
+        if self.quitting:
+            write()
+        else:
+            self.io(write)
 
     # --- saving and leaving
     def keeps_saves(self) -> bool:
@@ -481,7 +485,9 @@ class Table:
                                      quiet=name is None, extra=self.save_extra())
 
     def save_on_quit(self) -> None:
-        """The arcade is closing: write the save now, on this thread (nothing else will)."""
+        """The arcade is closing: write the save now, on this thread (nothing else will);
+        an end still waiting to settle is recorded on this thread too, when close() comes."""
+        self.quitting = True
         self.cancel()
         if self.keeps_saves() and not self.match.over:
             try:

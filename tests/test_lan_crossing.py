@@ -322,6 +322,63 @@ def test_the_players_statistics_count_the_end_both_sides_agree_on(monkeypatch):
     assert [c[2] for c in counted] == ["won"]
 
 
+def test_an_end_whose_link_is_gone_is_counted_only_once_its_verdict_is_in(monkeypatch):
+    """The guest resigns; its resignation crosses, the host's reveal is lost with the link.
+    The verdict (the host unverified when the guest leaves) makes the game the host's loss,
+    so neither a statistic nor the replay may be taken before it."""
+    from game import replay, stats
+    from players.base import Controller, HumanController
+    from players.table import Table
+    counted, written = [], []
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
+    monkeypatch.setattr(replay, "save_replay",
+                        lambda match, duration: written.append(match.outcome().winner))
+    h, g = memory_pair("banqi", seed=17)
+    to_turn(h, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=lambda work: work())
+    g.resign()
+    settle(h)
+    frames = list(g.link.inbox)
+    assert any(f["type"] == "reveal" for f in frames)
+    g.link.inbox.clear()
+    g.link.inbox.extend(f for f in frames if f["type"] != "reveal")  # lost with the link
+    g.link.close("gone")
+    for _ in range(3):
+        table.tick()
+    assert g.match.outcome().winner == h.seat and not g.verdict
+    assert counted == [] and written == []  # not before the verdict
+    table.close()  # the guest leaves: the host's reveal is owed and it is away
+    assert g.verdict and not g.verdict.ok and g.match.outcome().winner == g.seat
+    assert [c[2] for c in counted] == ["won"] and written == [g.seat]
+
+
+def test_quitting_records_an_end_that_waited_on_the_peer_before_the_arcade_exits(monkeypatch):
+    """Closing the arcade judges an end still waiting on the peer's reveal, and counts and
+    keeps it on the quitting thread: a background thread would die with the process."""
+    from game import replay, stats
+    from players.base import Controller, HumanController
+    from players.table import Table
+    counted, written = [], []
+    monkeypatch.setattr(stats, "record", lambda *entry: counted.append(entry))
+    monkeypatch.setattr(stats, "record_in_background", lambda *entry: None)  # lost at exit
+    monkeypatch.setattr(replay, "save_replay",
+                        lambda match, duration: written.append(match.outcome().winner))
+    h, g = memory_pair("banqi", seed=17)
+    to_turn(h, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=lambda work: None)  # lost at exit
+    g.resign()
+    g.link.close("gone")  # before the host's reveal came
+    table.tick()
+    assert counted == [] and written == []
+    table.save_on_quit()
+    table.close()
+    assert [c[2] for c in counted] == ["won"] and written == [g.seat]
+
+
 def test_a_refusal_crosses_as_a_key_and_values_and_is_said_from_them():
     from net import messages
     h, g = memory_pair("ataxx", seed=18)
