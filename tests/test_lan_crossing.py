@@ -88,7 +88,7 @@ def test_a_takeback_allowed_on_a_dialog_left_open_after_the_end_reopens_nothing(
     settle(h, g)
     assert h.match.over and len(h.match.moves) == n
     same_end(h, g)
-    assert h.verdict.ok and g.verdict.ok
+    assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok)
 
 
 @pytest.mark.parametrize("options", BANQI)
@@ -103,7 +103,7 @@ def test_a_takeback_allowed_while_the_resignation_crosses_it_keeps_the_end(optio
     settle(h, g)
     assert len(h.match.moves) == n
     same_end(h, g)
-    assert h.verdict.ok and g.verdict.ok
+    assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok)
 
 
 def test_a_takeback_reply_sent_after_the_end_changes_nothing_on_either_side():
@@ -183,7 +183,7 @@ def test_a_guest_resignation_crossing_the_hosts_move_ends_both_records_alike(gam
     same_end(h, g)
     assert h.match.outcome().winner == h.seat
     if h.secret_expected() or g.secret_expected():
-        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+        assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok), (h.verdict, g.verdict)
 
 
 @pytest.mark.parametrize("game,options", CROSSING)
@@ -197,7 +197,7 @@ def test_a_host_resignation_crossing_the_guests_move_ends_both_records_alike(gam
     same_end(h, g)
     assert g.match.outcome().winner == g.seat
     if h.secret_expected() or g.secret_expected():
-        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+        assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok), (h.verdict, g.verdict)
 
 
 @pytest.mark.parametrize("game", ["ataxx", "banqi"])

@@ -59,7 +59,7 @@ def test_a_fog_game_plays_through_and_the_guest_sees_only_its_view():
         assert g.match.moves == h.match.moves
         assert h.match.result_line() == g.match.result_line()
         pump_until([h, g], lambda: g.verdict and h.verdict)
-        assert g.verdict.ok and h.verdict.ok, (g.verdict, h.verdict)
+        assert (g.verdict and g.verdict.ok) and (h.verdict and h.verdict.ok), (g.verdict, h.verdict)
         plies = check_frames_hide_the_fog(h, h.link.sent)
         assert any(p["move"] == banqi.UNSEEN for p in plies)  # the fog did hide something
         # the guest's record is the whole game, and plays back (a replay, a save)
@@ -172,7 +172,7 @@ def test_an_honest_fog_game_ended_by_resignation_shows_the_whole_game_after():
         play_through(h, g, random.Random(10), max_plies=25)
         g.resign()
         pump_until([h, g], lambda: g.verdict and h.verdict)
-        assert g.verdict.ok and g.match.whole and g.match.moves == h.match.moves
+        assert (g.verdict and g.verdict.ok) and g.match.whole and g.match.moves == h.match.moves
         assert g.match.outcome().termination is Termination.RESIGNATION
     finally:
         h.close(), g.close(), host.stop()
@@ -208,7 +208,7 @@ def test_a_fog_guest_resumes_from_the_views_and_takes_back():
         assert g.match.views[-1] == h.match.rules.view(h.match.state, g.seat)
         play_through(h, g, rng, max_plies=3000)
         pump_until([h, g], lambda: g.verdict)
-        assert g.verdict.ok and g.match.whole
+        assert (g.verdict and g.verdict.ok) and g.match.whole
     finally:
         h.close(), g.close(), host.stop()
 

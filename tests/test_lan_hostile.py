@@ -356,7 +356,7 @@ def test_banqi_checks_hold_after_a_takeback_and_a_rematch():
         play_through(h, g, rng, max_plies=30)
         h.resign()
         pump_until([h, g], lambda: h.verdict and g.verdict)
-        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+        assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok), (h.verdict, g.verdict)
         g.offer_rematch()
         asks = []
         pump_until([h, g], lambda: asks.extend(x for x in h.events() if x.kind is EventKind.ASK)

@@ -63,7 +63,7 @@ def finish(h, g, rng):
     a, b = h.match.outcome(), g.match.outcome()
     assert (a.winner, a.termination) == (b.winner, b.termination)
     if h.secret_expected() or g.secret_expected():
-        assert h.verdict.ok and g.verdict.ok, (h.verdict, g.verdict)
+        assert (h.verdict and h.verdict.ok) and (g.verdict and g.verdict.ok), (h.verdict, g.verdict)
 
 
 @pytest.mark.parametrize("game,options", [("banqi", {}), ("planes", {}), ("ataxx", {}),

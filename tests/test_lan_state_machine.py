@@ -309,7 +309,7 @@ def test_an_honest_guest_away_past_the_reveal_time_at_the_end_is_not_called_a_li
     assert h.match.over and not h.connected and not h.verdict  # waiting, not judging
     g.rejoin = back
     pair.quiet()
-    assert h.verdict.ok and g.match.over
+    assert h.verdict and h.verdict.ok and g.match.over  # judged, and honest
     pair.teardown()
 
 
