@@ -295,20 +295,41 @@ def test_a_planes_guest_refuses_a_takeback_between_its_answer_and_the_shot():
     assert g.violation and len(g.match.moves) == ply
 
 
+def banqi_guest_at_its_table(io):
+    """A Banqi pair at the guest's turn, and the guest's table (its player at the screen)."""
+    from players.base import Controller, HumanController
+    from players.table import Table
+    h, g = memory_pair("banqi", seed=17)
+    to_turn(h, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    return h, g, Table(g.match, seats, remote=g, io=io)
+
+
+def records_taken(monkeypatch, background: bool) -> tuple[list, list]:
+    """The statistics counted and the winners of the replays written, as they happen; with
+    background False, only what is written on the caller's thread (a background thread
+    would die with a quitting arcade)."""
+    from game import replay, stats
+    counted: list = []
+    written: list = []
+    take = counted.append
+    monkeypatch.setattr(stats, "record_in_background",
+                        (lambda *entry: take(entry)) if background else (lambda *entry: None))
+    monkeypatch.setattr(stats, "record", lambda *entry: take(entry))
+    monkeypatch.setattr(replay, "save_replay",
+                        lambda match, duration: written.append(match.outcome().winner))
+    return counted, written
+
+
 def test_the_players_statistics_count_the_end_both_sides_agree_on(monkeypatch):
     """A draw agreed here crosses the host's resignation: the host's end stands, and the
     guest's table counts a win, not the draw it saw first (it counts once the record is
     settled: the peer's reveal has come)."""
     from game import stats
-    from players.base import Controller, HumanController
-    from players.table import Table
     counted = []
     monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
-    h, g = memory_pair("banqi", seed=17)
-    to_turn(h, g, g.seat, random.Random(13))
-    seats = [Controller(), Controller()]
-    seats[g.seat] = HumanController()
-    table = Table(g.match, seats, remote=g, io=lambda work: None)
+    h, g, table = banqi_guest_at_its_table(io=lambda work: None)
     h.offer_draw()
     q = asks(table.tick())[0]
     q.on_yes()  # a draw here...
@@ -326,18 +347,8 @@ def test_an_end_whose_link_is_gone_is_counted_only_once_its_verdict_is_in(monkey
     """The guest resigns; its resignation crosses, the host's reveal is lost with the link.
     The verdict (the host unverified when the guest leaves) makes the game the host's loss,
     so neither a statistic nor the replay may be taken before it."""
-    from game import replay, stats
-    from players.base import Controller, HumanController
-    from players.table import Table
-    counted, written = [], []
-    monkeypatch.setattr(stats, "record_in_background", lambda *entry: counted.append(entry))
-    monkeypatch.setattr(replay, "save_replay",
-                        lambda match, duration: written.append(match.outcome().winner))
-    h, g = memory_pair("banqi", seed=17)
-    to_turn(h, g, g.seat, random.Random(13))
-    seats = [Controller(), Controller()]
-    seats[g.seat] = HumanController()
-    table = Table(g.match, seats, remote=g, io=lambda work: work())
+    counted, written = records_taken(monkeypatch, background=True)
+    h, g, table = banqi_guest_at_its_table(io=lambda work: work())
     g.resign()
     settle(h)
     frames = list(g.link.inbox)
@@ -357,19 +368,8 @@ def test_an_end_whose_link_is_gone_is_counted_only_once_its_verdict_is_in(monkey
 def test_quitting_records_an_end_that_waited_on_the_peer_before_the_arcade_exits(monkeypatch):
     """Closing the arcade judges an end still waiting on the peer's reveal, and counts and
     keeps it on the quitting thread: a background thread would die with the process."""
-    from game import replay, stats
-    from players.base import Controller, HumanController
-    from players.table import Table
-    counted, written = [], []
-    monkeypatch.setattr(stats, "record", lambda *entry: counted.append(entry))
-    monkeypatch.setattr(stats, "record_in_background", lambda *entry: None)  # lost at exit
-    monkeypatch.setattr(replay, "save_replay",
-                        lambda match, duration: written.append(match.outcome().winner))
-    h, g = memory_pair("banqi", seed=17)
-    to_turn(h, g, g.seat, random.Random(13))
-    seats = [Controller(), Controller()]
-    seats[g.seat] = HumanController()
-    table = Table(g.match, seats, remote=g, io=lambda work: None)  # lost at exit
+    counted, written = records_taken(monkeypatch, background=False)
+    h, g, table = banqi_guest_at_its_table(io=lambda work: None)  # a thread lost at exit
     g.resign()
     g.link.close("gone")  # before the host's reveal came
     table.tick()
