@@ -237,19 +237,27 @@ def test_the_heat_map_still_shows_once_a_head_is_found():
     assert max(shades.values()) == 200  # the likeliest open cell at full strength
 
 
-def test_planes_shot_down_are_marked_on_both_grids():
-    from client.boards.planes import Board, downed, downed_unseen
+def _planes_one_shot_down() -> tuple[Match, list]:
+    """A hot-seat planes game in which Ann has shot down one whole plane of Ben's, its head
+    last (Ben shooting in between); the match and that plane."""
     from game.rules import planes
     match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
     match.play(_planes_layout(1))
     match.play(_planes_layout(2))
     target = match.view(None)["layouts"][1][0]
     cells = [r * 10 + c for r, c in planes.plane_cells(*target)]
-    for cell in cells[1:] + cells[:1]:  # the whole plane, its head last
+    for cell in cells[1:] + cells[:1]:
         match.play(cell)  # Ann
         if not match.over:
             match.play(next(c for c in match.legal_moves()
                             if c not in {s for s, _ in match.view(1)["shots"]}))  # Ben
+    return match, target
+
+
+def test_planes_shot_down_are_marked_on_both_grids():
+    from client.boards.planes import Board, downed, downed_unseen
+    from game.rules import planes
+    match, target = _planes_one_shot_down()
     ann, ben = match.view(0), match.view(1)
     assert downed_unseen(ann) == [list(target)]
     assert downed(10, ben["layout"], ben["incoming"]) == [list(target)]
@@ -261,15 +269,7 @@ def test_planes_shot_down_are_marked_on_both_grids():
 def test_planes_shot_down_still_show_at_the_end_before_the_other_layout_is_revealed():
     from client.boards.planes import Board
     from game.rules import planes
-    match = Match("planes", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
-    match.play(_planes_layout(1))
-    match.play(_planes_layout(2))
-    target = match.view(None)["layouts"][1][0]
-    cells = [r * 10 + c for r, c in planes.plane_cells(*target)]
-    for cell in cells[1:] + cells[:1]:  # Ann shoots the whole plane, its head last
-        match.play(cell)
-        match.play(next(c for c in match.legal_moves()
-                        if c not in {s for s, _ in match.view(1)["shots"]}))  # Ben
+    match, target = _planes_one_shot_down()
     # A LAN game's end, before the other side's reveal has come: its layout is still hidden.
     ended = dict(match.view(0), phase="over", opponent_layout=planes.HIDDEN_LAYOUT)
     board = Board(match.options, planes.SEAT_NAMES)
