@@ -64,10 +64,17 @@ def start_board(path: str, seed: int) -> int:
     return int(boards[(seed - 1) % len(boards)])
 
 
-def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None]) -> dict:
+def depth_rule(cells: tuple[int, ...]) -> int:
+    """nneonneo's depth, in our chance levels: max(3, distinct tiles - 2) slides below the
+    root's."""
+    return max(3, len({v for v in cells if v}) - 2) + 1
+
+
+def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None, int]) -> dict:
     """One game from seed at ms a move (or to a fixed depth); its score, best tile, moves and
-    decision times."""
-    seed, ms, level, evaluation, weights, max_moves, depth, starts = job
+    decision times. From the first board holding late_tile on (0: never) the heuristic plays,
+    to nneonneo's depth rule with no clock."""
+    seed, ms, level, evaluation, weights, max_moves, depth, starts, late_tile = job
     if evaluation != "heuristic":
         net = network_weights(weights)
         if bot.KERNEL.load() is None or net is None:
@@ -82,23 +89,36 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None]
         state = rules.reseed(rules.State(rules.unpack(start_board(starts, seed))), state.rng)
     rng = random.Random(seed)
     times: list[float] = []
-    began = time.monotonic()
+    late: list[float] = []  # processor time of each move of the late phase
+    sampled: list[int] = []  # every 100th board, to time another program on the same boards
+    began, cpu = time.monotonic(), time.process_time()
     while len(times) < max_moves:
         legal = rules.legal_moves(state)
         if not legal:
             break
         t = time.monotonic()
-        if depth:  # no clock: the same tree whatever the machine's load
+        if late_tile and rules.best_tile(state) >= late_tile:
+            c = time.process_time()
+            dirs = [rules.DIRECTIONS.index(m) for m in legal]
+            move = rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
+                                               depth_rule(state.cells), FIXED_CUT,
+                                               network=False)]
+            late.append(time.process_time() - c)
+        elif depth:  # no clock: the same tree whatever the machine's load
             dirs = [rules.DIRECTIONS.index(m) for m in legal]
             move = rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
                                                depth, FIXED_CUT)]
         else:
             move = bot.choose(rules.view(state, 0), legal, Budget(ms / 1000), level, rng)
         times.append(time.monotonic() - t)
+        if len(times) % 100 == 0:
+            sampled.append(rules.pack(state.cells))
         state = rules.apply(state, move)
     return {"seed": seed, "score": state.score, "best": rules.best_tile(state),
             "moves": len(times), "over": not rules.legal_moves(state),
-            "decisions": histogram(times), "seconds": time.monotonic() - began}
+            "decisions": histogram(times), "seconds": time.monotonic() - began,
+            "cpu": time.process_time() - cpu, "late_moves": len(late), "late_cpu": sum(late),
+            "boards": sampled}
 
 
 def histogram(times: list[float]) -> list[list[int]]:
@@ -169,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="search this many chance levels (the root's slides included) "
                              "with no clock, instead of --ms and --level")
     parser.add_argument("--starts", help="play from these boards (a --collect file)")
+    parser.add_argument("--late-tile", type=int, default=0,
+                        help="from the first board holding this tile, the heuristic plays to "
+                             "nneonneo's depth rule with no clock")
     args = parser.parse_args(argv)
     if args.starts:
         start_board(args.starts, 1)  # an unreadable or empty file stops here, not in a worker
@@ -182,13 +205,16 @@ def main(argv: list[str] | None = None) -> None:
         settings.update(depth=args.depth, ms=None, level=None)
     if args.starts:
         settings.update(starts=args.starts)
+    if args.late_tile:
+        settings.update(late_tile=args.late_tile)
     done = [g for g in load_results(args.results, settings) if g["seed"] in seeds
             and g.get("evaluation", "heuristic") == args.evaluation
             and g.get("max_moves", 10**9) == args.max_moves
-            and g.get("depth", 0) == args.depth and g.get("starts") == args.starts]
+            and g.get("depth", 0) == args.depth and g.get("starts") == args.starts
+            and g.get("late_tile", 0) == args.late_tile]
     played = {g["seed"] for g in done}
     jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves,
-             args.depth, args.starts) for seed in seeds if seed not in played]
+             args.depth, args.starts, args.late_tile) for seed in seeds if seed not in played]
     how = f"depth {args.depth}, no clock" if args.depth else \
         f"{args.ms:g} ms a move, level {args.level}"
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {how}, "
@@ -204,7 +230,9 @@ def main(argv: list[str] | None = None) -> None:
             done.append(game)
             print(f"seed {game['seed']}: score {game['score']:,} best {game['best']} "
                   f"moves {game['moves']}{'' if game['over'] else ' (cut)'} in "
-                  f"{game['seconds']:.0f} s", flush=True)
+                  f"{game['seconds']:.0f} s, processor {game['cpu']:.0f} s"
+                  + (f", late phase {game['late_moves']} moves in {game['late_cpu']:.0f} s"
+                     if args.late_tile else ""), flush=True)
             print("  " + summary(done), flush=True)
     if done:
         print("final: " + summary(done), flush=True)

@@ -125,7 +125,7 @@ def play_game(job: tuple[str, int, float, str, int, str, str | None]) -> dict:
     return {"program": program, "seed": seed, "score": state.score,
             "best": rules.best_tile(state), "moves": len(times), "illegal": illegal,
             "over": not rules.legal_moves(state), "think": sum(times),
-            "cpu_median": statistics.median(cpu) if cpu else 0.0,
+            "cpu_median": statistics.median(cpu) if cpu else 0.0, "cpu": sum(cpu),
             "decisions": sorted([k, v] for k, v in
                                 Counter(round(t * 10_000) for t in times).items()),
             "seconds": time.monotonic() - began}
@@ -159,7 +159,15 @@ def summary(name: str, games: list[dict]) -> str:
             f"  moves/s {moves / max(1e-9, sum(g['think'] for g in games)):.1f}"
             f"  a move median {percentile(times, 0.5):.1f} ms p99 {percentile(times, 0.99):.1f}"
             f" ms  processor median {statistics.median(g['cpu_median'] for g in games) * 1000:.1f}"
-            f" ms  illegal {sum(g['illegal'] for g in games)}")
+            f" ms{processor_mean(games)}  illegal {sum(g['illegal'] for g in games)}")
+
+
+def processor_mean(games: list[dict]) -> str:
+    """The processor time a move over every move of the games that kept it (its mean: a
+    program that thinks longer on harder boards spends well above its median)."""
+    kept = [g for g in games if "cpu" in g]
+    moves = sum(g["moves"] for g in kept)
+    return f" mean {1000 * sum(g['cpu'] for g in kept) / moves:.1f} ms" if moves else ""
 
 
 def main(argv: list[str] | None = None) -> None:
