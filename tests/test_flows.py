@@ -665,3 +665,27 @@ def test_over_the_lan_the_panels_buttons_keep_their_size_as_the_move_hint_comes_
         assert rects[True] == rects[False]  # the move hint shows on one's own turn only
     finally:
         h.close()
+
+
+@pytest.mark.parametrize("width", [520, 900])
+def test_the_planes_legend_keeps_its_plane_on_a_narrow_window(monkeypatch, width):
+    from client.boards.planes import Board
+    from client.ui import theme
+    from game.rules import planes
+    match, _target = _planes_one_shot_down()
+    board = Board(match.options, planes.SEAT_NAMES)
+    board.layout(pygame.Rect(12, 64, width, 484))  # 520: the board's room in an 800x560 window
+    board.set_view(match.view(0), match.legal_moves(), my_turn=True, viewer=0)
+    drawn: list[tuple[str, tuple]] = []
+    real = theme.text
+
+    def text(surface, words, pos, *args, **kwargs):
+        drawn.append((words, pos))
+        return real(surface, words, pos, *args, **kwargs)
+
+    monkeypatch.setattr(theme, "text", text)
+    board.draw(pygame.Surface((width + 24, 560)))
+    where = [pos for words, pos in drawn if words == "plane"]
+    assert len(where) == 1
+    x, y = where[0]
+    assert x < board.enemy_rect.x and y < board.rect.bottom  # beside its marks, on the board

@@ -618,9 +618,12 @@ class Board(BoardBase):
             self._draw_mark(surface, pygame.Rect(x, y, box, box), answer)
             x = theme.text(surface, words, (x + box + 4, y + box // 2), size, theme.INK,
                            anchor="midleft").right + 16
-        if x + box * 2 + 8 + theme.font(size).size(_("plane"))[0] < grid.x - 8:
-            self._draw_plane_icon(surface, pygame.Rect(x, y, box * 2, box), PLANE_INK)
-            theme.text(surface, _("plane"), (x + box * 2 + 8, y + box // 2), size,
+        px, py = x, y
+        if x + box * 2 + 8 + theme.font(size).size(_("plane"))[0] >= grid.x - 8:
+            px, py = self.own_rect.x, y + box + 6  # a narrow window: under the marks
+        if py + box <= self.rect.bottom:
+            self._draw_plane_icon(surface, pygame.Rect(px, py, box * 2, box), PLANE_INK)
+            theme.text(surface, _("plane"), (px + box * 2 + 8, py + box // 2), size,
                        anchor="midleft")
         if self.viewer is None or self.phase != "play":
             return
