@@ -10,7 +10,6 @@ move when every move scores below alpha, and then plays its first legal move.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import random
 import sys
@@ -20,6 +19,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai.ataxx import analyse, choose  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 POSITIONS = {
@@ -76,7 +76,7 @@ def match(ms: int, per_layout: int, jobs: int) -> None:
     work = [(layout, (g % 2), g, ms / 1000) for layout in rules.LAYOUTS
             for g in range(per_layout)]
     start = time.time()
-    with mp.get_context("spawn").Pool(jobs) as pool:
+    with workers.pool(jobs) as pool:
         results = pool.map(play, work)
     total = sum(s for _, _, s in results)
     for layout in rules.LAYOUTS:

@@ -17,7 +17,6 @@ to move has a single move are skipped (their search says nothing).
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import sys
@@ -29,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import ataxx  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def main() -> None:
              args.balanced) for g in range(args.games)]
     rows: list[tuple] = []
     t0 = time.monotonic()
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+    with workers.pool(args.jobs) as pool:
         for g, game in enumerate(pool.imap_unordered(play_game, jobs, chunksize=4), 1):
             rows.extend(game)
             if g % 500 == 0:

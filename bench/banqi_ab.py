@@ -11,7 +11,6 @@ and imported under other names (banqi_old, banqi_kernel_old).
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import random
 import subprocess
@@ -24,6 +23,7 @@ sys.path.insert(0, ROOT)
 
 from ai import elo  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
 
@@ -80,7 +80,7 @@ def main() -> None:
     work = [(folder, args.seed + i, seat, args.seconds) for i in range(args.pairs)
             for seat in (0, 1)]
     start = time.time()
-    with mp.get_context("spawn").Pool(args.jobs) as pool:
+    with workers.pool(args.jobs) as pool:
         results = pool.map(play, work)
     w = sum(r[0] == 1 for r in results)
     d = sum(r[0] == 0.5 for r in results)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing as mp
 import os
 import random
 import sys
@@ -18,6 +17,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import banqi as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
 
@@ -53,7 +53,7 @@ def main() -> None:
     work = [(args.a, args.b, seed, seat, args.seconds, args.variant)
             for seed in range(args.pairs) for seat in (0, 1)]
     start = time.time()
-    with mp.get_context("spawn").Pool(args.jobs) as pool:
+    with workers.pool(args.jobs) as pool:
         results = pool.map(play, work)
     n = len(results)
     points = sum(r[0] for r in results)

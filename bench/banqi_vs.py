@@ -7,7 +7,6 @@ piece it can, else flip, else a random move), seats alternating.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import random
 import sys
@@ -17,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import banqi as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
 
@@ -57,7 +57,7 @@ def main() -> None:
         work = [(opponent, seed, args.seconds, args.level, args.fog, args.variant)
                 for seed in range(args.games)]
         start = time.time()
-        with mp.get_context("spawn").Pool(args.jobs) as pool:
+        with workers.pool(args.jobs) as pool:
             results = pool.map(play, work)
         points = sum(r[0] for r in results)
         wins = sum(r[0] == 1 for r in results)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing as mp
 import os
 import random
 import subprocess
@@ -32,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from ai import banqi as bot  # noqa: E402
 from ai import elo  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
@@ -227,7 +227,7 @@ def main() -> None:
     print(f"{len(have)} games in {args.results}, {len(work)} to play", flush=True)
     os.makedirs(os.path.dirname(args.results), exist_ok=True)
     if work:
-        with mp.get_context("spawn").Pool(args.jobs) as pool:
+        with workers.pool(args.jobs) as pool:
             for r in pool.imap_unordered(play, work):
                 r["tag"] = args.tag
                 with open(args.results, "a") as f:

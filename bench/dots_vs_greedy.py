@@ -10,7 +10,6 @@ random. Seats alternate game by game.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import random
 import resource
@@ -21,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import dots as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import dots as rules  # noqa: E402
 
 
@@ -49,7 +49,7 @@ def versus_greedy(size: str, games: int, seconds: float, level: str, jobs: int) 
     rows, cols = (int(n) for n in size.split("x"))
     work = [(rows, cols, seed, seconds, level) for seed in range(games)]
     start = time.time()
-    with mp.get_context("spawn").Pool(jobs) as pool:
+    with workers.pool(jobs) as pool:
         results = pool.map(play, work)
     points = sum(r[2] for r in results)
     wins = sum(r[2] == 1 for r in results)

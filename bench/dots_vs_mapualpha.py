@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import multiprocessing as mp
 import os
 import random
 import sys
@@ -33,6 +32,7 @@ from ai import dots as bot  # noqa: E402
 from ai import dots_chains, dots_solver  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from ai.elo import summary_line  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import dots as rules  # noqa: E402
 
 SIZE = 5  # the engine is compiled for 5x5 boxes
@@ -140,9 +140,8 @@ def main() -> None:
     todo = [(g, args.seconds, args.level) for g in range(args.games) if g not in done]
     print(f"{len(done)} games on file for {key}, {len(todo)} to play", flush=True)
     if todo:
-        ctx = mp.get_context("spawn")
         setup = (args.engine, args.seconds, args.guess)
-        with ctx.Pool(args.jobs, initializer=_init, initargs=setup) as pool:
+        with workers.pool(args.jobs, initializer=_init, initargs=setup) as pool:
             for rec in pool.imap_unordered(play, todo):
                 rec.update(key)
                 with path.open("a") as f:

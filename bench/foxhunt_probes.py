@@ -11,7 +11,6 @@ seed..seed+fields-1) for every policy.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import statistics
@@ -22,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import foxhunt as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import foxhunt as rules  # noqa: E402
 
 LEVEL = {"likeliest": "easy", "normal": "normal", "hard": "hard"}
@@ -60,7 +60,7 @@ def main() -> None:
     a = p.parse_args()
     print(f"{a.fields} fields of {a.size}x{a.size} with {rules.FIELDS[a.size]} foxes, "
           f"{a.seconds:g} s a decision, {a.jobs} jobs")
-    with multiprocessing.Pool(a.jobs) as pool:
+    with workers.pool(a.jobs, None) as pool:
         for policy in a.policies.split(","):
             jobs = [(policy, a.size, a.seed + k, a.seconds) for k in range(a.fields)]
             started = time.monotonic()

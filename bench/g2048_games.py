@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import random
 import statistics
@@ -38,6 +37,7 @@ import numpy as np  # noqa: E402
 from ai import g2048 as bot  # noqa: E402
 from ai import g2048_ntuple as ntuple  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import g2048 as rules  # noqa: E402
 
 TILES = (2048, 4096, 8192, 16384, 32768)
@@ -223,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
           f"{'' if args.starts is None else ', from the boards of ' + args.starts}, "
           f"at most {args.max_moves} moves, {args.jobs} process(es); {len(done)} already in "
           f"the results", flush=True)
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+    with workers.pool(args.jobs) as pool:
         for game in pool.imap_unordered(play_game, jobs):
             game.update(settings)
             append_result(args.results, game)

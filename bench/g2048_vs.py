@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
-import multiprocessing
 import os
 import random
 import statistics
@@ -45,6 +44,7 @@ from g2048_games import load_results, network_weights  # noqa: E402  (bench/ is 
 
 from ai import g2048 as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import g2048 as rules  # noqa: E402
 
 TILES = (2048, 4096, 8192, 16384, 32768)
@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
           f"process(es)", flush=True)
     work = [(name if name == ours else "other", seed, args.ms, lib, args.max_moves,
              args.evaluation, args.weights) for name, seed in jobs]
-    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+    with workers.pool(args.jobs) as pool:
         for (name, _), game in zip(jobs, pool.imap(play_game, work)):
             game.update(settings[name])
             done[name].append(game)

@@ -11,13 +11,13 @@ import argparse
 import random
 import sys
 import time
-from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import jungle as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import jungle as rules  # noqa: E402
 
 VALUE = {"E": 8, "L": 7, "T": 6, "P": 5, "D": 4, "W": 3, "C": 2, "R": 1}
@@ -112,7 +112,7 @@ def main() -> None:
     jobs = [(n, 1000 + i, seat, a.seconds) for n in names for i in range(a.pairs)
             for seat in (0, 1)]
     results: dict[str, list] = {n: [] for n in names}
-    with Pool(a.jobs) as pool:
+    with workers.pool(a.jobs, None) as pool:
         for r in pool.imap_unordered(play, jobs):
             results[r[0]].append(r)
             print(f"{r[0]:6} points {r[1]:.1f} plies {r[2]:3} {r[3]:10} longest {r[4]:.2f}s",

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import os
 import random
 import sys
@@ -40,6 +39,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import planes as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import planes as rules  # noqa: E402
 from game.storage import atomic_write  # noqa: E402
 
@@ -222,7 +222,7 @@ def root_walk(settings: tuple, chosen: dict[str, int], alternatives: int, jobs: 
     column = builder.codes[:, cell]
     tasks = [(settings, builder.chosen, cell, k, alternatives) for k in range(3)
              if (column == k).any()]
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with workers.pool(jobs, "fork") as pool:
         parts = pool.starmap(subtree, tasks)
         value = 1.0 + sum((column == k).sum() / n * part[0] for (*_, k, _), part in
                           zip(tasks, parts))

@@ -11,7 +11,6 @@ map's update time after a shot.
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import random
 import sys
@@ -23,6 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from ai import planes as bot  # noqa: E402
 from ai.base import Budget  # noqa: E402
+from bench import workers  # noqa: E402
 from game.rules import planes as rules  # noqa: E402
 
 
@@ -80,7 +80,7 @@ def main() -> None:
     for policy in args.policies.split(","):
         counts, times = [], []
         jobs = [(policy, target, i) for i, target in enumerate(targets)]
-        with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        with workers.pool(args.jobs) as pool:
             for n, t in pool.imap(hunt, jobs):
                 counts.append(n)
                 times += t

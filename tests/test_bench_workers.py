@@ -1,0 +1,59 @@
+"""A bench stopped with SIGTERM (kill, pkill) takes its worker processes with it."""
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+BENCH = textwrap.dedent("""
+    import os, sys, time
+    sys.path.insert(0, {root!r})
+    from bench import workers
+
+    def busy(_):
+        while True:
+            time.sleep(0.05)
+
+    if __name__ == "__main__":
+        with workers.pool(2, {context!r}) as pool:
+            pids = [p.pid for p in pool._pool]
+            print(" ".join(map(str, pids)), flush=True)
+            pool.map(busy, range(2))
+""")
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as f:  # a zombie waits only for its reaper
+        return f.read().split(") ")[-1][0] != "Z"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+@pytest.mark.parametrize("context", ["spawn", None])
+def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context):
+    script = tmp_path / "bench.py"
+    script.write_text(BENCH.format(root=str(ROOT), context=context))
+    bench = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    pids: list[int] = []
+    try:
+        pids = [int(p) for p in bench.stdout.readline().split()]
+        assert len(pids) == 2 and all(alive(p) for p in pids)
+        bench.send_signal(signal.SIGTERM)
+        assert bench.wait(timeout=60) == 128 + signal.SIGTERM
+        assert not any(alive(p) for p in pids)
+    finally:
+        for pid in [bench.pid] + [p for p in pids if alive(p)]:
+            try:
+                os.kill(pid, signal.SIGKILL)  # a failed run still leaves nothing behind
+            except ProcessLookupError:
+                pass
+        bench.wait()
