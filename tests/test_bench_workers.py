@@ -40,7 +40,7 @@ def alive(pid: int) -> bool:
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
 @pytest.mark.parametrize("context", ["spawn", None])
 def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context):
-    script = tmp_path / "bench.py"
+    script = tmp_path / "some_bench.py"  # not bench.py: it would shadow the bench folder
     script.write_text(BENCH.format(root=str(ROOT), context=context))
     bench = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     pids: list[int] = []
