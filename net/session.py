@@ -272,7 +272,11 @@ class Session(Offers, Ends, Rejoin):
         self._note(EventKind.NOTICE, text=Text(key, {"name": self.peer_name, **params}))
 
     def new_game(self, seed: int) -> None:
-        """A rematch: a fresh match with the same seats and options."""
+        """A rematch: a fresh match with the same seats and options. A reveal the peer still
+        owes is judged missing first: its program sends it at the end, before any rematch
+        message, and the link keeps their order (the old game becomes the peer's loss)."""
+        if self.match.over and not self.verdict and self.secret_expected():
+            self.unproven()
         m = self.match
         self.match = Match(m.game_id, m.options, seed, m.seats) if self.is_host else \
             secrets_for(m.game_id).guest_match(m.game_id, m.options, seed, m.seats, self.seat)

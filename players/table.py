@@ -406,6 +406,8 @@ class Table:
     def _remote_events(self, r: Remote) -> None:
         for event in r.events():
             if r.match is not self.match:  # a rematch or a resume rebuilt it
+                if self.match.over and not r.match.over:
+                    self._finish(final=True)  # a rematch: the old end is judged and final
                 self.match, self.started, self.ended_at = r.match, self.now(), None
                 self.driver.match = r.match
                 self.cancel()
@@ -420,7 +422,9 @@ class Table:
             self._events.append(event)
 
     # --- the end, done once
-    def _finish(self) -> None:
+    def _finish(self, final: bool = False) -> None:
+        """The end's work, once; its statistic and replay once the end can no longer change
+        (over the LAN: settled), or now if `final` (the match is being replaced)."""
         if self._ended is not self.match:
             self._ended = self.match
             self.ended_at = self.now()
@@ -430,9 +434,10 @@ class Table:
             if self.records and self.humans and not self.demo:
                 saves.remove(self.save_name)
             self._emit(EventKind.ENDED)
-        if self.replay_due and (self.remote is None or self.remote.settled()):
-            self.replay_due = False  # over the LAN, once the end can no longer change
-            self._record_stats()  # (a crossing end or a failed reveal would change it)
+        # over the LAN a crossing end or a failed reveal could still change it
+        if self.replay_due and (final or self.remote is None or self.remote.settled()):
+            self.replay_due = False
+            self._record_stats()
             self._write_replay()
 
     def stats_entry(self) -> tuple[str, str, str, int | None] | None:
@@ -506,7 +511,7 @@ class Table:
         if self.remote is not None:
             self.remote.close()
             if self.replay_due:
-                self._finish()  # left before the end settled: it is final now, keep it
+                self._finish(final=True)  # left before the end settled: it is final now
         for c in self.controllers:
             c.close()
 

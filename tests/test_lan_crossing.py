@@ -379,6 +379,27 @@ def test_quitting_records_an_end_that_waited_on_the_peer_before_the_arcade_exits
     assert [c[2] for c in counted] == ["won"] and written == [g.seat]
 
 
+def test_a_rematch_before_the_peers_reveal_judges_the_old_game_and_keeps_its_record(
+        monkeypatch):
+    """A modified host skips its reveal and starts a rematch at once: an honest host's reveal,
+    sent at the end, would have come first (the link keeps order). The old game is judged
+    unverified (the host's loss) before the new one begins, and the guest's record of it
+    is kept with that result, not lost with the old match."""
+    counted, written = records_taken(monkeypatch, background=True)
+    h, g, table = banqi_guest_at_its_table(io=lambda work: work())
+    old = g.match
+    g.resign()  # the host wins...
+    settle(h)
+    g.link.inbox.clear()  # ...and its modified program sends no reveal
+    g.offer_rematch()
+    h.link.send({"type": "rematch_reply", "accept": True})
+    h.link.send({"type": "new_game", "seed": 5, **h.hidden.welcome_fields()})
+    table.tick()
+    assert g.match is not old and not g.match.over  # the rematch began
+    assert old.outcome().winner == g.seat  # the old game: the host's loss, unverified
+    assert [c[2] for c in counted] == ["won"] and written == [g.seat]
+
+
 def test_a_refusal_crosses_as_a_key_and_values_and_is_said_from_them():
     from net import messages
     h, g = memory_pair("ataxx", seed=18)
