@@ -2,7 +2,7 @@
 
     python bench/g2048_games.py --games 20 --ms 100 --jobs 2 [--level hard] [--first-seed 1]
                                 [--results FILE] [--evaluation ntuple --weights FILE]
-                                [--max-moves N] [--depth N] [--starts FILE]
+                                [--max-moves N] [--depth N] [--starts FILE] [--late-tile T]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
 says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
@@ -16,7 +16,10 @@ ai/data's file by default); --max-moves cuts games short (they count with what t
 --depth N searches N chance levels (cut 1e-4) with no clock instead of --ms (equal trees).
 --starts FILE (boards holding 16384, from bench/g2048_ntuple_train.py --collect) plays seed
 k's game from the file's k-th board instead of an empty one, to measure the late game alone
-(the score counts from there).
+(the score counts from there). --late-tile T hands the game, from the first board holding T,
+to the heuristic searching to nneonneo's depth rule with no clock (a trial of that late
+phase: each game records its processor time in all and in that phase). Every game keeps every
+100th board, for bench/g2048_equal_time.py.
 """
 
 from __future__ import annotations
