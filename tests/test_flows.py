@@ -625,10 +625,12 @@ def test_a_lan_game_goes_on_under_a_dialog_and_a_question_withdrawn_there_goes(h
     assert h.top.message == "The other player is gone"
 
 
+@pytest.mark.parametrize("local", [0, 1])
 @pytest.mark.parametrize("game", ["ataxx", "jungle"])
 @pytest.mark.parametrize("size", [(800, 560), (1100, 720), (1280, 800)])
 def test_over_the_lan_the_panels_buttons_keep_their_size_as_the_move_hint_comes_and_goes(
-        game, size):
+        game, size, local):
+    """From the first frame, whoever moves first: the panel keeps room for the hint."""
     from players.events import Event, EventKind
     from tests.fakes.remote import SilentRemote
     from tests.harness import Harness
@@ -637,7 +639,7 @@ def test_over_the_lan_the_panels_buttons_keep_their_size_as_the_move_hint_comes_
         """A link whose host plays each move sent, and whose peer moves when told."""
 
         def __init__(self, match: Match) -> None:
-            super().__init__(match)
+            super().__init__(match, seat=local)
             self.queue: list[Event] = []
 
         def events(self) -> list[Event]:
@@ -650,19 +652,21 @@ def test_over_the_lan_the_panels_buttons_keep_their_size_as_the_move_hint_comes_
 
     h = Harness(size)
     try:
-        match = Match(game, None, 3, [Seat("human", "Ann"), Seat("remote", "Ben")])
+        seats = [Seat("human", "Ann"), Seat("remote", "Ben")]
+        match = Match(game, None, 3, seats if local == 0 else seats[::-1])
         link = Echo(match)
-        play = PlayScene(h.app, match, [HumanController(), Controller()], session=link,
-                         now=lambda: 10.0)
+        controllers = [HumanController(), Controller()]
+        play = PlayScene(h.app, match, controllers if local == 0 else controllers[::-1],
+                         session=link, now=lambda: 10.0)
         h.app.push(play)
         rects: dict[bool, list] = {}
         for _ in range(4):
             h.frames(3)
-            mine = match.to_move() == 0
+            mine = match.to_move() == local
             rects.setdefault(mine, [b.rect.copy() for b in play.panel_buttons.buttons])
             assert [b.rect for b in play.panel_buttons.buttons] == rects[mine]
-            link.submit(match.legal_moves()[0])  # Ann's move, then Ben's
-        assert rects[True] == rects[False]  # the move hint shows on one's own turn only
+            assert rects[mine] == next(iter(rects.values()))  # the hint shows on one's turn
+            link.submit(match.legal_moves()[0])  # a move of each side in turn
     finally:
         h.close()
 

@@ -149,11 +149,12 @@ class Board(SquareBoard):
                                                       side=_(self.seat_names[p.turn])),
                  _("Moves without a clone: {n}/{limit}").format(n=p.halfmove,
                                                                 limit=rules.DRAW_HALFMOVES)]
-        if self.my_turn and self.legal == [rules.PASS]:
-            lines.append(_("No move: you must pass."))
-        elif self.my_turn:
-            lines.append(_("Click a stone, then a dot (clone) or a ring (jump)."))
-        return lines
+        return lines + (self.turn_hint() if self.my_turn else [])
+
+    def turn_hint(self) -> list[str]:
+        if self.legal == [rules.PASS]:
+            return [_("No move: you must pass.")]
+        return [_("Click a stone, then a dot (clone) or a ring (jump).")]
 
     def diagrams(self) -> list[Diagram]:
         """A stone's clone and jump targets; a clone turning its neighbours."""

@@ -206,9 +206,12 @@ class Board(SquareBoard):
         lines = [_("Face down: {n}").format(n=sum(v["hidden"].values())),
                  _("Moves without flip or capture: {n}/{limit}").format(
                      n=v["quiet_plies"], limit=rules.QUIET_LIMIT)]
-        if self.my_turn and v["colors"][0] is None:
-            lines.append(_("Click a disc to flip it, or a piece, then where it goes."))
-        return lines
+        return lines + (self.turn_hint() if self.my_turn else [])
+
+    def turn_hint(self) -> list[str]:
+        if self.view is None or self.view["colors"][0] is not None:
+            return []  # once the colours are known the board speaks for itself
+        return [_("Click a disc to flip it, or a piece, then where it goes.")]
 
     def diagrams(self) -> list[Diagram]:
         """The chart of ranks (who takes whom) under both rule sets, and the cannon's jump."""

@@ -125,7 +125,12 @@ class BoardBase:
         raise NotImplementedError
 
     def status(self) -> list[str]:
-        """Lines for the side panel: counts, scores, what the player should do."""
+        """Lines for the side panel: counts, scores, and turn_hint() on the player's turn."""
+        return []
+
+    def turn_hint(self) -> list[str]:
+        """What status() adds on the local player's turn (how to move). The panel keeps room
+        for it all game, so its buttons stay where they are as the turns pass."""
         return []
 
     def actions(self) -> list[tuple[str, Callable[[], None]]]:

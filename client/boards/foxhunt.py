@@ -167,10 +167,11 @@ class Board(BoardBase):
         if self.heat_on:
             lines.append(_("Hint: chance of a fox per square") if self.heat_exact
                          else _("Hint: chance of a fox per square (sampled)"))
-        if self.my_turn:
-            lines.append(_("Click a square to probe it. A number counts the foxes on its row, "
-                           "column and diagonals."))
-        return lines
+        return lines + (self.turn_hint() if self.my_turn else [])
+
+    def turn_hint(self) -> list[str]:
+        return [_("Click a square to probe it. A number counts the foxes on its row, "
+                  "column and diagonals.")]
 
     def move_text(self, move, before: dict, after: dict) -> str:
         """A probe by the square's name as the field's edges label it, and its answer: "D5: 2",

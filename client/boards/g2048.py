@@ -272,9 +272,10 @@ class Board(BoardBase):
             lines.append(_("Hint: thinking…"))
         if self.autoplay:
             lines.append(_("Autoplay on ({speed})").format(speed=_(SPEEDS[self.speed][0])))
-        if self.my_turn and not self.autoplay:
-            lines.append(_("Arrows, WASD or drag to move"))
-        return lines
+        return lines + (self.turn_hint() if self.my_turn else [])
+
+    def turn_hint(self) -> list[str]:
+        return [] if self.autoplay else [_("Arrows, WASD or drag to move")]
 
     def move_text(self, move, before: dict, after: dict) -> str:
         return f"{ARROWS.get(move, '')} {_(DIRECTIONS.get(move, move))}".strip()

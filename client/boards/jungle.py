@@ -158,9 +158,10 @@ class Board(SquareBoard):
             lines.append(_("Wolf 4 over dog 3"))
         if v["options"]["traps"] == "any":
             lines.append(_("Every trap takes away rank"))
-        if self.my_turn:
-            lines.append(_("Click an animal, then where it goes."))
-        return lines
+        return lines + (self.turn_hint() if self.my_turn else [])
+
+    def turn_hint(self) -> list[str]:
+        return [_("Click an animal, then where it goes.")]
 
     def diagrams(self) -> list[Diagram]:
         """The tiger's jump over a river; an elephant made rank 0 by a trap."""

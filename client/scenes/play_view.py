@@ -159,7 +159,7 @@ class PlayView(Scene):
         n = len(buttons)
         # The buttons keep the room the most text at this size and count needed, so a line
         # that comes and goes (the move hint on one's own turn) moves only the move list.
-        most = len(self.status_lines)
+        most = len(self.status_lines) + self._hint_room()
         if self._panel_text[:2] == (size, n):
             most = max(most, self._panel_text[2])
         self._panel_text = (size, n, most)
@@ -210,7 +210,16 @@ class PlayView(Scene):
     def _status_lines(self) -> list[str]:
         """The board's lines for the side panel, wrapped to its width."""
         lines = self.board.status() if self.board.view is not None else []
+        return self._wrapped(lines)
+
+    def _wrapped(self, lines: list[str]) -> list[str]:
         return [part for line in lines for part in theme.wrap(line, self.side.width - 28, 17)]
+
+    def _hint_room(self) -> int:
+        """The lines the move hint adds on a local player's turn while it is not shown."""
+        if not self.humans or self.board.view is None or self.board.my_turn:
+            return 0
+        return len(self._wrapped(self.board.turn_hint()))
 
     def status_text(self) -> str:
         m = self.match
