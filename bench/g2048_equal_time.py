@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from g2048_games import FIXED_CUT, depth_rule  # noqa: E402  (bench/ is its folder)
+from g2048_games import late_move  # noqa: E402  (bench/ is its folder)
 from g2048_vs import _other  # noqa: E402
 
 from ai import g2048 as bot  # noqa: E402
@@ -49,9 +49,7 @@ def ours(state: rules.State, ms: float, late_tile: int, rng: random.Random) -> s
     """Our move as bench/g2048_games.py --late-tile plays it."""
     legal = rules.legal_moves(state)
     if late_tile and rules.best_tile(state) >= late_tile:
-        dirs = [rules.DIRECTIONS.index(m) for m in legal]
-        return rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
-                                           depth_rule(state.cells), FIXED_CUT, network=False)]
+        return late_move(state, legal)
     return bot.choose(rules.view(state, 0), legal, Budget(ms / 1000), "hard", rng)
 
 

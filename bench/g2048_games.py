@@ -73,6 +73,13 @@ def depth_rule(cells: tuple[int, ...]) -> int:
     return max(3, len({v for v in cells if v}) - 2) + 1
 
 
+def late_move(state: rules.State, legal: list[str]) -> str:
+    """The late phase's move: the heuristic to nneonneo's depth rule, with no clock."""
+    dirs = [rules.DIRECTIONS.index(m) for m in legal]
+    return rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
+                                       depth_rule(state.cells), FIXED_CUT, network=False)]
+
+
 def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None, int]) -> dict:
     """One game from seed at ms a move (or to a fixed depth); its score, best tile, moves and
     decision times. From the first board holding late_tile on (0: never) the heuristic plays,
@@ -102,10 +109,7 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None,
         t = time.monotonic()
         if late_tile and rules.best_tile(state) >= late_tile:
             c = time.process_time()
-            dirs = [rules.DIRECTIONS.index(m) for m in legal]
-            move = rules.DIRECTIONS[bot.search(rules.pack(state.cells), dirs, Budget(3600),
-                                               depth_rule(state.cells), FIXED_CUT,
-                                               network=False)]
+            move = late_move(state, legal)
             late.append(time.process_time() - c)
         elif depth:  # no clock: the same tree whatever the machine's load
             dirs = [rules.DIRECTIONS.index(m) for m in legal]

@@ -115,8 +115,12 @@ class Ends:
     def _owed(self) -> bool:
         """Whether the two sides still owe each other something: the game, an end the peer
         was not told, a reveal either way (a lost link is worth taking up again)."""
-        return not self.match.over or self.unsent_end is not None or not self.revealed or (
-            self.secret_expected() and not self.verdict)
+        return not self.match.over or self.unsent_end is not None or not self.revealed or \
+            self.reveal_awaited()
+
+    def reveal_awaited(self) -> bool:
+        """The peer has a secret to reveal and no verdict on it has been taken yet."""
+        return self.secret_expected() and not self.verdict
 
     def settled(self) -> bool:
         """The record is final: no reveal from the peer is still awaited (a lost link does not
@@ -124,12 +128,12 @@ class Ends:
         side's on the wire has had time to come (or the link is gone). A replay
         or a statistic taken before then could miss what they bring (a fog game's moves, the
         host's resignation that stands over a draw agreed here)."""
-        if self.closed or self.verdict:
+        if self.closed:
             return True
-        if self.secret_expected():
+        if self.reveal_awaited():
             return False  # even with the link gone: it comes on a resume, or close() judges it
-        return not self.connected or (self.ended_at is not None
-                                      and self.now() - self.ended_at >= CROSS_WAIT)
+        return bool(self.verdict) or not self.connected or (
+            self.ended_at is not None and self.now() - self.ended_at >= CROSS_WAIT)
 
     def secret_expected(self) -> bool:
         """Whether the peer has a secret to reveal at the end."""
@@ -156,7 +160,7 @@ class Ends:
         is away may come back with it); if not, its result is void."""
         if self.ended_at is None:
             self.ended_at = self.now()
-        if self.verdict or self.closed or not self.secret_expected() or not self.connected:
+        if self.closed or not self.reveal_awaited() or not self.connected:
             return
         if self.now() - max(self.ended_at, self.linked_at) > REVEAL_WAIT:
             self.unproven()

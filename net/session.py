@@ -134,8 +134,7 @@ class Session(Offers, Ends, Rejoin):
         self.after_move()
 
     def close(self) -> None:
-        if self.match.over and not self.verdict and not self.connected \
-                and self.secret_expected():
+        if self.match.over and not self.connected and self.reveal_awaited():
             self.unproven()  # the peer left owing its reveal: this side waits no longer
         self.closed = True
         self.send({"type": "bye"})
@@ -167,7 +166,7 @@ class Session(Offers, Ends, Rejoin):
         problem = messages.refusal(
             message, self.hidden.FIELDS, over=self.match.over, offers=self.offers,
             host=self.is_host, rematch_agreed=self.rematch_agreed,
-            reveal_due=not self.verdict and self.secret_expected())
+            reveal_due=self.reveal_awaited())
         if problem is messages.STALE:
             return  # it crossed the end, which is on its way to the peer
         if problem is not None:
@@ -275,7 +274,7 @@ class Session(Offers, Ends, Rejoin):
         """A rematch: a fresh match with the same seats and options. A reveal the peer still
         owes is judged missing first: its program sends it at the end, before any rematch
         message, and the link keeps their order (the old game becomes the peer's loss)."""
-        if self.match.over and not self.verdict and self.secret_expected():
+        if self.match.over and self.reveal_awaited():
             self.unproven()
         m = self.match
         self.match = Match(m.game_id, m.options, seed, m.seats) if self.is_host else \
