@@ -39,9 +39,11 @@ def sampled_boards(path: str, every: int) -> list[int]:
     with open(path, encoding="utf-8") as f:
         for line in f:
             try:
-                boards += json.loads(line).get("boards", [])
+                game = json.loads(line)
             except ValueError:
                 continue  # a line cut short when a run was stopped
+            kept = game.get("boards", []) if isinstance(game, dict) else []
+            boards += [b for b in kept if isinstance(b, int) and 0 < b < 1 << 64]
     return boards[::every]
 
 
