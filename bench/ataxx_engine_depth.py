@@ -25,7 +25,7 @@ from ai.base import Budget  # noqa: E402
 from bench.ataxx_selfplay import setting  # noqa: E402
 from bench.ataxx_vs_engine import RESULTS  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
-from players.program import ProgramProcess  # noqa: E402
+from players.program import UAI_MAX_LINES, ProgramProcess  # noqa: E402
 
 INFO = re.compile(r"\bdepth (\d+)\b.*\bnodes (\d+)")
 
@@ -35,9 +35,11 @@ class Engine:
     own reader of info lines), run as the arcade runs programs (players.program): an engine
     that hangs, floods or ends is stopped with a message, and nothing it started stays."""
 
-    def __init__(self, command: str, silence_s: float = 120.0):
+    def __init__(self, command: str, silence_s: float = 120.0, max_lines: int = UAI_MAX_LINES):
         self.proc = ProgramProcess(command.split())
         self.silence_s = silence_s  # the longest wait for a line
+        # a flood read as fast as it comes never fills the process's queue: count it here
+        self.max_lines = max_lines
         self.send("uai")
         self.read_until("uaiok")
 
@@ -61,6 +63,10 @@ class Engine:
             lines.append(item[1])
             if item[1].startswith(word):
                 return lines
+            if len(lines) >= self.max_lines:
+                self.proc.kill_now()
+                raise SystemExit(f"the engine printed more than {self.max_lines} lines before "
+                                 f"{word!r}: stopped")
 
     def _failure(self, item: tuple[str, str, float] | None) -> str:
         """What the engine did instead of answering: flooded, fell silent, garbled or ended."""

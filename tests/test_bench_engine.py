@@ -10,6 +10,7 @@ from bench.ataxx_engine_depth import Engine
 
 ANSWERS_UAI = """
 import sys
+import time
 for line in sys.stdin:
     if line.startswith("uai"):
         print("uaiok", flush=True)
@@ -20,6 +21,9 @@ ON_GO = {
     "hangs": ("pass", "said nothing for 0.2 s before 'bestmove'"),
     "floods": ("while True: print('info depth 1 nodes 5', flush=True)",
                "printed more than"),
+    # never silent for long, and read as fast as it comes, so no queue fills: the reader counts
+    "trickles": ("while True: print('info depth 1 nodes 5', flush=True); time.sleep(0.005)",
+                 "printed more than 50 lines before 'bestmove'"),
     "dies": ("sys.stderr.write('out of memory\\n'); sys.exit(3)",
              "exited with code 3 (stderr: out of memory) before 'bestmove'"),
     "garbles": ("sys.stdout.buffer.write(b'\\xff\\xfe\\n'); sys.stdout.flush()",
@@ -32,7 +36,7 @@ def test_an_engine_that_misbehaves_stops_the_bench_with_a_message(kind, tmp_path
     script = tmp_path / f"{kind}.py"
     on_go, message = ON_GO[kind]
     script.write_text(textwrap.dedent(ANSWERS_UAI).replace("{on_go}", on_go))
-    engine = Engine(f"{sys.executable} {script}", silence_s=0.2)
+    engine = Engine(f"{sys.executable} {script}", silence_s=0.2, max_lines=50)
     with pytest.raises(SystemExit) as stop:
         engine.best("x5o/7/7/7/7/7/o5x x 0 1", 100)
     assert message in str(stop.value)
