@@ -24,61 +24,35 @@ from ai import ataxx  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from bench.ataxx_selfplay import setting  # noqa: E402
 from bench.ataxx_vs_engine import RESULTS  # noqa: E402
+from bench.engine_lines import EngineFailed, EngineLines  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
-from players.program import UAI_MAX_LINES, ProgramProcess  # noqa: E402
+from players.program import UAI_MAX_LINES  # noqa: E402
 
 INFO = re.compile(r"\bdepth (\d+)\b.*\bnodes (\d+)")
 
 
-class Engine:
+class Engine(EngineLines):
     """A UAI engine asked for its node count to a depth or its move at a node count (a bench's
-    own reader of info lines), run as the arcade runs programs (players.program): an engine
-    that hangs, floods or ends is stopped with a message, and nothing it started stays."""
+    own reader of info lines): an engine that hangs, floods or ends stops the bench with a
+    message, and nothing it started stays."""
 
     def __init__(self, command: str, silence_s: float = 120.0, max_lines: int = UAI_MAX_LINES):
-        self.proc = ProgramProcess(command.split())
-        self.silence_s = silence_s  # the longest wait for a line
-        # a flood read as fast as it comes never fills the process's queue: count it here
-        self.max_lines = max_lines
+        super().__init__(command, silence_s, max_lines)
         self.send("uai")
-        self.read_until("uaiok")
+        self.lines_until("uaiok")
 
-    def send(self, line: str) -> None:
-        self.proc.send(line)
-
-    def read_until(self, word: str) -> list[str]:
+    def lines_until(self, word: str) -> list[str]:
         """The engine's lines up to the first that starts with word."""
-        lines: list[str] = []
-        step = min(1.0, self.silence_s)  # a flood is noticed within a step
-        silent = 0.0
-        while True:
-            item = self.proc.take(step)
-            if item is None and not self.proc.flooded and silent < self.silence_s:
-                silent += step
-                continue
-            if item is None or item[0] != "line":
-                self.proc.kill_now()
-                raise SystemExit(f"the engine {self._failure(item)} before {word!r}: stopped")
-            silent = 0.0
-            lines.append(item[1])
-            if item[1].startswith(word):
-                return lines
-            if len(lines) >= self.max_lines:
-                self.proc.kill_now()
-                raise SystemExit(f"the engine printed more than {self.max_lines} lines before "
-                                 f"{word!r}: stopped")
-
-    def _failure(self, item: tuple[str, str, float] | None) -> str:
-        """What the engine did instead of answering: flooded, fell silent, garbled or ended."""
-        if item is None:
-            return self.proc.flooded or f"said nothing for {self.silence_s:g} s"
-        return item[1] or self.proc.exit_text()  # a bad line says what it was; the end does not
+        try:
+            return super().read_until(lambda line: line.startswith(word), repr(word))
+        except EngineFailed as failed:
+            raise SystemExit(str(failed)) from None
 
     def nodes(self, fen: str, depth: int) -> int:
         self.send("uainewgame")
         self.send("position fen " + fen)
         self.send(f"go depth {depth}")
-        found = [INFO.search(line) for line in self.read_until("bestmove")]
+        found = [INFO.search(line) for line in self.lines_until("bestmove")]
         counts = [int(m.group(2)) for m in found if m and int(m.group(1)) <= depth]
         return counts[-1] if counts else 0
 
@@ -86,11 +60,7 @@ class Engine:
         """The engine's move from fen, searched to `nodes` nodes (`go nodes`); its table kept."""
         self.send("position fen " + fen)
         self.send(f"go nodes {nodes}")
-        return self.read_until("bestmove")[-1].split()[1]
-
-    def close(self) -> None:
-        self.send("quit")
-        self.proc.close().join()
+        return self.lines_until("bestmove")[-1].split()[1]
 
 
 def positions(tag: str, every: int, limit: int) -> list[str]:

@@ -45,7 +45,7 @@ def referee_score(engine: Engine, fen: str, nodes: int) -> int | None:
     """The engine's score of fen for the side to move (its last info line's)."""
     engine.send("position fen " + fen)
     engine.send(f"go nodes {nodes}")
-    found = [SCORE.search(line) for line in engine.read_until("bestmove")]
+    found = [SCORE.search(line) for line in engine.lines_until("bestmove")]
     scores = [int(m.group(1)) for m in found if m]
     return scores[-1] if scores else None
 

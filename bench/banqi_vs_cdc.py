@@ -21,7 +21,7 @@ import argparse
 import json
 import os
 import random
-import subprocess
+import shutil
 import sys
 import time
 from collections import Counter
@@ -32,12 +32,14 @@ from ai import banqi as bot  # noqa: E402
 from ai import elo  # noqa: E402
 from ai.base import Budget  # noqa: E402
 from bench import workers  # noqa: E402
+from bench.engine_lines import EngineFailed, EngineLines  # noqa: E402
 from game.rules import banqi as rules  # noqa: E402
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results",
                        "banqi_vs_cdc.jsonl")
 TO_CDC = {"K": "K", "A": "G", "E": "M", "R": "R", "N": "N", "C": "C", "P": "P"}
-ENGINE_TIMEOUT = 60.0  # seconds: an engine silent this long loses the game
+ENGINE_TIMEOUT = 60.0  # seconds: an engine silent this long ends the game unfinished
+MAX_LINES = 1000  # lines before one answer (the engine's own chatter included)
 
 
 def cdc_square(sq: int) -> str:
@@ -55,38 +57,20 @@ def cdc_piece(p: str) -> str:
     return letter if p.isupper() else letter.lower()
 
 
-class Engine:
-    """One engine process for one game (it keeps state across games in globals)."""
+class Engine(EngineLines):
+    """One engine process for one game (it keeps state across games in globals), run as the
+    arcade runs programs: one that falls silent for ENGINE_TIMEOUT, floods, garbles or ends
+    raises EngineFailed, and nothing it started stays."""
 
     def __init__(self, command: str):
-        self.proc = subprocess.Popen(command.split(), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                     text=True, bufsize=1)
+        super().__init__(command, silence_s=ENGINE_TIMEOUT, max_lines=MAX_LINES)
 
     def ask(self, cid: int, command: str) -> str:
         """Sends `cid command`, returns the answer after `=cid` (it also prints other lines)."""
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(f"{cid} {command}\n")
-        self.proc.stdin.flush()
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise EOFError("the engine closed its output")
-            line = line.rstrip("\n")
-            for mark in ("=", "?"):
-                if line.startswith(f"{mark}{cid}"):
-                    return line[len(f"{mark}{cid}"):].strip()
-
-    def close(self) -> None:
-        try:
-            self.ask(5, "quit")
-        except (OSError, EOFError, ValueError):
-            pass
-        try:
-            self.proc.wait(2)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        self.send(f"{cid} {command}")
+        marks = (f"={cid}", f"?{cid}")
+        lines = self.read_until(lambda line: line.startswith(marks), f"answering {command!r}")
+        return lines[-1][len(marks[0]):].strip()
 
 
 def quiet_flip(board, rng: random.Random) -> str | None:
@@ -157,10 +141,10 @@ def play(job: tuple) -> dict:
             else:
                 engine.ask(10, f"move {cdc_square(rules.parse_square(move[:2]))} "
                                f"{cdc_square(rules.parse_square(move[2:]))}")
-    except (OSError, EOFError) as exc:
-        error = repr(exc)
+    except EngineFailed as failed:
+        error = str(failed)
     finally:
-        engine.close()
+        engine.close("5 quit")
     out = rules.outcome(s)
     if out is None:
         score, how = None, "unfinished: " + error
@@ -217,6 +201,8 @@ def main() -> None:
     p.add_argument("--results", default=RESULTS)
     p.add_argument("--jobs", type=int, default=2)
     args = p.parse_args()
+    if not args.engine.split() or shutil.which(args.engine.split()[0]) is None:
+        raise SystemExit(f"no engine program at {args.engine!r}")
     rows = load(args.results)
     mine = [r for r in rows if r.get("tag") == args.tag and r["seconds"] == args.seconds
             and r["engine_ms"] == args.engine_ms and r["level"] == args.level

@@ -1,6 +1,8 @@
-"""The Ataxx benches' UAI reader (bench/ataxx_engine_depth.Engine) against engines that hang,
-flood or die: each run ends with a message naming what the engine did, and no engine stays."""
+"""The benches' readers of outside engines (bench/engine_lines.py: the Ataxx benches' UAI
+Engine, the Banqi bench's CDC one) against engines that hang, flood or die: each run ends with a
+message naming what the engine did, and no engine stays."""
 
+import os
 import sys
 import textwrap
 
@@ -52,3 +54,42 @@ def test_an_engine_that_answers_gives_its_move(tmp_path):
     assert engine.nodes("x5o/7/7/7/7/7/o5x x 0 1", 1) == 7
     engine.close()
     assert engine.proc.exited.is_set()
+
+
+ANSWERS_CDC = """
+import os
+import sys
+import time
+print(os.getpid(), file=open(sys.argv[1], "w"), flush=True)
+for line in sys.stdin:
+    cid, command = line.split(" ", 1)
+    if command.startswith("genmove"):
+        {on_genmove}
+    print(f"={cid} ok", flush=True)
+"""
+ON_GENMOVE = {
+    "hangs": ("time.sleep(60)", "said nothing for 0.3 s before answering 'genmove"),
+    "trickles": ("while True: print('thinking', flush=True); time.sleep(0.005)",
+                 "printed more than 50 lines before answering 'genmove"),
+    "dies": ("sys.exit(4)", "exited with code 4 before answering 'genmove"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(ON_GENMOVE))
+def test_a_cdc_engine_that_misbehaves_leaves_its_game_unfinished_and_is_gone(
+        kind, tmp_path, monkeypatch):
+    """The Banqi bench's game against an engine that fails at its first move is recorded as
+    unfinished with what the engine did, and the engine process does not outlive it."""
+    from bench import banqi_vs_cdc
+    monkeypatch.setattr(banqi_vs_cdc, "ENGINE_TIMEOUT", 0.3)
+    monkeypatch.setattr(banqi_vs_cdc, "MAX_LINES", 50)
+    monkeypatch.setattr(banqi_vs_cdc.bot.KERNEL, "load", lambda: None)  # Hard never moves here
+    on_genmove, message = ON_GENMOVE[kind]
+    script, pid_file = tmp_path / "cdc.py", tmp_path / "pid"
+    script.write_text(textwrap.dedent(ANSWERS_CDC).replace("{on_genmove}", on_genmove))
+    record = banqi_vs_cdc.play((f"{sys.executable} {script} {pid_file}", 7, 1, 0.01, 100,
+                                "hard"))
+    assert record["score"] is None and record["plies"] == 0
+    assert record["end"].startswith("unfinished: ") and message in record["end"], record["end"]
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(pid_file.read_text()), 0)
