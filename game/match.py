@@ -164,6 +164,7 @@ class Match:
         self.started = time.time()
         self.ending: Ending | None = None  # a resignation, forfeit or agreed draw
         self._undo_rng = random.Random(self.seed ^ 0x5EED)
+        self._outcome_of: tuple[Any, Outcome | None] | None = None  # (state, its outcome)
 
     # --- what the state says
     @property
@@ -179,7 +180,7 @@ class Match:
     def outcome(self) -> Outcome | None:
         end = self.ending
         if end is None:
-            return self.rules.outcome(self.state)
+            return self._rules_outcome()
         detail = Text(end.detail) if end.detail else None
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
             name = self.seats[end.loser].name
@@ -191,6 +192,14 @@ class Match:
         # match cannot say who would have won
         winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None
         return Outcome(winner, self.score(), end.termination, detail)
+
+    def _rules_outcome(self) -> Outcome | None:
+        """The rules' outcome of the present state, worked out once for each state: states are
+        immutable, and the loop asks several times a frame (Banqi's generates every move)."""
+        state = self.state
+        if self._outcome_of is None or self._outcome_of[0] is not state:
+            self._outcome_of = (state, self.rules.outcome(state))
+        return self._outcome_of[1]
 
     def score(self) -> tuple[int, ...]:
         """The score per seat now (mid-game too)."""

@@ -1,6 +1,10 @@
 """The match: moves, undo, resign, records and rebuilding from them."""
 
+import random
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from game.match import Match, Seat
 from game.rules import Option, RulesError, normalize_with
@@ -81,3 +85,29 @@ def test_options_are_checked():
     for bad in ({"n": 3}, {"n": True}, {"m": 1}, [1]):
         with pytest.raises(RulesError):
             normalize_with(spec, bad)
+
+
+# games that end within the steps drawn (and race's hidden coin, which an undo redraws)
+ENDING = [("race", {"pile": 7}), ("dots", {"rows": 2, "cols": 2}), ("foxhunt", {"size": 8}),
+          ("banqi", None), ("ataxx", None)]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[
+    HealthCheck.function_scoped_fixture])  # race's registration is the same for every example
+@given(which=st.sampled_from(range(len(ENDING))), seed=st.integers(0, 999),
+       steps=st.lists(st.integers(0, 6), min_size=1, max_size=80))
+def test_the_outcome_said_is_always_the_rules_outcome_of_the_present_state(
+        race, which, seed, steps):
+    """The match works an outcome out once for each state: through moves, undos (which redraw
+    hidden chance), the end and undos past it, what it says is what the rules say of the state
+    it holds."""
+    game, options = ENDING[which]
+    m = Match(game, options, seed)
+    rng = random.Random(seed)
+    for step in steps:
+        if step == 0 or m.over:
+            m.undo(rng.randint(1, 3))
+        else:
+            m.play(rng.choice(m.legal_moves()))
+        assert m.outcome() == m.rules.outcome(m.state)
+        assert m.over == (m.rules.outcome(m.state) is not None)
