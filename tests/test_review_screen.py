@@ -13,14 +13,15 @@ import threading
 import pygame
 import pytest
 
-from ai.base import Appraisal, Deadline
+from ai.base import Appraisal, Budget, Deadline, decide_setup
 from ai.review import QUICK, Review
 from client.scenes import review as review_scene
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayPlayerScene
 from client.scenes.review import ReviewScene
-from game import replay
+from game import registry, replay
 from game.match import Match, Seat
+from tests.harness import Harness
 
 BLUNDERS = (3, 6)  # the plies the scripted review marks as blunders
 GAME = "jungle"  # two players, nothing hidden, no setup: every ply is judged
@@ -305,3 +306,45 @@ def test_2048_says_where_the_board_was_lost(h):
     h.click_button("Try again from here")  # one player: no one to ask who plays
     play = h.top
     assert isinstance(play, PlayScene) and play.match.moves == match.moves[:BLUNDERS[0]]
+
+
+def _drawn(board, size: tuple[int, int]) -> pygame.Rect:
+    """Where a board's drawing falls: its pixels alone, on a clear layer."""
+    layer = pygame.Surface(size, pygame.SRCALPHA)
+    board.draw(layer)
+    return layer.get_bounding_rect()
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800), (1920, 1080)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("game", registry.available())
+def test_the_words_over_the_boards_cover_no_board_and_the_boards_keep_to_their_room(game, size):
+    """At a mistake, with the better move shown beside the one played (or on a tab over one
+    board): each board draws inside its own rect, clear of the graph, and no caption or tab
+    lies over a board's drawing (Jungle's board used to keep a cell it had no room for, and its
+    file letters and top edge ran under the tabs at the smallest window)."""
+    players = registry.get(game).players
+    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
+                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
+    rng = random.Random(3)
+    while len(match.moves) < 12 and not match.over:
+        if match.setup_pending():
+            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
+                                    rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    h = Harness(size)
+    try:
+        scene = open_review(h, match, ply=0)
+        finish(h, scene)
+        scene.seek(next((e["ply"] + 1 for e in scene.plies if e.get("class") == "blunder"), 4))
+        h.frame()
+        assert scene.captions and (scene.has_better or players == 1)
+        boards = [scene.board, scene.better_board] if scene.split else [scene.board]
+        for board in boards:
+            drawn = _drawn(board, size)
+            assert board.rect.inflate(6, 6).contains(drawn), (board.rect, drawn)
+            assert drawn.bottom <= scene.graph.top, (drawn, scene.graph)
+            assert not any(drawn.colliderect(c) for c in scene.captions), (drawn, scene.captions)
+    finally:
+        h.close()

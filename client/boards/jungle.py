@@ -67,7 +67,7 @@ class Board(SquareBoard):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        self.cell = max(24, min((rect.width - 40) // rules.FILES,
+        self.cell = max(8, min((rect.width - 40) // rules.FILES,  # it keeps to its rect
                                 (rect.height - 40) // rules.RANKS))
         w, h = self.cell * rules.FILES, self.cell * rules.RANKS
         self.origin = (rect.centerx - w // 2, rect.centery - h // 2)

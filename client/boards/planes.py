@@ -210,7 +210,7 @@ class Board(BoardBase):
             self.enemy_rect = pygame.Rect(0, 0, 0, 0)
             return
         side = min((rect.width - 70) // 2, rect.height - 66 - LEGEND_H)
-        self.cell = max(14, side // self.size)
+        self.cell = max(8, side // self.size)  # a board keeps to its rect, however small
         grid = self.cell * self.size
         gap = max(30, (rect.width - 2 * grid) // 3)
         self.own_rect = pygame.Rect(rect.x + gap, rect.y + 56, grid, grid)

@@ -131,6 +131,7 @@ class ReviewScene(Scene):
         self.fits: dict[tuple, bool] = {}  # whether two boards fit side by side, per layout
         self.better_text = ""
         self.tabs: list[tuple[bool, pygame.Rect]] = []  # Played / Better, when one board
+        self.captions: list[pygame.Rect] = []  # where the words over the boards were drawn
         self.start(fresh=False, any_depth=True)
         self.show()
 
@@ -705,7 +706,7 @@ class ReviewScene(Scene):
                    (self.side.x - 14, head // 2), self.px(17), theme.INK_SOFT, anchor="midright")
         area = self.board_area
         self.board.draw(surface)
-        self.tabs = []
+        self.tabs, self.captions = [], []
         if self.split:
             self._caption(surface, _played(), self.board.rect, theme.INK)
             self.better_board.draw(surface)
@@ -722,6 +723,7 @@ class ReviewScene(Scene):
                 theme.text(surface, word, tab.center, size, theme.GOOD if better else theme.INK,
                            bold=True, anchor="center")
                 self.tabs.append((better, tab))
+                self.captions.append(tab)
                 x += width + 8
         elif self.ply:
             self._caption(surface, _played(), area, theme.INK)
@@ -741,8 +743,8 @@ class ReviewScene(Scene):
         self.nav.draw(surface, show_focus=False)
 
     def _caption(self, surface: pygame.Surface, word: str, rect: pygame.Rect, colour) -> None:
-        theme.text(surface, word, (rect.centerx, self.board_area.y - 4), self.px(16), colour,
-                   bold=True, anchor="midbottom")
+        self.captions.append(theme.text(surface, word, (rect.centerx, self.board_area.y - 4),
+                                        self.px(16), colour, bold=True, anchor="midbottom"))
 
     def _draw_progress(self, surface: pygame.Surface) -> None:
         bar = self.bar
