@@ -58,6 +58,24 @@ def test_hover_and_focus_look_different():
     assert dark(hover) == dark(plain) == 0
 
 
+def test_the_labels_of_a_row_of_buttons_share_one_size(monkeypatch):
+    """Two buttons of one height side by side, one label too long for the size the other
+    takes: both are drawn at the size the long one fits (the review's "Previous mistake" and
+    "Next mistake" were drawn at two sizes); an icon button keeps its icon."""
+    pygame.init()
+    sizes: dict[str, int] = {}
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda surface, s, pos, size=20, *a, **k: (
+        sizes.__setitem__(s, size), real(surface, s, pos, size, *a, **k))[1])
+    group = ButtonGroup([Button("Previous mistake", lambda: None), Button("Next", lambda: None),
+                         Button("", lambda: None, icon="play")], vertical=False)
+    group.layout_row(10, 10, 130, 46, gap=8)
+    group.draw(pygame.Surface((600, 80)), show_focus=False)
+    long_fits = group.buttons[0].label_size()
+    assert long_fits < group.buttons[1].label_size()  # the case: alone, they would differ
+    assert sizes == {"Previous mistake": long_fits, "Next": long_fits}
+
+
 def test_the_pointer_hovers_without_taking_the_keyboard_focus():
     pygame.init()
     group = ButtonGroup([Button(f"B{i}", lambda: None, rect=pygame.Rect(10, 10 + 50 * i, 160, 40))

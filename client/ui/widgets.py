@@ -23,10 +23,18 @@ class Button:
 
     icon: str | None = None  # one of paper.ICONS, drawn in ink instead of the label
 
+    def label_size(self) -> int:
+        """The largest text size (at most half the height) at which the label fits."""
+        size = max(12, min(26, int(self.rect.height * 0.5)))
+        while theme.font(size).size(self.label)[0] > self.rect.width - 12 and size > 11:
+            size -= 1
+        return size
+
     def draw(self, surface: pygame.Surface, focused: bool = False,
-             hovered: bool | None = None) -> None:
+             hovered: bool | None = None, size: int | None = None) -> None:
         """Hover and focus look different: the pointer over a button pencils it in (hatching
-        and an underline), the keyboard's focus rings it in ink; both can show at once."""
+        and an underline), the keyboard's focus rings it in ink; both can show at once. The
+        label is drawn at `size` (a group's shared one) if it fits at that size."""
         if hovered is None:
             hovered = self.rect.collidepoint(pygame.mouse.get_pos())
         hover = hovered and self.enabled
@@ -53,11 +61,9 @@ class Button:
                 paper.underline(surface, (box.centerx - box.height * 0.4, box.bottom - 8),
                                 (box.centerx + box.height * 0.4, box.bottom - 8), ink)
             return
-        size = max(12, min(26, int(box.height * 0.5)))
-        label = self.label
-        while theme.font(size).size(label)[0] > box.width - 12 and size > 11:
-            size -= 1
-        drawn = theme.text(surface, label, box.center, size, ink, anchor="center")
+        fits = self.label_size()
+        drawn = theme.text(surface, self.label, box.center, fits if size is None else
+                           min(size, fits), ink, anchor="center")
         if hover:
             y = min(box.bottom - 5, drawn.bottom + 1)
             paper.underline(surface, (drawn.x, y), (drawn.right, y), ink)
@@ -143,9 +149,15 @@ class ButtonGroup:
         return False
 
     def draw(self, surface: pygame.Surface, show_focus: bool = True) -> None:
+        """Labelled buttons of one height share one text size: the one the longest fits."""
+        shared: dict[int, int] = {}
+        for b in self.buttons:
+            if b.icon is None:
+                shared[b.rect.height] = min(shared.get(b.rect.height, 99), b.label_size())
         for i, b in enumerate(self.buttons):
             b.draw(surface, focused=show_focus and i == self.focus,
-                   hovered=self.pointer is not None and b.rect.collidepoint(self.pointer))
+                   hovered=self.pointer is not None and b.rect.collidepoint(self.pointer),
+                   size=shared.get(b.rect.height))
 
 
 def card_rect(size: tuple[int, int], width: int, height: int) -> pygame.Rect:
