@@ -9,6 +9,7 @@ generator (`moves_on`) and capture rule (`can_take`) the contract functions are 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from typing import NamedTuple
 
 from game.i18n import N_, Text
@@ -234,11 +235,15 @@ def move_name(move: tuple[int, int]) -> str:
 
 def board_text(board) -> str:
     """63 squares as docs/protocol.md's board string: ranks 9 to 1, digits for empty runs."""
+    return _board_text(tuple(board))
+
+
+@lru_cache(maxsize=4096)  # a view writes out every position since the last capture
+def _board_text(board: tuple[str, ...]) -> str:
     rows = []
     for r in range(RANKS - 1, -1, -1):
         row, run = "", 0
-        for f in range(FILES):
-            p = board[sq_of(f, r)]
+        for p in board[r * FILES:(r + 1) * FILES]:
             if p == ".":
                 run += 1
                 continue
