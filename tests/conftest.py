@@ -46,6 +46,12 @@ def pytest_configure(config):
             run.wait()
 
 
+def pytest_collection_modifyitems(config, items):
+    """The long tests first: two workers then end the run on short ones, at about the same time,
+    where one of them used to finish a long test alone."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)  # stable: else in order
+
+
 @pytest.fixture(autouse=True)
 def arcade_home(tmp_path, monkeypatch):
     """Files (settings, saves, replays, caches) go to a temporary folder, never the user's.

@@ -98,6 +98,7 @@ def minimax(pos: rules.Position, depth: int, ply: int, kernel, net: nnue.Net) ->
 
 
 # an opening, a middle game and a crowded board (plies 10, 37 and 55), and a relative network
+@pytest.mark.long
 @pytest.mark.parametrize(("seed", "relative"), [(0, False), (3, False), (5, False), (2, True)])
 def test_the_search_on_the_network_scores_as_plain_minimax(kernel, seed, relative):
     """Also for a relative network, whose outputs the kernel reads on their own halves of

@@ -113,6 +113,7 @@ def brute_force(rows: int, cols: int) -> int:
     return value(frozenset())
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("rows,cols,expected", [(1, 1, -1), (1, 2, 0), (2, 2, 2), (2, 3, -2)])
 def test_exact_values_against_brute_force(rows, cols, expected):
     assert brute_force(rows, cols) == expected
@@ -128,6 +129,7 @@ def test_retrograde_table_agrees_with_search_everywhere_on_2x2():
         assert table[mask] == memo.value(mask)
 
 
+@pytest.mark.long
 def test_3x3_table_built_in_the_background_and_cached():
     """The 3x3 value: the second player wins by 3 (first player's margin -3), which agrees with
     the published analyses; 2x2 is a first-player win by 2 (3 boxes to 1)."""

@@ -506,6 +506,7 @@ def test_the_status_line_numbers_the_next_move_as_the_move_list_does(h):
         assert listed[-1].startswith(f"{len(match.moves)}.") and shown == len(match.moves) + 1
 
 
+@pytest.mark.long
 def test_every_status_line_starts_with_a_capital(h):
     """(A side's own symbol, Ataxx's x and o, is written as the board marks it.)"""
     import random

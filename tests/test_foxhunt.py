@@ -89,6 +89,7 @@ def test_the_chances_are_exact_against_a_brute_force_on_small_fields(seed):
     assert post.probs == pytest.approx(expected, abs=1e-9)
 
 
+@pytest.mark.long
 def test_the_hunter_probes_a_sure_fox_and_finds_every_fox():
     m = Match("foxhunt", {"size": 8}, 9)
     rng = random.Random(1)

@@ -14,6 +14,7 @@ a time or all at once, so any two messages may cross.
 import random
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -273,7 +274,7 @@ class HostilePeer(Playing):
 
 TestHonestPair = HonestPair.TestCase
 TestHonestPair.settings = RUN
-TestHostilePeer = HostilePeer.TestCase
+TestHostilePeer = pytest.mark.long(HostilePeer.TestCase)
 TestHostilePeer.settings = RUN
 
 

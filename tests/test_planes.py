@@ -221,6 +221,7 @@ def brute_force_shots(codes, live, found, shot):
     [[33, "body"], [36, "miss"], [26, "miss"], [42, "body"], [63, "miss"], [53, "head"],
      [73, "head"], [56, "body"], [67, "miss"]],
 ])
+@pytest.mark.long
 def test_the_exact_search_equals_a_brute_force_and_its_bound_holds(shots):
     _, codes = rules.layouts(10, 3)
     index = tuple(int(i) for i in bot.consistent(10, 3, shots))

@@ -168,6 +168,7 @@ def test_pseudo_marks_every_letter_and_keeps_fields():
     assert leaks(["red b4-c4", "You (⟦Ŕèď⟧)"]) == ["You (⟦Ŕèď⟧)", "red b4-c4"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game_id", sorted(registry.available()))
 def test_no_english_is_drawn_in_a_translated_language(app, drawn, game_id):
     """Every screen of this game (and the shared ones, with the first game) shows no letters

@@ -11,6 +11,7 @@ import random
 from collections.abc import Callable
 
 import pygame
+import pytest
 
 from client.scenes.base import start_match
 from client.scenes.dialog import HandoverScene
@@ -208,6 +209,7 @@ def banqi_script(before: list, mine: str, answer: str):
     return script
 
 
+@pytest.mark.long
 def test_no_frame_of_a_fog_banqi_hot_seat_game_shows_where_the_absent_players_pieces_went():
     for seed in range(100):
         before, forks = _fog_game(seed)

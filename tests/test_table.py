@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -25,6 +26,7 @@ from players.table import REVEAL_SECONDS, Table
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.long
 def test_every_game_plays_hot_seat_over_the_lan_and_as_a_demo_without_pygame():
     run = subprocess.run([sys.executable, "-m", "tests.table_games"], cwd=ROOT,
                          capture_output=True, text=True, timeout=240)

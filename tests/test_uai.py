@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -77,6 +79,7 @@ class Engine:
         self.proc.wait(5)
 
 
+@pytest.mark.long
 def test_a_go_right_after_bestmove_is_always_answered():
     engine = Engine()
     try:
