@@ -217,6 +217,12 @@ class Match:
     def view(self, seat: int | None) -> dict:
         return self.rules.view(self.state, seat)
 
+    def record_complete(self) -> bool:
+        """Whether its record rebuilds this very game, for a replay or a review: so for every
+        match but one known only through views whose whole was never shown (a LAN guest's game
+        under the fog, net.secrets.banqi.FogMatch, when the host never revealed it)."""
+        return True
+
     def setup_pending(self) -> bool:
         """True while the game is in its setup phase (planes)."""
         return self.rules.SETUP and self.rules.setup_pending(self.state)

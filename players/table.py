@@ -461,6 +461,10 @@ class Table:
 
     def _write_replay(self) -> None:
         match, duration, notices = self.match, self.now() - self.started, self.notices
+        if not match.record_complete():  # its record would not rebuild it
+            notices.append(Text(N_("Replay not saved: the other side never showed the whole "
+                                   "game")).say())
+            return
 
         def write() -> None:
             try:

@@ -295,11 +295,11 @@ def test_a_planes_guest_refuses_a_takeback_between_its_answer_and_the_shot():
     assert g.violation and len(g.match.moves) == ply
 
 
-def banqi_guest_at_its_table(io):
+def banqi_guest_at_its_table(io, options: dict | None = None):
     """A Banqi pair at the guest's turn, and the guest's table (its player at the screen)."""
     from players.base import Controller, HumanController
     from players.table import Table
-    h, g = memory_pair("banqi", seed=17)
+    h, g = memory_pair("banqi", options, seed=17)
     to_turn(h, g, g.seat, random.Random(13))
     seats = [Controller(), Controller()]
     seats[g.seat] = HumanController()
@@ -512,3 +512,54 @@ def test_no_takeback_goes_back_past_a_ply_that_showed_a_secret(game):
     assert not asks(settle(h))
     assert h.link.sent[-1] == {"type": "takeback_reply", "accept": False, "ply": n}
     assert len(h.match.moves) == len(g.match.moves) == n
+
+
+def fog_guest_whose_host_shows_nothing(monkeypatch):
+    """A fog Banqi guest resigns; the host's reveal is lost with the link and the guest leaves:
+    the guest knows the game only through its views. (Its table, the records it took, the
+    pair.)"""
+    counted, written = records_taken(monkeypatch, background=True)
+    h, g, table = banqi_guest_at_its_table(io=lambda work: work(), options={"fog": True})
+    g.resign()
+    settle(h)
+    frames = [f for f in g.link.inbox if f["type"] != "reveal"]
+    g.link.inbox.clear()
+    g.link.inbox.extend(frames)
+    g.link.close("gone")
+    table.tick()
+    table.close()
+    return table, counted, written, h, g
+
+
+def test_a_fog_game_the_host_never_showed_keeps_no_replay_that_could_not_be_rebuilt(
+        monkeypatch):
+    """Under the fog, the guest's record of a game the host never revealed does not rebuild it
+    (its moves include the ones the fog hid). Its table counts the game and says why it keeps
+    no replay, where it used to write one that the replays list could not open (and the
+    result card's Watch replay and Review crashed on its hidden moves)."""
+    table, counted, written, h, g = fog_guest_whose_host_shows_nothing(monkeypatch)
+    assert not g.match.record_complete()
+    assert [c[2] for c in counted] == ["won"] and written == []
+    assert any("never showed the whole game" in str(n) for n in table.notices)
+
+
+def test_a_fog_game_the_host_showed_keeps_a_replay_that_rebuilds_it(monkeypatch, tmp_path):
+    from game import replay
+    from players.base import Controller, HumanController
+    from players.table import Table
+    real = replay.save_replay
+    kept: list = []
+    monkeypatch.setattr(replay, "save_replay",
+                        lambda match, duration: kept.append(real(match, duration, tmp_path)))
+    h, g = memory_pair("banqi", {"fog": True}, seed=17)
+    to_turn(h, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    table = Table(g.match, seats, remote=g, io=lambda work: work())
+    g.resign()
+    settle(h, g)
+    table.tick()
+    assert g.match.record_complete() and g.verdict and g.verdict.ok
+    again, _body = replay.load_replay(kept[0])
+    assert again.moves == h.match.moves and again.outcome() == h.match.outcome()
+    table.close()

@@ -225,3 +225,51 @@ def test_a_lan_banqi_record_plays_back_to_the_pieces_both_sides_opened():
             assert [s.board for s in again.states] == [s.board for s in side.match.states]
     finally:
         h.close(), g.close(), host.stop()
+
+
+def test_the_result_card_of_a_fog_game_the_host_never_showed_offers_no_replay_nor_review(
+        monkeypatch, h):
+    """The guest knows such a game only through its views, and its moves include ones the fog
+    hid: the card says so and leaves out Watch replay and Review (both crashed the arcade on a
+    hidden move); the rest of the card stays."""
+    from players.base import Controller, HumanController
+    from tests.test_lan_crossing import fog_guest_whose_host_shows_nothing
+    *_, g = fog_guest_whose_host_shows_nothing(monkeypatch)
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    h.app.push("play", match=g.match, controllers=seats, session=g)
+    h.frame()
+    h.app.push("result", play=h.top)
+    h.frame()
+    labels = [b.label for b in h.find_buttons()]
+    assert "Watch replay" not in labels and "Review" not in labels
+    assert {"Rematch (R)", "Look at the board", "Menu (M)"} <= set(labels)
+    assert "no replay and no review" in " ".join(h.top.reason_lines)
+
+
+def test_a_result_card_shown_before_the_hosts_reveal_offers_replay_and_review_once_it_comes(h):
+    """The card can come up before the whole game does (a slow link): it offers Watch replay
+    and Review as soon as the host has shown it."""
+    from players.base import Controller, HumanController
+    from tests.fakes.wire import memory_pair, settle
+    from tests.test_lan_crossing import to_turn
+    host, g = memory_pair("banqi", FOG, seed=17)
+    to_turn(host, g, g.seat, random.Random(13))
+    seats = [Controller(), Controller()]
+    seats[g.seat] = HumanController()
+    h.app.push("play", match=g.match, controllers=seats, session=g)
+    h.frame()
+    g.resign()
+    settle(host)
+    held = list(g.link.inbox)  # the host's reveal, still on its way
+    g.link.inbox.clear()
+    h.frame()
+    h.app.push("result", play=h.top)
+    h.frame()
+    assert "Review" not in [b.label for b in h.find_buttons()]
+    g.link.inbox.extend(held)
+    for _ in range(5):
+        h.frame()
+    assert g.match.record_complete()
+    assert {"Watch replay", "Review"} <= {b.label for b in h.find_buttons()}
+    assert "no review" not in " ".join(h.top.reason_lines)

@@ -190,7 +190,9 @@ class PlayView(Scene):
         empty while the game hides one seat's moves from the other."""
         m = self.match
         eyes = None  # the whole truth, unless the game hides something between the seats
-        if m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not m.over:
+        # (after the end too, when the whole was never shown: this seat knows only its views)
+        if m.rules.HIDDEN and m.rules.hides_between_seats(m.options) and not (
+                m.over and m.record_complete()):
             eyes = self.board.viewer
             if not self.board.PUBLIC_MOVES or eyes is None:
                 return []

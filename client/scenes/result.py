@@ -28,15 +28,26 @@ class ResultScene(Scene):
         self.score_rows = score_rows(match, out.score)
         # what the score counts (pieces left, boxes, probes...), said above the points
         self.score_unit = _("Score: {unit}").format(unit=_(play.board.SCORE_UNIT))
+        self.complete = match.record_complete()
+        self.buttons = ButtonGroup(self._buttons())
+
+    def _buttons(self) -> list[Button]:
+        """Rematch, replay, review, the board, the menu; a game whose record would not rebuild
+        it (under the fog, the other side has not shown the whole) has no replay or review."""
+        match = self.play.match
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
-        buttons = [Button(again, self.rematch, hotkey=pygame.K_r),
-                   Button(_("Watch replay"), self.watch_replay),
-                   Button(_("Review"), self.review, hotkey=pygame.K_v),
-                   Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
-                   Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
-        if play.session is not None:
-            buttons[0] = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r)
-        self.buttons = ButtonGroup(buttons)
+        rematch = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r) \
+            if self.play.session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
+        record = [Button(_("Watch replay"), self.watch_replay),
+                  Button(_("Review"), self.review, hotkey=pygame.K_v)] if self.complete else []
+        return [rematch, *record, Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
+                Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
+
+    def update(self, dt: float) -> None:
+        if self.complete != self.play.match.record_complete():  # the whole came after all
+            self.complete = not self.complete
+            self.buttons.set(self._buttons())
+            self.relayout()
 
     def _headline(self, match: Match, out) -> str:
         if match.rules.PLAYERS == 1:
@@ -79,7 +90,10 @@ class ResultScene(Scene):
         self.buttons.handle_event(event)
 
     def layout(self, size: tuple[int, int]) -> None:
-        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
+        note = "" if self.complete else _(
+            "The other side has not shown the whole game: it has no replay and no review.")
+        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2] + (
+            theme.wrap(note, 460 - 40, 18)[:2] if note else [])
         top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
         self.box = card_rect(size, 460, top + len(self.buttons.buttons) * 52 + 14)
         self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,

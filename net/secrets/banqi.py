@@ -190,6 +190,9 @@ class FogMatch(Match):
     def view(self, seat: int | None) -> dict:
         return super().view(seat) if self.whole else dict(self.views[-1])
 
+    def record_complete(self) -> bool:
+        return self.whole
+
     def to_move(self) -> int | None:
         if self.whole:
             return super().to_move()
