@@ -403,7 +403,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     if not values:  # not one depth in time: one ply, whatever the clock says
         if budget.cancel.is_set():
             raise Deadline
-        quick = Searcher(view["variant"], Budget(3600, budget.cancel), None)
+        quick = Searcher(view["variant"], Budget(3600, budget.cancel), kernel)
         values = {m: value(quick, m, 1) for m in asked}
     best = max(legal, key=lambda m: values[m])
     return Appraisal(win_chance(values[best]), tuple(win_chance(values[m]) for m in moves),
