@@ -36,11 +36,17 @@ WIDENING = (2, 3, 4, 6, 8, 100)  # cells weighed per shot by each round of that 
 
 def consistent(size: int, planes: int, shots) -> np.ndarray:
     """Indices of the layouts that agree with every (cell, answer)."""
-    _, codes = rules.layouts(size, planes)
-    ok = np.ones(len(codes), dtype=bool)
+    by_cell = _by_cell(size, planes)
+    ok = np.ones(by_cell.shape[1], dtype=bool)
     for cell, answer in shots:
-        ok &= codes[:, cell] == CODE[answer]
+        ok &= by_cell[cell] == CODE[answer]
     return np.nonzero(ok)[0]
+
+
+@cache
+def _by_cell(size: int, planes: int) -> np.ndarray:
+    """The layouts' codes a cell to a row: each shot reads one row, not a strided column."""
+    return np.ascontiguousarray(rules.layouts(size, planes)[1].T)
 
 
 def assist(view: dict) -> dict:
