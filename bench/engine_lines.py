@@ -5,6 +5,7 @@ naming what it did, and nothing it started stays."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NoReturn
 
 from players.program import UAI_MAX_LINES, ProgramProcess
 
@@ -45,7 +46,7 @@ class EngineLines:
             if len(lines) >= self.max_lines:
                 self.fail(f"printed more than {self.max_lines} lines before {what}")
 
-    def fail(self, what: str) -> None:
+    def fail(self, what: str) -> NoReturn:
         """Stops the engine and raises EngineFailed saying what it did."""
         self.proc.kill_now()
         raise EngineFailed(f"the engine {what}: stopped")
