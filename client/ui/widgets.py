@@ -34,7 +34,7 @@ class Button:
              hovered: bool | None = None, size: int | None = None) -> None:
         """Hover and focus look different: the pointer over a button pencils it in (hatching
         and an underline), the keyboard's focus rings it in ink; both can show at once. The
-        label is drawn at `size` (a group's shared one) if it fits at that size."""
+        label is drawn at `size` if given: a group's shared one, which every label in it fits."""
         if hovered is None:
             hovered = self.rect.collidepoint(pygame.mouse.get_pos())
         hover = hovered and self.enabled
@@ -61,9 +61,8 @@ class Button:
                 paper.underline(surface, (box.centerx - box.height * 0.4, box.bottom - 8),
                                 (box.centerx + box.height * 0.4, box.bottom - 8), ink)
             return
-        fits = self.label_size()
-        drawn = theme.text(surface, self.label, box.center, fits if size is None else
-                           min(size, fits), ink, anchor="center")
+        drawn = theme.text(surface, self.label, box.center,
+                           self.label_size() if size is None else size, ink, anchor="center")
         if hover:
             y = min(box.bottom - 5, drawn.bottom + 1)
             paper.underline(surface, (drawn.x, y), (drawn.right, y), ink)
