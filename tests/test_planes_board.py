@@ -3,6 +3,8 @@ only the plane that overlaps is marked."""  # moving off the board stays allowed
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from client.boards.planes import Board
 from game.rules import planes as rules
@@ -94,3 +96,44 @@ def test_a_lan_games_end_draws_while_the_other_layout_is_still_hidden(monkeypatc
         board.set_view(view, [], my_turn=False, viewer=None)
         board.layout(pygame.Rect(0, 0, 900, 600))
         board.draw(surface)
+
+
+def _played_planes(plies: int):
+    import random
+
+    from ai.base import Budget, decide_setup
+    from game.match import Match, Seat
+    match = Match("planes", None, 7, [Seat("human", "Ann"), Seat("human", "Bo")])
+    rng = random.Random(7)
+    while len(match.moves) < plies and not match.over:
+        if match.setup_pending():
+            match.play(decide_setup("planes", match.view(match.to_move()), "random", Budget(0.0),
+                                    rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    return match
+
+
+@settings(max_examples=60, deadline=None)
+@given(width=st.integers(240, 1600), height=st.integers(200, 1100),
+       lang=st.sampled_from(["en", "zh_CN", "zh_TW"]), viewer=st.sampled_from([None, 0]))
+def test_the_two_grids_captions_never_run_into_each_other(width, height, lang, viewer):
+    """Whatever the room and the language, each grid's caption keeps clear of the other's and
+    inside the board's rect (at the review's half width in English, "red's planes" and
+    "blue's planes" ran together)."""
+    from game import i18n
+    pygame.init()
+    match = _played_planes(12)
+    i18n.set_language(lang)
+    try:
+        board = Board(match.options, rules.SEAT_NAMES)
+        board.set_view(match.view(viewer), [], my_turn=viewer == 0, viewer=viewer)
+        rect = pygame.Rect(5, 5, width, height)
+        board.layout(rect)
+        board.draw(pygame.Surface((width + 10, height + 10)))
+        first, second = board.captions
+        assert not first.colliderect(second), (first, second)
+        for caption in board.captions:
+            assert rect.left <= caption.left and caption.right <= rect.right, (caption, rect)
+    finally:
+        i18n.set_language("en")

@@ -728,19 +728,25 @@ class ReviewScene(Scene):
         elif self.ply:
             self._caption(surface, _played(), area, theme.INK)
         self.draw_graph(surface)
-        y = self.text_box.y + 4
-        for line, colour in self.judgement():
-            for part in theme.wrap(line, self.text_box.width - 8, self.text_size)[:2]:
-                if y + self.text_size > self.text_box.bottom:
-                    break
-                theme.text(surface, part, (self.text_box.x + 4, y), self.text_size, colour)
-                y += self.text_size + 4
+        self._draw_judgement(surface)
         sheet(surface, self.side)
         self.depth.draw(surface, False)
         self._draw_progress(surface)
         self._draw_moves(surface)
         self.side_buttons.draw(surface, show_focus=False)
         self.nav.draw(surface, show_focus=False)
+
+    def _draw_judgement(self, surface: pygame.Surface) -> None:
+        """What is said of the move shown, whole: smaller words rather than fewer."""
+        said = self.judgement()
+        box = self.text_box
+        self.said_size, self.said = theme.fit_lines(tuple(line for line, _c in said),
+                                                    box.width - 8, box.height - 4,
+                                                    self.text_size, self.px(12))
+        y = box.y + 4
+        for i, part in self.said:
+            theme.text(surface, part, (box.x + 4, y), self.said_size, said[i][1])
+            y += self.said_size + 4
 
     def _caption(self, surface: pygame.Surface, word: str, rect: pygame.Rect, colour) -> None:
         self.captions.append(theme.text(surface, word, (rect.centerx, self.board_area.y - 4),

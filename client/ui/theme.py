@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import pygame
@@ -145,6 +145,44 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
         line.append(tok)
     lines.append("".join(line).rstrip())
     return lines
+
+
+def fit(s: str, width: int, size: int, smallest: int = 11, bold: bool = False) -> tuple[int, str]:
+    """One line in width pixels: the largest text size, from size down to smallest, at which s
+    fits, and s (cut short with an ellipsis if it does not fit even at smallest)."""
+    while size > smallest and font(size, bold).size(s)[0] > width:
+        size -= 1
+    return size, _cut(s, width, size, bold)
+
+
+def _cut(s: str, width: int, size: int, bold: bool = False) -> str:
+    """s, or as much of it as fits width pixels with an ellipsis after it."""
+    f = font(size, bold)
+    if f.size(s)[0] <= width:
+        return s
+    while s and f.size(s + "…")[0] > width:
+        s = s[:-1]
+    return s.rstrip() + "…"
+
+
+@lru_cache(maxsize=64)  # the same block is drawn every frame
+def fit_lines(lines: tuple[str, ...], width: int, height: int, size: int,
+              smallest: int = 11) -> tuple[int, tuple[tuple[int, str], ...]]:
+    """Paragraphs wrapped into a box, each line (size + 4) pixels high: the largest size,
+    from size down to smallest, at which every line fits, and the (paragraph, line) pairs to
+    draw. At smallest, the lines that do not fit are left out and the last one drawn ends in
+    an ellipsis."""
+    while True:
+        parts = tuple((i, part) for i, line in enumerate(lines)
+                      for part in wrap(line, width, size))
+        room = max(1, height // (size + 4))
+        if len(parts) <= room or size <= smallest:
+            break
+        size -= 1
+    if len(parts) > room:
+        last, words = parts[room - 1]
+        parts = parts[:room - 1] + ((last, _cut(words + "…", width, size)),)
+    return size, parts
 
 
 def wrap(s: str, width: int, size: int = 18, bold: bool = False) -> list[str]:
