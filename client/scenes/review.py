@@ -798,7 +798,5 @@ class ReviewScene(Scene):
                                    theme.INK_SOFT, anchor="midright")
                 right = drawn.x - 4
             room = right - rect.x - 8
-            size = self.px(16)
-            while theme.font(size).size(label)[0] > room and size > 11:
-                size -= 1
+            size, label = theme.fit(label, room, self.px(16))
             theme.text(surface, label, (rect.x + 8, rect.centery), size, anchor="midleft")

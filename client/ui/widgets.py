@@ -25,10 +25,8 @@ class Button:
 
     def label_size(self) -> int:
         """The largest text size (at most half the height) at which the label fits."""
-        size = max(12, min(26, int(self.rect.height * 0.5)))
-        while theme.font(size).size(self.label)[0] > self.rect.width - 12 and size > 11:
-            size -= 1
-        return size
+        return theme.fit(self.label, self.rect.width - 12,
+                         max(12, min(26, int(self.rect.height * 0.5))))[0]
 
     def draw(self, surface: pygame.Surface, focused: bool = False,
              hovered: bool | None = None, size: int | None = None) -> None:
