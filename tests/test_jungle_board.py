@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from client.boards.jungle import Board
+from client.boards.jungle import SMALL_RADIUS, Board
 from game.rules import jungle as rules
 
 
@@ -82,3 +82,31 @@ def test_draws_headless(board, tmp_path):
     # the selected rat's square is outlined in the accent colour
     rect = board.square_rect(rules.parse_square("a3"))
     assert surface.get_at((rect.x + 1, rect.y + 1))[:3] == (214, 120, 40)
+
+
+@pytest.mark.parametrize("glyphs", ["auto", "letters", "simplified"])
+@pytest.mark.parametrize("lang", ["en", "zh_CN", "zh_TW"])
+def test_an_animal_can_be_read_at_any_cell_size(board, lang, glyphs):
+    """From the smallest cell a window gives (the review's at 800x560, 19 px) up: the words on
+    a disc are at least 12 px and fit their square, and a player who does not read Chinese
+    always sees the rank (the badge, or on a small disc the rank alone). At 19 px the
+    character used to be drawn 8 px high under a badge that covered it."""
+    from client.ui import theme
+    from game import i18n
+    i18n.set_language(lang)
+    try:
+        board.prefs = {"jungle_glyphs": glyphs}
+        show(board, rules.new_game(None, 0), 0)
+        ranks = rules.RANKS_OF[board.view["options"]["ranks"]]
+        for cell in range(18, 72, 3):
+            board.cell = cell
+            for piece in "ELTPWDCRelt":
+                radius, text, cjk, size = board.face(piece)
+                assert size >= 12 and 2 * radius <= cell, (cell, piece, size, radius)
+                font = theme.cjk_font(size) if cjk else theme.font(size, bold=True)
+                assert font.size(text)[0] <= cell, (cell, piece, text)
+                reads_chinese = lang != "en" or glyphs == "simplified"
+                if not reads_chinese and radius < SMALL_RADIUS:  # no room for the badge
+                    assert text == str(ranks[piece.upper()]), (cell, piece, text)
+    finally:
+        i18n.set_language("en")

@@ -21,6 +21,7 @@ WATER, WAVE = (120, 170, 214), (170, 204, 232)
 TRAP, DEN = (196, 168, 120), (150, 110, 72)
 DISC = (248, 240, 220)
 MOVE_SECONDS = 0.18
+SMALL_RADIUS = 12  # a disc smaller than this has no room for a rank badge
 
 
 class Board(SquareBoard):
@@ -260,19 +261,36 @@ class Board(SquareBoard):
             pygame.draw.ellipse(surface, (70, 50, 36), cave)
         pygame.draw.rect(surface, (140, 150, 110), rect, width=1)
 
+    def face(self, piece: str) -> tuple[int, str, bool, int]:
+        """How a piece is drawn at this cell size: the disc's radius, the text on it, whether
+        that text is a Chinese character, and its size. Below SMALL_RADIUS a badge would hide
+        the disc, so one glyph fills it: the character for a player who reads it, else the
+        rank, which is what the rules turn on."""
+        radius = int(self.cell * 0.42)
+        text, cjk = self.glyph(piece)
+        if radius >= SMALL_RADIUS:
+            return radius, text, cjk, int(radius * (1.15 if cjk else 1.1))
+        radius = max(3, int(self.cell * 0.47))
+        mode = self.prefs.get("jungle_glyphs", "auto")
+        if cjk and (mode != "auto" or language().startswith("zh")):
+            return radius, text, True, int(radius * 1.7)
+        return radius, str(rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]), \
+            False, int(radius * 1.6)
+
     def _draw_piece(self, surface, piece: str, centre: tuple[int, int]) -> None:
         seat = rules.owner(piece)
         ink = theme.SEAT_COLORS[seat]
-        radius = int(self.cell * 0.42)
+        radius, text, cjk, size = self.face(piece)
         disc = pygame.Rect(0, 0, 2 * radius, 2 * radius)
         disc.center = centre
         paper.stamp(surface, DISC, centre, radius, rim=False)  # a paper counter, inked round
-        paper.ring(surface, ink, centre, radius - 1, max(2, radius // 7))
-        text, cjk = self.glyph(piece)
-        font = theme.cjk_font(int(radius * 1.15)) if cjk else theme.font(int(radius * 1.1),
-                                                                          bold=True)
+        if radius >= SMALL_RADIUS:  # smaller, the ring would cross the glyph: its ink says whose
+            paper.ring(surface, ink, centre, radius - 1, max(2, radius // 7))
+        font = theme.cjk_font(size) if cjk else theme.font(size, bold=True)
         img = font.render(text, True, ink)
         surface.blit(img, img.get_rect(center=(centre[0], centre[1] - radius // 10)))
+        if radius < SMALL_RADIUS:
+            return
         rank = rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]
         badge = max(6, radius // 3)
         spot = (disc.right - badge // 2, disc.bottom - badge // 2)
