@@ -132,6 +132,8 @@ class ReviewScene(Scene):
         self.better_text = ""
         self.tabs: list[tuple[bool, pygame.Rect]] = []  # Played / Better, when one board
         self.captions: list[pygame.Rect] = []  # where the words over the boards were drawn
+        self.said: tuple[tuple[int, str], ...] = ()  # the judgement's lines as drawn
+        self.said_size = 16  # and their text size
         self.start(fresh=False, any_depth=True)
         self.show()
 
