@@ -230,6 +230,15 @@ def seat_title(match, seat: int) -> str:
     return name
 
 
+def view_title(match, seat: int) -> str:
+    """A seat's view of a game with hidden information, named in the language."""
+    if match.seats[seat].name == "You":  # not "You's view"
+        if match.rules.PLAYERS > 1:
+            return _("Your view ({side})").format(side=_(match.rules.SEAT_NAMES[seat]))
+        return _("Your view")
+    return _("{player}'s view").format(player=seat_title(match, seat))
+
+
 def outcome_reason(outcome) -> str:
     """Why a game ended, in the language."""
     return outcome.words.say()

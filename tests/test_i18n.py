@@ -285,3 +285,21 @@ def test_the_code_marks_strings_only_through_the_i18n_module():
         src = path.read_text(encoding="utf-8")
         if re.search(r"from game\.i18n import .*\b_\b", src):
             assert not re.search(r"^\s*(\w+, )?_ = |^\s*\w+, _ = ", src, re.M), path
+
+
+@pytest.mark.parametrize("game", [g for g in registry.available() if registry.get(g).rules.HIDDEN
+                                  or g == "banqi"])
+def test_a_replays_views_are_named_in_good_english_and_in_chinese(game):
+    """The replay's Watch row names each seat's view: "Your view" for the player called You
+    (the row said "You's view" and "You (first)'s view"), a typed name's view otherwise."""
+    players = registry.get(game).players
+    seats = [Seat("human", "You"), Seat("human", "Ann")][:players]
+    match = Match(game, None, 1, seats)
+    side = registry.get(game).rules.SEAT_NAMES[0]
+    own = i18n.view_title(match, 0)
+    assert own == ("Your view" if players == 1 else f"Your view ({side})")
+    if players > 1:
+        other = registry.get(game).rules.SEAT_NAMES[1]
+        assert i18n.view_title(match, 1) == f"Ann ({other})'s view"
+    i18n.set_language("zh_CN")
+    assert i18n.view_title(match, 0).startswith("你的视角")

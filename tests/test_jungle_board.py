@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from client.boards.jungle import SMALL_RADIUS, Board
+from client.boards.jungle import Board
 from game.rules import jungle as rules
 
 
@@ -88,9 +88,10 @@ def test_draws_headless(board, tmp_path):
 @pytest.mark.parametrize("lang", ["en", "zh_CN", "zh_TW"])
 def test_an_animal_can_be_read_at_any_cell_size(board, lang, glyphs):
     """From the smallest cell a window gives (the review's at 800x560, 19 px) up: the words on
-    a disc are at least 12 px and fit their square, and a player who does not read Chinese
-    always sees the rank (the badge, or on a small disc the rank alone). At 19 px the
-    character used to be drawn 8 px high under a badge that covered it."""
+    a disc are at least 12 px and fit their square, a rank badge's digit at least 11 px, and a
+    player who does not read Chinese always sees the rank (the badge, or on a small disc the
+    rank alone). At 19 px the character used to be drawn 8 px high under a badge that covered
+    it; at the play screen's 49 px the badge's digit was 9 px."""
     from client.ui import theme
     from game import i18n
     i18n.set_language(lang)
@@ -101,12 +102,14 @@ def test_an_animal_can_be_read_at_any_cell_size(board, lang, glyphs):
         for cell in range(18, 72, 3):
             board.cell = cell
             for piece in "ELTPWDCRelt":
-                radius, text, cjk, size = board.face(piece)
-                assert size >= 12 and 2 * radius <= cell, (cell, piece, size, radius)
-                font = theme.cjk_font(size) if cjk else theme.font(size, bold=True)
-                assert font.size(text)[0] <= cell, (cell, piece, text)
+                face = board.face(piece)
+                assert face.size >= 12 and 2 * face.radius <= cell, (cell, piece, face)
+                font = theme.cjk_font(face.size) if face.cjk else theme.font(face.size, True)
+                assert font.size(face.text)[0] <= cell, (cell, piece, face)
+                if face.badge:  # its digit as readable as the words (it was 9 px at 49 px)
+                    assert face.badge_size >= 11, (cell, piece, face)
                 reads_chinese = lang != "en" or glyphs == "simplified"
-                if not reads_chinese and radius < SMALL_RADIUS:  # no room for the badge
-                    assert text == str(ranks[piece.upper()]), (cell, piece, text)
+                if not reads_chinese and not face.badge:
+                    assert face.text == str(ranks[piece.upper()]), (cell, piece, face)
     finally:
         i18n.set_language("en")

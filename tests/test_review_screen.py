@@ -401,3 +401,39 @@ def test_what_is_said_of_a_move_is_drawn_whole_inside_its_box(game, size, lang, 
     finally:
         h.close()
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("game", registry.available())
+def test_the_words_on_the_graph_are_not_crossed_by_it(game):
+    """Each word on the graph (whose side is which, what it measures, where the board was
+    lost) lies on a plain slip: the curve, the marks and the cursor pass under it, not through
+    it (through a translucent slip they crossed "Bot (second)" and "win chance")."""
+    from client.ui import theme
+    players = registry.get(game).players
+    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
+                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
+    rng = random.Random(3)
+    while len(match.moves) < 40 and not match.over:
+        if match.setup_pending():
+            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
+                                    rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    h = Harness((800, 560))
+    try:
+        scene = open_review(h, match, ply=0)
+        finish(h, scene)
+        for ply in (0, 1, len(match.moves) // 2, len(match.moves)):
+            scene.seek(ply)
+            h.frame()
+            screen = pygame.display.get_surface()
+            assert scene.graph_labels
+            for box, img in scene.graph_labels:
+                alone = pygame.Surface(box.size)
+                alone.fill(theme.PANEL)
+                alone.blit(img, (0, 0))
+                drawn = screen.subsurface(box)
+                assert all(drawn.get_at((x, y)) == alone.get_at((x, y))
+                           for x in range(box.width) for y in range(box.height)), (ply, box)
+    finally:
+        h.close()

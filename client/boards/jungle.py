@@ -5,6 +5,7 @@ round, its own animals at the bottom."""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
@@ -22,6 +23,18 @@ TRAP, DEN = (196, 168, 120), (150, 110, 72)
 DISC = (248, 240, 220)
 MOVE_SECONDS = 0.18
 SMALL_RADIUS = 12  # a disc smaller than this has no room for a rank badge
+
+
+@dataclass(frozen=True)
+class Face:
+    """How one piece is drawn: its disc, the words on it, and the rank badge (none: 0)."""
+
+    radius: int
+    text: str
+    cjk: bool
+    size: int
+    badge: int = 0
+    badge_size: int = 0
 
 
 class Board(SquareBoard):
@@ -261,42 +274,39 @@ class Board(SquareBoard):
             pygame.draw.ellipse(surface, (70, 50, 36), cave)
         pygame.draw.rect(surface, (140, 150, 110), rect, width=1)
 
-    def face(self, piece: str) -> tuple[int, str, bool, int]:
-        """How a piece is drawn at this cell size: the disc's radius, the text on it, whether
-        that text is a Chinese character, and its size. Below SMALL_RADIUS a badge would hide
-        the disc, so one glyph fills it: the character for a player who reads it, else the
-        rank, which is what the rules turn on."""
+    def face(self, piece: str) -> Face:
+        """How a piece is drawn at this cell size. Below SMALL_RADIUS a badge would hide the
+        disc, so one glyph fills it: the character for a player who reads it, else the rank,
+        which is what the rules turn on."""
         radius = int(self.cell * 0.42)
         text, cjk = self.glyph(piece)
+        rank = str(rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()])
         if radius >= SMALL_RADIUS:
-            return radius, text, cjk, int(radius * (1.15 if cjk else 1.1))
+            badge = max(6, int(radius * 0.4))
+            return Face(radius, text, cjk, int(radius * (1.15 if cjk else 1.1)), badge,
+                        max(11, int(badge * 1.7)))
         radius = max(3, int(self.cell * 0.47))
         mode = self.prefs.get("jungle_glyphs", "auto")
         if cjk and (mode != "auto" or language().startswith("zh")):
-            return radius, text, True, int(radius * 1.7)
-        return radius, str(rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]), \
-            False, int(radius * 1.6)
+            return Face(radius, text, True, int(radius * 1.7))
+        return Face(radius, rank, False, int(radius * 1.6))
 
     def _draw_piece(self, surface, piece: str, centre: tuple[int, int]) -> None:
-        seat = rules.owner(piece)
-        ink = theme.SEAT_COLORS[seat]
-        radius, text, cjk, size = self.face(piece)
-        disc = pygame.Rect(0, 0, 2 * radius, 2 * radius)
-        disc.center = centre
+        ink = theme.SEAT_COLORS[rules.owner(piece)]
+        face = self.face(piece)
+        radius = face.radius
         paper.stamp(surface, DISC, centre, radius, rim=False)  # a paper counter, inked round
-        if radius >= SMALL_RADIUS:  # smaller, the ring would cross the glyph: its ink says whose
+        if face.badge:  # smaller, the ring would cross the glyph: its ink says whose it is
             paper.ring(surface, ink, centre, radius - 1, max(2, radius // 7))
-        font = theme.cjk_font(size) if cjk else theme.font(size, bold=True)
-        img = font.render(text, True, ink)
+        font = theme.cjk_font(face.size) if face.cjk else theme.font(face.size, bold=True)
+        img = font.render(face.text, True, ink)
         surface.blit(img, img.get_rect(center=(centre[0], centre[1] - radius // 10)))
-        if radius < SMALL_RADIUS:
-            return
-        rank = rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]
-        badge = max(6, radius // 3)
-        spot = (disc.right - badge // 2, disc.bottom - badge // 2)
-        pygame.draw.circle(surface, ink, spot, badge)
-        theme.text(surface, str(rank), spot, max(9, int(badge * 1.5)), DISC, bold=True,
-                   anchor="center")
+        if face.badge:
+            spot = (centre[0] + radius - face.badge // 2, centre[1] + radius - face.badge // 2)
+            pygame.draw.circle(surface, ink, spot, face.badge)
+            rank = rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]
+            theme.text(surface, str(rank), spot, face.badge_size, DISC, bold=True,
+                       anchor="center")
 
     def _draw_coordinates(self, surface) -> None:
         size = max(12, self.cell // 5)

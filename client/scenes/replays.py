@@ -20,7 +20,7 @@ from game.i18n import (
     person,
     pgettext,
     result_summary,
-    seat_title,
+    view_title,
 )
 from game.match import Match
 from game.rules import Termination
@@ -339,8 +339,7 @@ class ReplayPlayerScene(Scene):
                                                      store=settings.put)
         viewers = [(None, _("Everything"))]
         if rules.HIDDEN:
-            viewers += [(i, _("{player}'s view").format(player=seat_title(match, i)))
-                        for i in range(rules.PLAYERS)]
+            viewers += [(i, view_title(match, i)) for i in range(rules.PLAYERS)]
         self.viewer_row = ChoiceRow(_("Watch"), viewers, None, lambda _v: self.show(False))
         self.move_rows: list[tuple[int, pygame.Rect]] = []  # placed by update
         self.side = pygame.Rect(0, 0, 0, 0)  # the move list's panel, placed by layout

@@ -134,6 +134,7 @@ class ReviewScene(Scene):
         self.captions: list[pygame.Rect] = []  # where the words over the boards were drawn
         self.said: tuple[tuple[int, str], ...] = ()  # the judgement's lines as drawn
         self.said_size = 16  # and their text size
+        self.graph_labels: list[tuple[pygame.Rect, pygame.Surface]] = []  # words on the graph
         self.start(fresh=False, any_depth=True)
         self.show()
 
@@ -689,13 +690,13 @@ class ReviewScene(Scene):
             self._label(surface, label, {"topright": (g.right - 6, g.y + 4)}, theme.INK_SOFT)
 
     def _label(self, surface: pygame.Surface, words: str, where: dict, colour) -> None:
-        """A word on the graph, on a slip of paper so the line under it does not hide it."""
+        """A word on the graph, on a slip of paper over the line (a line showing through a
+        translucent slip crossed the words)."""
         img = theme.render(words, self.px(13), colour)
         box = img.get_rect(**where)
-        slip = pygame.Surface(box.inflate(6, 2).size, pygame.SRCALPHA)
-        slip.fill((*theme.PANEL, 215))
-        surface.blit(slip, box.inflate(6, 2).topleft)
+        surface.fill(theme.PANEL, box.inflate(6, 2))
         surface.blit(img, box)
+        self.graph_labels.append((box, img))
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:
@@ -708,7 +709,7 @@ class ReviewScene(Scene):
                    (self.side.x - 14, head // 2), self.px(17), theme.INK_SOFT, anchor="midright")
         area = self.board_area
         self.board.draw(surface)
-        self.tabs, self.captions = [], []
+        self.tabs, self.captions, self.graph_labels = [], [], []
         if self.split:
             self._caption(surface, _played(), self.board.rect, theme.INK)
             self.better_board.draw(surface)
