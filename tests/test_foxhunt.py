@@ -156,3 +156,18 @@ def test_a_budget_running_out_mid_count_is_noticed_within_a_bounded_amount_of_wo
     move = counting_steps(late, lambda: bot.choose(view, legal, late, "hard", random.Random(0)))
     assert move in legal
     assert late.steps - late.runs_out_at <= STEPS_PER_READING
+
+
+def test_a_probes_answer_can_be_read_in_any_cell():
+    """The digit a probe answered keeps to its cell and is at least 12 px, from the review's
+    small field at 800x560 (cells of 16 px, where it was 10 px) up."""
+    import pygame
+
+    from client.boards.foxhunt import Board
+    from client.ui import theme
+    pygame.init()
+    board = Board(rules.normalize_options(None), rules.SEAT_NAMES)
+    for cell in range(14, 90):
+        board.cell = cell
+        size = board.answer_size()
+        assert size >= 12 and theme.font(size, bold=True).size("8")[0] <= cell - 4, cell

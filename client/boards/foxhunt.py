@@ -208,7 +208,7 @@ class Board(BoardBase):
             return
         answers = {cell: a for cell, a in self.view["probes"]}
         seen = rules.sight(self.size, self.hover) if self.hover is not None else frozenset()
-        font_size = max(10, int(self.cell * 0.5))
+        font_size = self.answer_size()
         for cell in range(self.size * self.size):
             rect = self.cell_rect(cell)
             colour = theme.PAPER
@@ -236,6 +236,10 @@ class Board(BoardBase):
         if self.last_move is not None and self.last_move in answers:
             pygame.draw.rect(surface, theme.INK, self.cell_rect(self.last_move), 2)
         self._draw_coordinates(surface)
+
+    def answer_size(self) -> int:
+        """The text size of a probe's answer: half the cell, and readable in a small one."""
+        return min(self.cell - 2, max(13, int(self.cell * 0.5)))
 
     def _draw_coordinates(self, surface) -> None:
         """Column letters above the field, row numbers left of it: the move list's names."""
