@@ -5,6 +5,9 @@ import time
 
 import pygame
 import pytest
+from hypothesis import given
+from hypothesis import settings as examples
+from hypothesis import strategies as st
 
 from client.boards.g2048 import Board
 from game import settings
@@ -200,3 +203,18 @@ def test_autoplay_moves_after_a_hint_was_shown(board):
         move = board.pending_move()
         time.sleep(0.005)
     assert move in rules.legal_moves(START)
+
+
+@examples(max_examples=60, deadline=None)
+@given(width=st.integers(150, 1400), height=st.integers(150, 1000))
+def test_the_title_and_the_score_tags_never_lie_over_each_other(width, height):
+    """Whatever the room (the review's half-width board too): the two score tags stand apart,
+    and the "2048" title is drawn only where the tags leave it room (it lay under them)."""
+    pygame.init()
+    board = Board({}, ("player",), {"g2048_ai_ms": 30}, store=settings.put)
+    show(board, START, animate=False)
+    board.layout(pygame.Rect(0, 0, width, height))
+    board.draw(pygame.Surface((width, height)))
+    *title, best, score = board.header_marks
+    assert best.left - score.right >= 12
+    assert all(not t.colliderect(score) for t in title)

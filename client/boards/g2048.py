@@ -79,6 +79,7 @@ class Board(BoardBase):
         self.drag_start: tuple[int, int] | None = None
         self.grid = pygame.Rect(0, 0, 400, 400)
         self.header = pygame.Rect(0, 0, 400, 60)
+        self.header_marks: list[pygame.Rect] = []  # the title (if it fits) and the score tags
         self.cell = 90
         self.gap = 10
         self.worker = AIWorker()
@@ -361,11 +362,16 @@ class Board(BoardBase):
 
     def _draw_header(self, surface: pygame.Surface) -> None:
         h = self.header
-        theme.text(surface, "2048", (h.x, h.centery), int(h.height * 0.8), theme.INK, bold=True,
-                   anchor="midleft")
-        box_w = max(70, h.width // 4)
+        box_w, gap = max(70, h.width // 4), 14  # apart: two outlines and a shadow between
+        title = theme.font(int(h.height * 0.8), True).size("2048")[0]
+        self.header_marks = []
+        if h.x + title + gap <= h.right - 2 * box_w - gap:  # else the tags would cover it
+            self.header_marks.append(theme.text(surface, "2048", (h.x, h.centery),
+                                                int(h.height * 0.8), theme.INK, bold=True,
+                                                anchor="midleft"))
         for k, (label, value) in enumerate(((_("BEST"), self.best), (_("SCORE"), self.score))):
-            box = pygame.Rect(h.right - (k + 1) * box_w - k * 8, h.y + 2, box_w, h.height - 4)
+            box = pygame.Rect(h.right - (k + 1) * box_w - k * gap, h.y + 2, box_w, h.height - 4)
+            self.header_marks.append(box)
             paper.tile(surface, box, (238, 230, 212), theme.INK_SOFT)  # a paper tag
             theme.text(surface, label, (box.centerx, box.y + box.height * 0.27),
                        max(10, int(box.height * 0.26)), theme.INK_SOFT,
