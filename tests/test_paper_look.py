@@ -307,3 +307,34 @@ def test_the_settings_rows_stay_on_their_card(size):
             assert not any(r.colliderect(b.rect) for b in scene.buttons.buttons), i
     finally:
         h.close()
+
+
+LABELS = ["2048 bot (autoplay and hints)", "Fox Hunt bot (autoplay)", "Jungle animals",
+          "獵狐電腦（自動）", "2048 輔助電腦", "Player name", "Hard AI time"]
+
+
+@pytest.mark.parametrize("label", LABELS)
+@pytest.mark.parametrize("height", [26, 34, 42, 52])
+def test_a_form_rows_label_keeps_to_its_room_and_wraps_before_it_shrinks_small(label, height):
+    """A row's label fits its room and its row; where one line would have to go below 13 px
+    it takes two lines at a larger size if they fit (the settings page squeezed "2048 bot
+    (autoplay and hints)" onto one line of 11 px, then wrapped it at that size)."""
+    from client.ui.widgets import row_label_lines
+    pygame.init()
+    size = max(14, min(22, height // 2))
+    for room in range(80, 300, 7):
+        got, lines = row_label_lines(label, size, height, room)
+        font = theme.font(got)
+        assert all(font.size(line)[0] <= room for line in lines), (room, got, lines)
+        assert len(lines) <= 2
+        if len(lines) == 2:
+            assert font.get_linesize() - 2 + font.get_height() <= height + 4, (room, got)
+            for larger in range(got + 1, size + 1):  # and at the largest size two lines fit
+                f = theme.font(larger)
+                wrapped = theme.wrap(label, room, larger)
+                assert len(wrapped) > 2 or any(f.size(t)[0] > room for t in wrapped) or \
+                    f.get_linesize() - 2 + f.get_height() > height + 4, (room, got, larger)
+        two = theme.wrap(label, room, 13)
+        if got < 13:  # only where two lines of 13 px would not do
+            assert len(two) > 2 or any(theme.font(13).size(t)[0] > room for t in two) or \
+                theme.font(13).get_linesize() - 2 + theme.font(13).get_height() > height + 4

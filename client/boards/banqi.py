@@ -29,7 +29,7 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
 class Board(SquareBoard):
     SCORE_UNIT = N_("pieces left")
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
-                        (("auto", "As the language writes them"),
+                        (("auto", "Follow the language"),
                          ("traditional", "Traditional (帥 俥 傌)"),
                          ("simplified", "Simplified (帅 车 马)"), ("letters", "Letters"))),)
     # What this seat has seen is its own: the squares as it last saw them, the pieces it saw

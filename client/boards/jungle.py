@@ -40,7 +40,7 @@ class Face:
 class Board(SquareBoard):
     SCORE_UNIT = N_("animals left")
     SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle animals",
-                        (("auto", "As the language writes them"),
+                        (("auto", "Follow the language"),
                          ("traditional", "Traditional (獅 貓)"),
                          ("simplified", "Simplified (狮 猫)"), ("letters", "Letters"))),)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import pygame
 
@@ -197,22 +198,38 @@ def sheet(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
 
 def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool,
                     room: int | None = None) -> tuple[int, tuple[int, int, int]]:
-    """A form row's label (made smaller, down to 12 px, to keep within room pixels); returns
-    the text size and ink colour the row goes on with."""
+    """A form row's label within room pixels; returns the text size and ink colour the row
+    goes on with."""
     size = max(14, min(22, rect.height // 2))
     color = theme.ACCENT if focused else theme.INK
-    label_size = size
-    while room and label_size > 13 and theme.font(label_size, focused).size(label)[0] > room:
-        label_size -= 1
-    lines = [label]
-    if room and theme.font(label_size, focused).size(label)[0] > room:
-        lines = theme.wrap(label, room, label_size, focused)[:2]  # two lines, not a squeeze
+    label_size, lines = row_label_lines(label, size, rect.height, room, focused)
     step = theme.font(label_size, focused).get_linesize() - 2
     top = rect.centery - step * (len(lines) - 1) // 2
     for i, line in enumerate(lines):
         theme.text(surface, line, (rect.x, top + i * step), label_size, color, bold=focused,
                    anchor="midleft")
     return size, color
+
+
+@lru_cache(maxsize=256)
+def row_label_lines(label: str, size: int, height: int, room: int | None, bold: bool = False
+                    ) -> tuple[int, tuple[str, ...]]:
+    """How a row's label is laid out: one line a little smaller if that fits, else two lines
+    at the largest size both fit the row's height (not one line squeezed unreadable), else
+    one line as small as it must be."""
+    if not room:
+        return size, (label,)
+    one, text = theme.fit(label, room, size, smallest=max(13, size * 4 // 5), bold=bold)
+    if text == label:
+        return one, (label,)
+    for two in range(size, 12, -1):
+        font = theme.font(two, bold)
+        lines = theme.wrap(label, room, two, bold)
+        if len(lines) == 2 and font.get_linesize() - 2 + font.get_height() <= height + 4 and \
+                all(font.size(line)[0] <= room for line in lines):
+            return two, tuple(lines)
+    small, text = theme.fit(label, room, size, bold=bold)
+    return small, (text,)
 
 
 MIN_CHIP_SCALE = 0.8  # below this the chips' labels would not be readable
