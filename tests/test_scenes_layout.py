@@ -9,7 +9,7 @@ import pytest
 from ai.base import Budget
 from client.scenes.base import start_match
 from client.ui import theme
-from client.ui.widgets import ChoiceRow
+from client.ui.widgets import LABEL_MARGIN, ChoiceRow
 from game import registry
 from game.match import Match, Seat
 from tests.harness import Harness
@@ -76,7 +76,7 @@ def test_every_screen_fits_the_window_cleanly(size):
             for i, b in enumerate(buttons):
                 if not window.contains(b.rect):
                     problems.append(f"{name}: {b.label!r} outside the window {b.rect}")
-                if not _fits(b.label, b.rect.width - 12):
+                if not b.icon and not _fits(b.label, b.rect.width - LABEL_MARGIN):
                     problems.append(f"{name}: {b.label!r} does not fit its button")
                 for other in buttons[i + 1:]:
                     if b.rect.colliderect(other.rect):

@@ -10,6 +10,8 @@ import pygame
 
 from client.ui import paper, theme
 
+LABEL_MARGIN = 22  # a label's room in a button: clear of its pencilled edge on both sides
+
 
 @dataclass
 class Button:
@@ -26,7 +28,7 @@ class Button:
 
     def label_size(self) -> int:
         """The largest text size (at most half the height) at which the label fits."""
-        return theme.fit(self.label, self.rect.width - 12,
+        return theme.fit(self.label, self.rect.width - LABEL_MARGIN,
                          max(12, min(26, int(self.rect.height * 0.5))))[0]
 
     def draw(self, surface: pygame.Surface, focused: bool = False,
