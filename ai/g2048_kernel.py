@@ -3,7 +3,8 @@ chance nodes (a 2 or a 4 on every empty cell) and max nodes (the four slides), a
 probability of reaching a node, and a transposition table kept for one whole search.
 The leaves take ai.g2048's row heuristic or, when a Tables is given a network, the n-tuple
 network of ai/g2048_ntuple.py (an afterstate's expected score to come: a max node then adds
-each slide's points to the value of what follows it).
+each slide's points to the value of what follows it), read past 16384 on the board it values in
+its place (ai.g2048_ntuple.downgraded).
 Imported only through ai.compiled (which points numba's cache at the user's cache folder
 first); ai/g2048.py drives it and falls back to its numpy search without numba.
 
@@ -155,11 +156,44 @@ def ntuple_value(board, net):
     return total
 
 
+DOWNGRADE_FLOOR = ntuple.DOWNGRADE_FLOOR
+assert ntuple.DOWNGRADE_FROM == 14  # downgrade tests for it with the bits of 14 and 15
+
+
+BIG_BITS = U(0x2222222222222222)  # shifted into place: a nibble of 14 or 15, 16384 or more
+LANES, BYTES = U(0x0F0F0F0F0F0F0F0F), U(0x0101010101010101)
+
+
+@njit(cache=True)
+def downgrade(board):
+    """The board the network values in place of this one (ai.g2048_ntuple.downgraded)."""
+    while board & (board >> U1) & (board >> U2) & BIG_BITS:  # a tile of 16384 or more
+        present = 0
+        for c in range(16):
+            present |= 1 << np.int64((board >> U(4 * c)) & NIBBLE)
+        top = 15
+        while (present >> top) & 1 == 0:
+            top -= 1
+        gap = DOWNGRADE_FLOOR
+        while gap < top and (present >> gap) & 1:
+            gap += 1
+        if gap == top:
+            return board
+        # every nibble above gap loses one: in 8-bit lanes, e + 15 - gap carries into bit 4
+        # exactly when e > gap
+        add = U(15 - gap) * BYTES
+        low = (((board & LANES) + add) >> U4) & BYTES
+        high = ((((board >> U4) & LANES) + add) >> U4) & BYTES
+        board = board - low - (high << U4)
+    return board
+
+
 @njit(cache=True)
 def leaf(board, heur, net):
-    """The evaluation: the network if one is given (net longer than 1), else the heuristic."""
+    """The evaluation: the network if one is given (net longer than 1), on the board it
+    values in place of this one, else the heuristic."""
     if net.shape[0] > 1:
-        return ntuple_value(board, net)
+        return ntuple_value(downgrade(board), net)
     return evaluate(board, heur)
 
 
@@ -337,6 +371,11 @@ def chance_children(board: int) -> list[tuple[int, float]]:
 
 def evaluation(board: int, heur: np.ndarray) -> float:
     return float(evaluate(U(board), heur))
+
+
+def downgraded(board: int) -> int:
+    """The kernel's downgrade of a board (tests)."""
+    return int(downgrade(U(board)))
 
 
 def network_value(board: int, net: np.ndarray) -> float:

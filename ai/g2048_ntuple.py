@@ -26,6 +26,12 @@ SIZE = len(TUPLES) << TUPLE_BITS
 FILE = Path(__file__).with_name("data") / "g2048_ntuple.npz"
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FORMAT = 1
+# Tile-downgrading: a board holding 16384 or more is valued as the same board with every tile
+# above its smallest missing one (1024 or more) halved, again while one is missing. The merges a
+# board allows are the same after it (equal tiles stay equal, the order stays), and its boards
+# are those the network learnt: its training games rarely go past 16384.
+DOWNGRADE_FROM = 14  # exponent: 16384
+DOWNGRADE_FLOOR = 10  # the missing tile looked for, from 1024 up
 
 
 def symmetries() -> list[tuple[int, ...]]:
@@ -61,6 +67,18 @@ def features(board: int) -> list[int]:
             index = (index << 4) | ((board >> (4 * int(c))) & 0xF)
         out.append(((row % len(TUPLES)) << TUPLE_BITS) | index)
     return out
+
+
+def downgraded(board: int) -> int:
+    """The board the network values in place of this one (reference; the kernel's is tested
+    against it)."""
+    while True:
+        exponents = [(board >> (4 * c)) & 0xF for c in range(16)]
+        top = max(exponents)
+        missing = [k for k in range(DOWNGRADE_FLOOR, top) if k not in exponents]
+        if top < DOWNGRADE_FROM or not missing:
+            return board
+        board = sum((e - (e > missing[0])) << (4 * c) for c, e in enumerate(exponents))
 
 
 def value(board: int, weights: np.ndarray) -> float:

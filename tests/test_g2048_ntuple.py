@@ -8,6 +8,8 @@ import threading
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ai import g2048 as bot
 from ai import g2048_ntuple as ntuple
@@ -96,6 +98,11 @@ def test_a_td_step_moves_the_value_toward_its_target(kernel, train):
     assert fourth == pytest.approx(third, rel=1e-6)  # E summed to 0: the weights hold
 
 
+def leaf(board: int, net: np.ndarray) -> float:
+    """The search's value of an afterstate: the network's, on the board it values in its place."""
+    return ntuple.value(ntuple.downgraded(board), net)
+
+
 def reference_values(board: int, depth: int, net: np.ndarray) -> list[float]:
     """Each direction's value, Python only: the slide's points plus the network's value of
     the afterstate (depth 0), or of its spawns' best replies (depth 1); -1 for no move."""
@@ -104,7 +111,7 @@ def reference_values(board: int, depth: int, net: np.ndarray) -> list[float]:
         for name in rules.DIRECTIONS:
             after, gained = rules.slide(cells, name)
             if after != cells:
-                best = max(best, gained + ntuple.value(rules.pack(after), net))
+                best = max(best, gained + leaf(rules.pack(after), net))
         return best
 
     out = []
@@ -115,7 +122,7 @@ def reference_values(board: int, depth: int, net: np.ndarray) -> list[float]:
             out.append(-1.0)
             continue
         if depth == 0:
-            out.append(gained + ntuple.value(rules.pack(after), net))
+            out.append(gained + leaf(rules.pack(after), net))
             continue
         empty = [i for i, v in enumerate(after) if v == 0]
         total = 0.0
@@ -143,10 +150,22 @@ def reachable(board: int) -> list[int]:
     return out
 
 
+def late_board(rng: random.Random, tiles: int = 12) -> int:
+    """A board holding 16384, most of its other tiles large: the network values most of its
+    afterstates downgraded."""
+    cells = [0] * 16
+    first, *rest = rng.sample(range(16), tiles)
+    cells[first] = 1 << 14
+    for i in rest:
+        cells[i] = 1 << rng.choice([1, 2, 3, 9, 10, 11, 12, 13])
+    return rules.pack(cells)
+
+
 def test_the_kernel_with_the_network_picks_the_reference_move(kernel):
     rng = random.Random(11)
-    boards = [random_board(rng, n) for n in (8, 11, 13)]
-    net = sparse_weights([a for b in boards for a in reachable(b)], 3)
+    boards = [random_board(rng, n) for n in (8, 11, 13)] + [late_board(rng, n) for n in (9, 12)]
+    assert any(ntuple.downgraded(a) != a for b in boards[3:] for a in reachable(b))
+    net = sparse_weights([ntuple.downgraded(a) for b in boards for a in reachable(b)], 3)
     tables = kernel.Tables(bot.heuristic_table(), net=net)
     for b in boards:
         for depth in (0, 1):
@@ -306,3 +325,32 @@ def test_a_promoted_checkpoint_starts_with_the_others_weights_and_rates(train, t
     assert late.coh_e[3] == 1.0 and late.coh_a[3] == 8.0
     late.net[3] = 0.0
     assert early.net[3] == 4.5  # a copy: training the late stage leaves the early one
+
+
+exponents = st.lists(st.integers(0, 15), min_size=16, max_size=16)
+
+
+def packed(cells: list[int]) -> int:
+    return sum(e << (4 * c) for c, e in enumerate(cells))
+
+
+@settings(max_examples=300, deadline=None)
+@given(cells=exponents)
+def test_downgrading_keeps_every_merge_and_leaves_a_board_the_network_knows(kernel, cells):
+    """The board the network values past 16384: the kernel's is the reference's, equal tiles
+    stay equal and the order of any two stays, a board below 16384 is its own, and what is
+    left holds no tile of 16384 or more above a missing one from 1024 up."""
+    board = packed(cells)
+    down = ntuple.downgraded(board)
+    assert kernel.downgraded(board) == down
+    after = [(down >> (4 * c)) & 0xF for c in range(16)]
+    for a in range(16):
+        for b in range(16):
+            assert (cells[a] == cells[b]) == (after[a] == after[b])
+            assert (cells[a] < cells[b]) == (after[a] < after[b])
+    if max(cells) < ntuple.DOWNGRADE_FROM:
+        assert down == board
+    top = max(after)
+    assert top < ntuple.DOWNGRADE_FROM or all(
+        k in after for k in range(ntuple.DOWNGRADE_FLOOR, top))
+    assert all(e == c for e, c in zip(after, cells) if c <= ntuple.DOWNGRADE_FLOOR)
