@@ -308,6 +308,22 @@ def test_2048_says_where_the_board_was_lost(h):
     assert isinstance(play, PlayScene) and play.match.moves == match.moves[:BLUNDERS[0]]
 
 
+def any_game(game: str, plies: int) -> Match:
+    """A game of any kind, You against Hard where it has two players (Banqi in the open), with
+    up to `plies` random moves (a setup the random bot's)."""
+    players = registry.get(game).players
+    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
+                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
+    rng = random.Random(3)
+    while len(match.moves) < plies and not match.over:
+        if match.setup_pending():
+            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
+                                    rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    return match
+
+
 def _drawn(board, size: tuple[int, int]) -> pygame.Rect:
     """Where a board's drawing falls: its pixels alone, on a clear layer."""
     layer = pygame.Surface(size, pygame.SRCALPHA)
@@ -324,15 +340,7 @@ def test_the_words_over_the_boards_cover_no_board_and_the_boards_keep_to_their_r
     lies over a board's drawing (Jungle's board used to keep a cell it had no room for, and its
     file letters and top edge ran under the tabs at the smallest window)."""
     players = registry.get(game).players
-    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
-                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
-    rng = random.Random(3)
-    while len(match.moves) < 12 and not match.over:
-        if match.setup_pending():
-            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
-                                    rng))
-        else:
-            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    match = any_game(game, 12)
     h = Harness(size)
     try:
         scene = open_review(h, match, ply=0)
@@ -374,16 +382,7 @@ def test_what_is_said_of_a_move_is_drawn_whole_inside_its_box(game, size, lang, 
     off after two words)."""
     from game import i18n
     monkeypatch.setattr(review_scene, "REVIEWER", ScriptedTruth)
-    players = registry.get(game).players
-    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
-                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
-    rng = random.Random(3)
-    while len(match.moves) < 12 and not match.over:
-        if match.setup_pending():
-            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
-                                    rng))
-        else:
-            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    match = any_game(game, 12)
     i18n.set_language(lang)
     h = Harness(size)
     try:
@@ -409,16 +408,7 @@ def test_the_words_on_the_graph_are_not_crossed_by_it(game):
     lost) lies on a plain slip: the curve, the marks and the cursor pass under it, not through
     it (through a translucent slip they crossed "Bot (second)" and "win chance")."""
     from client.ui import theme
-    players = registry.get(game).players
-    match = Match(game, {"fog": False} if game == "banqi" else None, 3,
-                  [Seat("human", "You"), Seat("ai", "Bot", "hard")][:players])
-    rng = random.Random(3)
-    while len(match.moves) < 40 and not match.over:
-        if match.setup_pending():
-            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
-                                    rng))
-        else:
-            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    match = any_game(game, 40)
     h = Harness((800, 560))
     try:
         scene = open_review(h, match, ply=0)
