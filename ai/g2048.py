@@ -20,7 +20,8 @@ time per board) fits in what is left of the budget, and checks the budget betwee
 The compiled search can take instead, at its leaves, the n-tuple network learnt by
 bench/g2048_ntuple_train.py (ai/g2048_ntuple.py, its file in ai/data): use_evaluation("ntuple")
 switches to it, and back to the heuristic if the file is missing or unreadable. Hard plays with
-HARD_EVALUATION, the network.
+HARD_EVALUATION, the network. Past 16384 the network values each leaf on its downgraded board
+(ai.g2048_ntuple.downgraded): the late game its training games rarely reached.
 """
 
 from __future__ import annotations
