@@ -24,7 +24,10 @@ BENCH = textwrap.dedent("""
         with workers.pool(2, {context!r}) as pool:
             pids = [p.pid for p in pool._pool]
             print(" ".join(map(str, pids)), flush=True)
-            pool.map(busy, range(2))
+            if {busy!r}:
+                pool.map(busy, range(2))
+            else:  # between tasks: each worker waits on the task queue
+                time.sleep(600)
 """)
 
 
@@ -38,15 +41,28 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def waiting(pid: int) -> bool:
+    """The process sleeps in a call (a worker blocked reading its task queue)."""
+    with open(f"/proc/{pid}/stat") as f:
+        return f.read().split(") ")[-1][0] == "S"
+
+
+@pytest.mark.parametrize("busy", [True, False], ids=["busy", "idle"])
 @pytest.mark.parametrize("context", ["spawn", None])
-def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context):
+def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context, busy):
+    """Stopped at work or between tasks, in either start method, the bench exits with the
+    signal's code and no worker is left."""
     script = tmp_path / "some_bench.py"  # not bench.py: it would shadow the bench folder
-    script.write_text(BENCH.format(root=str(ROOT), context=context))
+    script.write_text(BENCH.format(root=str(ROOT), context=context, busy=busy))
     bench = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
     pids: list[int] = []
     try:
         pids = [int(p) for p in bench.stdout.readline().split()]
         assert len(pids) == 2 and all(alive(p) for p in pids)
+        if not busy:
+            for _ in range(100_000):  # until both block on the queue (a bounded look)
+                if all(waiting(p) for p in pids):
+                    break
         bench.send_signal(signal.SIGTERM)
         assert bench.wait(timeout=60) == 128 + signal.SIGTERM
         assert not any(alive(p) for p in pids)
