@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import multiprocessing.pool
 import os
 import signal
+import sys
 from typing import Any
 
+PR_SET_PDEATHSIG = 1  # prctl(2)
 _OWNER: list[int] = []  # the process whose pool it is (a forked worker inherits the handler)
 
 
@@ -19,12 +22,23 @@ def pool(processes: int, context: str | None = "spawn",
     under the next measurement. context None: the platform's default start method."""
     _OWNER[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _stop)
-    return multiprocessing.get_context(context).Pool(processes, **options)
+    options["initargs"] = (options.pop("initializer", None), options.pop("initargs", ()))
+    return multiprocessing.get_context(context).Pool(processes, _start_worker, **options)
+
+
+def _start_worker(initializer: Any, initargs: tuple) -> None:
+    """A worker, and one the pool starts in place of an ended one, ends with its bench: Linux
+    sends it SIGTERM when the bench goes (a replacement started while the bench stopped was
+    left running)."""
+    if sys.platform.startswith("linux"):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _stop(signum: int, frame: Any) -> None:
     """A worker unwinds (its engines are closed on the way out); the bench ends its workers
-    itself, each wait bounded (a worker still there after 10 s is killed), and leaves at once.
+    itself, each wait bounded (a worker still there after 2 s is killed), and leaves at once.
     The pool's own terminate waits for its workers and threads with no bound: once, under the
     test suite's load, a bench stopped so was still waiting after 60 s."""
     if os.getpid() not in _OWNER:
@@ -36,7 +50,7 @@ def _stop(signum: int, frame: Any) -> None:
         for child in children:
             child.terminate()
         for child in children:
-            child.join(10)
+            child.join(2)
             if child.is_alive():
                 child.kill()
     os._exit(128 + signum)

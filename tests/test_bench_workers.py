@@ -41,6 +41,19 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def running(script: Path) -> list[int]:
+    """The live processes (a bench's forked workers too) running this script."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and str(script).encode() in (entry / "cmdline").read_bytes() \
+                    and alive(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:  # gone meanwhile
+            pass
+    return found
+
+
 def waiting(pid: int) -> bool:
     """The process sleeps in a call (a worker blocked reading its task queue)."""
     with open(f"/proc/{pid}/stat") as f:
@@ -66,6 +79,10 @@ def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context
         bench.send_signal(signal.SIGTERM)
         assert bench.wait(timeout=60) == 128 + signal.SIGTERM
         assert not any(alive(p) for p in pids)
+        for _ in range(100_000):  # nor a worker the pool started in place of one (a bounded look)
+            if not running(script):
+                break
+        assert not running(script)
     finally:
         for pid in [bench.pid] + [p for p in pids if alive(p)]:
             try:
