@@ -280,7 +280,6 @@ class Board(SquareBoard):
         which is what the rules turn on."""
         radius = int(self.cell * 0.42)
         text, cjk = self.glyph(piece)
-        rank = str(rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()])
         if radius >= SMALL_RADIUS:
             badge = max(6, int(radius * 0.4))
             return Face(radius, text, cjk, int(radius * (1.15 if cjk else 1.1)), badge,
@@ -289,7 +288,10 @@ class Board(SquareBoard):
         mode = self.prefs.get("jungle_glyphs", "auto")
         if cjk and (mode != "auto" or language().startswith("zh")):
             return Face(radius, text, True, int(radius * 1.7))
-        return Face(radius, rank, False, int(radius * 1.6))
+        return Face(radius, str(self.rank(piece)), False, int(radius * 1.6))
+
+    def rank(self, piece: str) -> int:
+        return rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]
 
     def _draw_piece(self, surface, piece: str, centre: tuple[int, int]) -> None:
         ink = theme.SEAT_COLORS[rules.owner(piece)]
@@ -304,8 +306,7 @@ class Board(SquareBoard):
         if face.badge:
             spot = (centre[0] + radius - face.badge // 2, centre[1] + radius - face.badge // 2)
             pygame.draw.circle(surface, ink, spot, face.badge)
-            rank = rules.RANKS_OF[self.view["options"]["ranks"]][piece.upper()]
-            theme.text(surface, str(rank), spot, face.badge_size, DISC, bold=True,
+            theme.text(surface, str(self.rank(piece)), spot, face.badge_size, DISC, bold=True,
                        anchor="center")
 
     def _draw_coordinates(self, surface) -> None:

@@ -107,7 +107,6 @@ class Board(BoardBase):
         self.heat_mode = 0  # 0 off, 1 heads, 2 any part of a plane
         self.heat: dict | None = None
         self.enemy_down: list[list] = []  # enemy planes known to be shot down, where they lie
-        self.gap = 30  # between the two grids (set by layout)
         self.captions: list[pygame.Rect] = []  # where the grids' captions were drawn
         self.worker = Worker()
         self.cursor = 44
@@ -214,7 +213,7 @@ class Board(BoardBase):
         side = min((rect.width - 70) // 2, rect.height - 66 - LEGEND_H)
         self.cell = max(8, side // self.size)  # a board keeps to its rect, however small
         grid = self.cell * self.size
-        gap = self.gap = max(30, (rect.width - 2 * grid) // 3)
+        gap = max(30, (rect.width - 2 * grid) // 3)
         self.own_rect = pygame.Rect(rect.x + gap, rect.y + 56, grid, grid)
         self.enemy_rect = pygame.Rect(self.own_rect.right + gap, rect.y + 56, grid, grid)
 
@@ -535,7 +534,8 @@ class Board(BoardBase):
 
     def _draw_grid(self, surface, grid, title, layout, shots, heat=False, target=False,
                    down=()):
-        room = min(grid.width + self.gap - 8,  # clear of the other grid's, inside the rect
+        gap = max(30, self.enemy_rect.x - self.own_rect.right)  # one grid in setup
+        room = min(grid.width + gap - 8,  # clear of the other grid's, inside the rect
                    2 * min(grid.centerx - self.rect.x, self.rect.right - grid.centerx))
         size, title = theme.fit(title, room, 20, bold=True)
         self.captions.append(theme.text(surface, title, (grid.centerx, self._caption_bottom(grid)),
