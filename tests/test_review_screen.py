@@ -427,3 +427,20 @@ def test_the_words_on_the_graph_are_not_crossed_by_it(game):
                            for x in range(box.width) for y in range(box.height)), (ply, box)
     finally:
         h.close()
+
+
+def test_the_reviews_state_is_drawn_whole_or_visibly_cut(h):
+    """Over the move list, the review's state (e.g. "Review done and kept with the replay") is
+    drawn whole at the smallest window, smaller if it must be; it used to show its first
+    wrapped line alone ("… kept with the")."""
+    h.close()
+    small = Harness((800, 560))
+    try:
+        scene = open_review(small, played(8))
+        finish(small, scene)
+        small.frame()
+        said, whole = scene.status_said, scene.status_text()
+        assert said == whole or (said.endswith("…") and whole.startswith(said[:-1]))
+        assert said == whole  # in English at 800x560 it fits once made smaller
+    finally:
+        small.close()

@@ -134,6 +134,7 @@ class ReviewScene(Scene):
         self.captions: list[pygame.Rect] = []  # where the words over the boards were drawn
         self.said: tuple[tuple[int, str], ...] = ()  # the judgement's lines as drawn
         self.said_size = 16  # and their text size
+        self.status_said = ""  # the review's state as drawn over the move list
         self.graph_labels: list[tuple[pygame.Rect, pygame.Surface]] = []  # words on the graph
         self.start(fresh=False, any_depth=True)
         self.show()
@@ -766,8 +767,10 @@ class ReviewScene(Scene):
         paper.rect(surface, theme.INK_SOFT, bar, 1)
         y = bar.bottom + 6
         size = self.px(14)
-        status = theme.wrap(self.status_text(), self.side.width - 28, size)[0]
-        theme.text(surface, status, (bar.x, y), size, theme.INK_SOFT)
+        # smaller words, else an ellipsis: the first wrapped line alone dropped the rest unseen
+        small, self.status_said = theme.fit(self.status_text(), self.side.width - 28, size,
+                                            self.px(11))
+        theme.text(surface, self.status_said, (bar.x, y), small, theme.INK_SOFT)
         for seat, line in enumerate(self.counts()):
             colour = self.board.seat_colour(seat) if self.rules.PLAYERS > 1 else theme.INK
             theme.text(surface, line, (bar.x, y + self.px(18) * (seat + 1)), size, colour)
