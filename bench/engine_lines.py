@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NoReturn
 
-from players.program import UAI_MAX_LINES, ProgramProcess
+from players.program import STARTUP_MS, UAI_MAX_LINES, ProgramProcess
 
 
 class EngineFailed(Exception):
@@ -20,6 +20,7 @@ class EngineLines:
     def __init__(self, command: str, silence_s: float = 120.0, max_lines: int = UAI_MAX_LINES):
         self.proc = ProgramProcess(command.split())
         self.silence_s = silence_s  # the longest wait for a line
+        self.started = False  # until its first line, an engine may still be starting up
         # a flood read as fast as it comes never fills the process's queue: count it here
         self.max_lines = max_lines
 
@@ -34,12 +35,13 @@ class EngineLines:
         silent = 0.0
         while True:
             item = self.proc.take(step)
-            if item is None and not self.proc.flooded and silent < self.silence_s:
+            if item is None and not self.proc.flooded and silent < self._allowed_s():
                 silent += step
                 continue
             if item is None or item[0] != "line":
-                self.fail(f"{self._failure(item)} before {what}")
+                self.fail(f"{self._failure(item, silent)} before {what}")
             silent = 0.0
+            self.started = True
             lines.append(item[1])
             if done(item[1]):
                 return lines
@@ -51,10 +53,14 @@ class EngineLines:
         self.proc.kill_now()
         raise EngineFailed(f"the engine {what}: stopped")
 
-    def _failure(self, item: tuple[str, str, float] | None) -> str:
+    def _allowed_s(self) -> float:
+        """The longest silence now: the arcade's start-up allowance before the first line."""
+        return self.silence_s if self.started else max(self.silence_s, STARTUP_MS / 1000)
+
+    def _failure(self, item: tuple[str, str, float] | None, silent: float) -> str:
         """What the engine did instead of answering: flooded, fell silent, garbled or ended."""
         if item is None:
-            return self.proc.flooded or f"said nothing for {self.silence_s:g} s"
+            return self.proc.flooded or f"said nothing for {silent:g} s"
         return item[1] or self.proc.exit_text()  # a bad line says what it was; the end does not
 
     def close(self, quit_line: str = "quit") -> None:

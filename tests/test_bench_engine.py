@@ -45,6 +45,18 @@ def test_an_engine_that_misbehaves_stops_the_bench_with_a_message(kind, tmp_path
     assert engine.proc.exited.wait(10)  # killed, not left running
 
 
+def test_an_engine_slow_to_start_is_not_taken_for_silent(tmp_path):
+    """An interpreter and its imports, or a net being loaded, may take longer than the silence
+    allowed between lines: the first line gets the arcade's start-up allowance (the CI once
+    stopped a Python engine for 0.2 s of silence before 'uaiok')."""
+    script = tmp_path / "slow.py"
+    script.write_text("import time\ntime.sleep(0.6)\n" + textwrap.dedent(ANSWERS_UAI).replace(
+        "{on_go}", "print('bestmove b6', flush=True)"))
+    engine = Engine(f"{sys.executable} {script}", silence_s=0.2)
+    assert engine.best("x5o/7/7/7/7/7/o5x x 0 1", 100) == "b6"
+    engine.close()
+
+
 def test_an_engine_that_answers_gives_its_move(tmp_path):
     script = tmp_path / "answers.py"
     script.write_text(textwrap.dedent(ANSWERS_UAI).replace(
