@@ -459,8 +459,8 @@ def test_over_the_lan_two_players_of_one_name_are_told_apart():
 # --- 13: setup for the one-player games offers their helper bot (and Fox Hunt its field)
 def test_setup_offers_the_helper_bot_for_2048_and_fox_hunt_and_the_game_uses_it(h):
     from client.scenes.setup import SetupScene
-    for game, label in (("g2048", "2048 bot (autoplay and hints)"),
-                        ("foxhunt", "Fox Hunt bot (autoplay)")):
+    for game, label in (("g2048", "2048 helper"),
+                        ("foxhunt", "Fox Hunt autoplay")):
         setup = SetupScene(h.app, game)
         h.app.push(setup)
         h.frame()

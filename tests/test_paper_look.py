@@ -338,3 +338,36 @@ def test_a_form_rows_label_keeps_to_its_room_and_wraps_before_it_shrinks_small(l
         if got < 13:  # only where two lines of 13 px would not do
             assert len(two) > 2 or any(theme.font(13).size(t)[0] > room for t in two) or \
                 theme.font(13).get_linesize() - 2 + theme.font(13).get_height() > height + 4
+
+
+def _inked_columns(row, focused_label: str, size: tuple[int, int]) -> list[int]:
+    """The columns of the row's band a focused row inks, drawn alone on plain paper."""
+    saved, row.label = row.label, focused_label
+    try:
+        surface = pygame.Surface(size)
+        surface.fill(theme.PAPER)
+        row.draw(surface, True)
+    finally:
+        row.label = saved
+    band = row.rect.inflate(0, -6)
+    return [x for x in range(band.x, band.right)
+            if any(surface.get_at((x, y))[:3] != theme.PAPER for y in range(band.y, band.bottom))]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN", "zh_TW"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_focused_rows_label_keeps_clear_of_its_focus_ring(size, lang):
+    """The label of the row with the keyboard's focus (bold) ends at least 4 px before the
+    focus ring round its control (at 800x560 "Player name" ran into the name box's ring)."""
+    from game import i18n
+    i18n.set_language(lang)
+    h = Harness(size)
+    try:
+        h.app.push("settings")
+        h.frames(2)
+        for row in h.top.rows:
+            control = set(_inked_columns(row, "", size))
+            label = [x for x in _inked_columns(row, row.label, size) if x not in control]
+            assert label and min(control) - max(label) > 4, (row.label, max(label), min(control))
+    finally:
+        h.close()

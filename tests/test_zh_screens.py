@@ -241,7 +241,7 @@ def test_both_glyph_sets_are_offered_in_settings(h):
     page = h.app.push("settings")
     offered = {row.label: [v for v, _lbl in row.choices] for row in page.rows
                if hasattr(row, "choices")}
-    for label in (_("Banqi pieces"), _("Jungle animals")):
+    for label in (_("Banqi pieces"), _("Jungle pieces")):
         assert {"auto", "traditional", "simplified", "letters"} <= set(offered[label])
 
 

@@ -29,7 +29,7 @@ def cell_name(size: int, cell: int) -> str:
 
 class Board(BoardBase):
     SCORE_UNIT = N_("probes (fewer is better)")
-    SETTINGS = (Setting("foxhunt_level", "hard", "Fox Hunt bot (autoplay)", helper_levels()),)
+    SETTINGS = (Setting("foxhunt_level", "hard", "Fox Hunt autoplay", helper_levels()),)
     SETUP = ("foxhunt_level",)
 
     def __init__(self, *args, **kwargs):

@@ -63,7 +63,7 @@ class Board(BoardBase):
     SETTINGS = (Setting("g2048_ai_ms", 100, "2048 AI time",
                         ((50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms"))),
                 Setting("g2048_best", 0),
-                Setting("g2048_level", "hard", "2048 bot (autoplay and hints)", helper_levels()))
+                Setting("g2048_level", "hard", "2048 helper", helper_levels()))
     SETUP = ("g2048_level", "g2048_ai_ms")
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,

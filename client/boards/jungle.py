@@ -39,7 +39,7 @@ class Face:
 
 class Board(SquareBoard):
     SCORE_UNIT = N_("animals left")
-    SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle animals",
+    SETTINGS = (Setting("jungle_glyphs", "auto", "Jungle pieces",
                         (("auto", "Follow the language"),
                          ("traditional", "Traditional (獅 貓)"),
                          ("simplified", "Simplified (狮 猫)"), ("letters", "Letters"))),)

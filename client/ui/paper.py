@@ -164,8 +164,12 @@ def ring(surface: pygame.Surface, colour: Colour, centre: Point, radius: float,
         pygame.draw.lines(surface, colour, False, pts, width)
 
 
+FOCUS_OUTSET = 6  # how far the focus ring reaches outside its box, its wobble included
+
+
 def focus_ring(surface: pygame.Surface, box: pygame.Rect, colour: Colour) -> None:
-    """Keyboard focus: a firm ink outline drawn twice round the box, just outside it."""
+    """Keyboard focus: a firm ink outline drawn twice round the box, just outside it
+    (within FOCUS_OUTSET)."""
     outer = box.inflate(6, 6)
     rect(surface, colour, outer, 3, amp=1.2)
     rect(surface, colour, outer.inflate(4, 2), 1, amp=1.8)

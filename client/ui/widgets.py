@@ -213,6 +213,10 @@ def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focu
     return size, color
 
 
+# a row's label ends this far before its control: clear of the control's focus ring
+LABEL_GAP = 6 + paper.FOCUS_OUTSET
+
+
 @lru_cache(maxsize=256)
 def row_label_lines(label: str, size: int, height: int, room: int | None, bold: bool = False
                     ) -> tuple[int, tuple[str, ...]]:
@@ -302,7 +306,7 @@ class ChoiceRow:
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused,
-                                      self.label_width - 8)
+                                      self.label_width - LABEL_GAP)
         if self.spinner is not None:
             self._draw_spinner(surface, size, color if focused else theme.GRID)
         for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
@@ -369,7 +373,7 @@ class TextField:
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused,
-                                      self.label_width - 8)
+                                      self.label_width - LABEL_GAP)
         pygame.draw.rect(surface, (255, 253, 246), self.box)
         paper.rect(surface, theme.GRID, self.box, 1)
         if focused:
