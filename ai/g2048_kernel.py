@@ -156,7 +156,7 @@ def ntuple_value(board, net):
     return total
 
 
-DOWNGRADE_FLOOR = ntuple.DOWNGRADE_FLOOR
+DOWNGRADE_FLOOR, DOWNGRADE_LOW = ntuple.DOWNGRADE_FLOOR, ntuple.DOWNGRADE_LOW
 assert ntuple.DOWNGRADE_FROM == 14  # downgrade tests for it with the bits of 14 and 15
 
 
@@ -177,8 +177,12 @@ def downgrade(board):
         gap = DOWNGRADE_FLOOR
         while gap < top and (present >> gap) & 1:
             gap += 1
-        if gap == top:
-            return board
+        if gap == top:  # none missing from 1024 up: the largest missing below
+            gap = DOWNGRADE_FLOOR - 1
+            while gap >= DOWNGRADE_LOW and (present >> gap) & 1:
+                gap -= 1
+            if gap < DOWNGRADE_LOW:
+                return board
         # every nibble above gap loses one: in 8-bit lanes, e + 15 - gap carries into bit 4
         # exactly when e > gap
         add = U(15 - gap) * BYTES

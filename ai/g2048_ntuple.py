@@ -27,11 +27,14 @@ FILE = Path(__file__).with_name("data") / "g2048_ntuple.npz"
 MAX_FILE_BYTES = 10 * 1024 * 1024
 FORMAT = 1
 # Tile-downgrading: a board holding 16384 or more is valued as the same board with every tile
-# above its smallest missing one (1024 or more) halved, again while one is missing. The merges a
-# board allows are the same after it (equal tiles stay equal, the order stays), and its boards
-# are those the network learnt: its training games rarely go past 16384.
+# above its smallest missing one (1024 or more) halved, again while one is missing; when none is
+# missing from 1024 up, above its largest missing one from 32 up (the whole chain from 16384
+# down, where many games from 16384 ended). The merges a board allows are the same after
+# it (equal tiles stay equal, the order stays), and its boards are those the network learnt: its
+# training games rarely go past 16384.
 DOWNGRADE_FROM = 14  # exponent: 16384
 DOWNGRADE_FLOOR = 10  # the missing tile looked for, from 1024 up
+DOWNGRADE_LOW = 5  # and failing that, down to 32
 
 
 def symmetries() -> list[tuple[int, ...]]:
@@ -75,10 +78,12 @@ def downgraded(board: int) -> int:
     while True:
         exponents = [(board >> (4 * c)) & 0xF for c in range(16)]
         top = max(exponents)
-        missing = [k for k in range(DOWNGRADE_FLOOR, top) if k not in exponents]
-        if top < DOWNGRADE_FROM or not missing:
+        above = [k for k in range(DOWNGRADE_FLOOR, top) if k not in exponents]
+        below = [k for k in range(DOWNGRADE_LOW, DOWNGRADE_FLOOR) if k not in exponents]
+        gap = above[:1] or below[-1:]
+        if top < DOWNGRADE_FROM or not gap:
             return board
-        board = sum((e - (e > missing[0])) << (4 * c) for c, e in enumerate(exponents))
+        board = sum((e - (e > gap[0])) << (4 * c) for c, e in enumerate(exponents))
 
 
 def value(board: int, weights: np.ndarray) -> float:
