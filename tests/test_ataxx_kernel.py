@@ -2,7 +2,6 @@
 positions; its search legal, on time and right in forced positions; the fallback without it."""
 
 import random
-import time
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ from ai import ataxx_patterns as patterns
 from ai.base import Budget
 from ai.compiled import Kernel
 from game.rules import ataxx as rules
+from tests.fakes.cancel import CancelAfter, frozen_clock
 from tests.fakes.ticking import TickingClock
 from tests.kernels import compiled
 
@@ -137,13 +137,14 @@ def test_node_limit_makes_it_repeatable(kernel):
 
 
 def test_cancel_stops_the_compiled_search(kernel):
-    import threading
-    cancel = threading.Event()
-    budget = Budget(30, cancel)
-    threading.Timer(0.1, cancel.set).start()
-    start = time.monotonic()
-    move, _, _ = bot.CompiledSearch(kernel, budget).best_move(rules.from_fen(rules.START_FEN))
-    assert time.monotonic() - start < 0.4 and move in rules.moves_of(rules.new_game())
+    """Only the cancel can end this search: its clock never moves and 64 plies from the start
+    would take forever (pytest-timeout fails a search that ignores it). The flag turns on at
+    its 25th look, about 0.1 s of the watcher's looks, in the middle of some depth."""
+    cancel = CancelAfter(25)
+    search = bot.CompiledSearch(kernel, Budget(30, cancel, now=frozen_clock()))
+    move, _, depth = search.best_move(rules.from_fen(rules.START_FEN))
+    assert cancel.asked >= 25 and move in rules.moves_of(rules.new_game())
+    assert depth < search.max_depth
 
 
 def test_search_uses_the_kernel_once_ready(kernel):

@@ -2,8 +2,6 @@
 (evaluation, expectimax values); its search legal, stoppable, and the fallback without it."""
 
 import random
-import threading
-import time
 
 import numpy as np
 import pytest
@@ -13,6 +11,8 @@ from hypothesis import strategies as st
 from ai import g2048 as bot
 from ai.base import Budget
 from game.rules import g2048 as rules
+from tests.fakes.cancel import CancelAfter, frozen_clock
+from tests.fakes.ticking import TickingClock
 from tests.kernels import compiled
 
 # Exponents up to 14: two 16384s still merge below the packed cap of 15.
@@ -142,16 +142,19 @@ def test_compiled_search_answers_legally_and_stops_on_cancel(kernel):
         legal = rules.legal_moves(state)
         dirs = [rules.DIRECTIONS.index(m) for m in legal]
         stats: dict = {}
-        d = bot.search(rules.pack(state.cells), dirs, Budget(0.01), 12, 1e-4, stats)
+        budget = Budget(0.01, now=TickingClock(0.001))  # a deadline of looks at its clock
+        d = bot.search(rules.pack(state.cells), dirs, budget, 12, 1e-4, stats)
         assert rules.DIRECTIONS[d] in legal and stats["depth"] >= 1
         state = rules.apply(state, rng.choice(legal))
-    cancel = threading.Event()
-    budget = Budget(30.0, cancel)
-    threading.Timer(0.05, cancel.set).start()
-    began = time.monotonic()
+    # Only the cancel can end this one: its clock never moves and a depth-40 search would take
+    # hours (pytest-timeout fails a search that ignores it). The flag turns on at its 20th look,
+    # about 0.1 s of the watcher's looks.
+    cancel = CancelAfter(20)
+    budget = Budget(30.0, cancel, now=frozen_clock())
     cells = rules.from_rows([[0, 2, 4, 8], [2, 0, 16, 32], [0, 0, 4, 128], [2, 4, 64, 1024]])
-    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], budget, 40, 1e-9)
-    assert time.monotonic() - began < 5.0  # a depth-40 search would take hours
+    stats = {}
+    d = bot.search(rules.pack(cells.cells), [0, 1, 2, 3], budget, 40, 1e-9, stats)
+    assert cancel.asked >= 20 and d in (0, 1, 2, 3) and 1 <= stats["depth"] < 40
 
 
 def test_compiled_and_numpy_searches_agree_at_a_fixed_depth(kernel, monkeypatch):
