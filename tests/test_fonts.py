@@ -5,6 +5,8 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from client.ui import theme
 from game import registry
@@ -102,3 +104,23 @@ def test_every_string_drawn_on_the_screens_has_its_glyphs_and_no_system_font_is_
         h.close()
     assert any(theme.has_cjk(s) for s in seen)
     assert {s: theme.missing_glyphs(s) for s in seen if theme.missing_glyphs(s)} == {}
+
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(st.sampled_from("Wil.1 汉字"), max_size=40), width=st.integers(20, 400),
+       size=st.integers(8, 30), smallest=st.integers(8, 16), bold=st.booleans())
+def test_fit_draws_the_largest_size_that_fits_and_cuts_only_at_its_smallest(
+        text, width, size, smallest, bold):
+    pygame.init()
+    got, line = theme.fit(text, width, size, smallest, bold)
+    assert got == theme.shrink(text, width, size, smallest, bold)
+    assert got == size if size <= smallest else smallest <= got <= size
+    if got < size:  # one size larger would not have fitted
+        assert theme.font(got + 1, bold).size(text)[0] > width
+    if line == text:
+        assert theme.font(got, bold).size(text)[0] <= width
+    else:  # cut only where no size down to the smallest fits; what is left fits, with "…"
+        assert got == min(size, smallest)
+        assert line.endswith("…") and text.startswith(line[:-1].rstrip())
+        assert theme.font(got, bold).size(line)[0] <= width or line == "…"

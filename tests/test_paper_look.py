@@ -371,3 +371,31 @@ def test_a_focused_rows_label_keeps_clear_of_its_focus_ring(size, lang):
             assert label and min(control) - max(label) > 4, (row.label, max(label), min(control))
     finally:
         h.close()
+
+
+def _panel_ink(h: Harness, name: str) -> pygame.Surface:
+    h.app.close_all()
+    h.app.running = True
+    h.app.push("title")
+    match = _played("ataxx", 0)
+    match.seats[0].name = name
+    start_match(h.app, match, time_control="5", now=lambda: 0.0)  # the clocks stand
+    h.frames(2)
+    return h.app.screen.copy()
+
+
+def test_a_long_name_in_the_panel_stays_clear_of_its_clock():
+    """The longest name a seat may have, wide letters, at the smallest window: the panel cuts
+    it short of the clock instead of drawing it into it."""
+    h = Harness(SIZES[0])
+    try:
+        short = _panel_ink(h, "A")
+        long = _panel_ink(h, "W" * 40)
+        scene = h.top
+        clock_x = scene.side.right - 90
+        changed = [x for x in range(scene.side.x, scene.side.right)
+                   for y in range(scene.side.y, scene.side.y + 60)
+                   if short.get_at((x, y)) != long.get_at((x, y))]
+        assert changed and max(changed) < clock_x - 4
+    finally:
+        h.close()

@@ -323,9 +323,7 @@ class Board(SquareBoard):
             self._draw_captured(surface, board)
             note = self.fog_note()
             if note:
-                size = 15
-                while size > 11 and theme.font(size).size(note)[0] > board.width:
-                    size -= 1
+                size, note = theme.fit(note, board.width, 15)
                 theme.text(surface, note, (board.x, board.bottom + 110), size, theme.INK_SOFT)
         self._draw_coordinates(surface)
 

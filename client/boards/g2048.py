@@ -376,9 +376,8 @@ class Board(BoardBase):
             theme.text(surface, label, (box.centerx, box.y + box.height * 0.27),
                        max(10, int(box.height * 0.26)), theme.INK_SOFT,
                        bold=True, anchor="center")
-            size = max(12, int(box.height * 0.42))
-            while theme.font(size, True).size(f"{value:,}")[0] > box.width - 8 and size > 10:
-                size -= 1
+            size = theme.shrink(f"{value:,}", box.width - 8, max(12, int(box.height * 0.42)),
+                                smallest=10, bold=True)  # a number is never cut
             theme.text(surface, f"{value:,}", (box.centerx, box.y + box.height * 0.68), size,
                        theme.INK, bold=True, anchor="center")
 

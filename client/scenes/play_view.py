@@ -254,9 +254,9 @@ class PlayView(Scene):
         sheet(surface, pygame.Rect(0, 0, w, TOP_BAR), theme.PAPER_DARK)
         title = theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
                            anchor="midleft")
-        status, size = self.status_text(), 22
-        while size > 13 and theme.font(size, True).size(status)[0] > w - 100 - title.right - 24:
-            size -= 1  # a long status never runs into the title
+        # a long status never runs into the title
+        size, status = theme.fit(self.status_text(), w - 100 - title.right - 24, 22,
+                                 smallest=13, bold=True)
         theme.text(surface, status, (w - 100, TOP_BAR // 2), size, theme.ACCENT, bold=True,
                    anchor="midright")
         self.mute_buttons.draw(surface, show_focus=False)
@@ -283,10 +283,9 @@ class PlayView(Scene):
                                 theme.HILITE)
             paper.stamp(surface, colour, (side.x + 26, y + 20), 11)
             kind = seat_label(s)
-            name, size = self.panel_name(seat), 20
             room = side.right - 46 - (98 if self.clock is not None else 14) - side.x
-            while size > 13 and theme.font(size, True).size(name)[0] > room:
-                size -= 1  # a long name never runs into the clock
+            # a long name never runs into the clock
+            size, name = theme.fit(self.panel_name(seat), room, 20, smallest=13, bold=True)
             theme.text(surface, name, (side.x + 46, y), size, bold=True)
             theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)

@@ -172,9 +172,7 @@ class StatsScene(Scene):
             total = n == len(shown) - 1 and len(rows) > 1
             pygame.draw.line(surface, theme.INK if total else theme.GRID, (area.x, y),
                              (area.right, y), 2 if total else 1)
-            size = 19
-            while size > 13 and theme.font(size, total).size(name)[0] > first - 10:
-                size -= 1
+            size, name = theme.fit(name, first - 10, 19, smallest=13, bold=total)
             theme.text(surface, name, (area.x + 4, y + ROW // 2), size, bold=total,
                        anchor="midleft")
             for i, (_title, cell) in enumerate(cols):

@@ -147,14 +147,19 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     return lines
 
 
+def shrink(s: str, width: int, size: int, smallest: int = 11, bold: bool = False) -> int:
+    """The largest text size, from size down to smallest, at which s fits width pixels
+    (smallest if none does)."""
+    while size > smallest and font(size, bold).size(s)[0] > width:
+        size -= 1
+    return size
+
+
 def fit(s: str, width: int, size: int, smallest: int = 11, bold: bool = False) -> tuple[int, str]:
     """One line in width pixels: the largest text size, from size down to smallest, at which s
     fits, and s (cut short with an ellipsis if it does not fit even at smallest)."""
-    while font(size, bold).size(s)[0] > width:
-        if size <= smallest:
-            return size, _cut(s, width, size, bold)
-        size -= 1
-    return size, s
+    size = shrink(s, width, size, smallest, bold)
+    return size, _cut(s, width, size, bold)
 
 
 def _cut(s: str, width: int, size: int, bold: bool = False) -> str:

@@ -317,9 +317,7 @@ class ChoiceRow:
             paper.rect(surface, theme.INK if on else theme.GRID, chip, 1)
             if focused and on:
                 paper.focus_ring(surface, chip, theme.FOCUS)
-            chip_size = size - 2
-            while theme.font(chip_size).size(lbl)[0] > chip.width - 6 and chip_size > 10:
-                chip_size -= 1
+            chip_size, lbl = theme.fit(lbl, chip.width - 6, size - 2, smallest=10)
             theme.text(surface, lbl, chip.center, chip_size,
                        theme.PAPER if on else theme.INK, anchor="center")
 
@@ -336,9 +334,7 @@ class ChoiceRow:
         label = f"{self.choices[self.index][1]}  ({self.index + 1}/{len(self.choices)})"
         if theme.font(12).size(label)[0] > chip.width - 48:  # narrow: the choice alone
             label = self.choices[self.index][1]
-        text_size = size - 2
-        while theme.font(text_size).size(label)[0] > chip.width - 48 and text_size > 11:
-            text_size -= 1
+        text_size, label = theme.fit(label, chip.width - 48, size - 2)
         theme.text(surface, label, chip.center, text_size, theme.PAPER, anchor="center")
 
 
