@@ -89,7 +89,8 @@ class ProgramProcess:
     process carrying its token are killed, so a child that left the group (setsid) or the pipes
     goes too, and the end of output follows the exit of the main process at once."""
 
-    def __init__(self, argv: list[str]):
+    def __init__(self, argv: list[str], now: Callable[[], float] = time.monotonic):
+        self.now = now  # the clock lines are stamped on (tests move their own)
         self.token = f"{os.getpid()}-{next(_TOKENS)}-{time.monotonic_ns()}"
         env = {**os.environ, TOKEN_VAR: self.token}
         extra: dict[str, Any] = {"start_new_session": True} if os.name == "posix" else {}
@@ -138,7 +139,7 @@ class ProgramProcess:
                 raw = out.readline(MAX_LINE + 1)
             except (OSError, ValueError):
                 raw = b""
-            now = time.monotonic()
+            now = self.now()
             if not raw:
                 self._settle()
                 self._put(("eof", "", now))
@@ -445,8 +446,10 @@ class _ProgramController(Controller):
     max_lines = MAX_LINES
     answers: tuple[str, ...] = ()  # the awaited words that answer a request
 
-    def __init__(self, command: str, time_ms: int = 1000, startup_ms: int = STARTUP_MS):
+    def __init__(self, command: str, time_ms: int = 1000, startup_ms: int = STARTUP_MS,
+                 now: Callable[[], float] = time.monotonic):
         self.command = command.strip()
+        self.now = now  # the clock deadlines are read on (tests move their own)
         self.time_ms = max(1, int(time_ms))
         self.startup_ms = max(1, int(startup_ms))
         self.name = "program"
@@ -565,7 +568,7 @@ class _ProgramController(Controller):
             raise _Fail("no command line given")
         self.name = _program_name(argv)
         try:
-            self.proc = ProgramProcess(argv)
+            self.proc = ProgramProcess(argv, self.now)
         except OSError as exc:
             raise _Fail(f"cannot start {self.command!r}: {exc.strerror or exc}") from None
         self._handshake()
@@ -573,7 +576,7 @@ class _ProgramController(Controller):
     def _await(self, word: str, limit_ms: int) -> None:
         self.expect = word
         self.limit_ms = limit_ms
-        self.deadline = time.monotonic() + limit_ms / 1000.0
+        self.deadline = self.now() + limit_ms / 1000.0
         self.lines_seen = 0
 
     def _await_answer(self, word: str) -> None:
@@ -590,7 +593,7 @@ class _ProgramController(Controller):
         while (item := proc.take()) is not None:
             kind, text, when = item
             if kind == "eof":
-                self.eof_at = time.monotonic()
+                self.eof_at = self.now()
                 self._after_eof(proc, self.eof_at)
                 return None
             self._check_clock(when)
@@ -607,14 +610,14 @@ class _ProgramController(Controller):
             raise _Fail(f"flooded its output: {proc.flooded}")
         if proc.write_error:
             raise _Fail(proc.write_error)
-        self._check_clock(time.monotonic())
+        self._check_clock(self.now())
         return None
 
     def _after_eof(self, proc: ProgramProcess, eof_at: float) -> None:
         """The output has ended: the reason is how the program exited, once it has (a
         loaded machine may take a while between the two); if it has not within EXIT_WAIT_S,
         that it closed its output. Never blocks."""
-        if proc.exited.is_set() or time.monotonic() > eof_at + EXIT_WAIT_S:
+        if proc.exited.is_set() or self.now() > eof_at + EXIT_WAIT_S:
             raise _Fail(proc.exit_text())
 
     def _check_clock(self, when: float) -> None:

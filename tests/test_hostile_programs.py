@@ -68,11 +68,10 @@ def test_json_just_deeper_than_the_limit_is_refused_before_it_is_used(race):
 def test_a_child_holding_the_pipes_neither_hides_the_exit_nor_outlives_the_seat(
         race, tmp_path, mode):
     pidfile = tmp_path / "child.pid"
-    started = time.monotonic()
-    match, ctrl = play_against(agent("holder.py", mode, str(pidfile)), race, time_ms=3000)
+    # ten minutes a move, far past this file's timeout: only an exit seen at once can pass
+    match, ctrl = play_against(agent("holder.py", mode, str(pidfile)), race, time_ms=600_000)
     reason = match.outcome().reason
     assert "program holder exited with code 5" in reason and "too slow" not in reason
-    assert time.monotonic() - started < 3.0  # the exit is seen at once, not at the deadline
     child = int(pidfile.read_text())
     assert gone_soon(child), f"the {mode} child {child} outlived the seat"
 

@@ -2,7 +2,7 @@
 exits. The mode says how the child hides: 'group' stays in the agent's process group,
 'setsid' starts a session of its own, 'daemon' also closes the pipes (it holds nothing, but it
 carries the agent's environment). Each child writes its pid to PIDFILE (the second argument)
-and sleeps for a minute."""
+and sleeps for ten minutes, past any test's timeout."""
 
 import os
 import sys
@@ -27,7 +27,7 @@ def turn(msg, rng):
         with open(PIDFILE + ".tmp", "w") as f:
             f.write(str(os.getpid()))
         os.replace(PIDFILE + ".tmp", PIDFILE)
-        time.sleep(60)
+        time.sleep(600)
         os._exit(0)
     while not os.path.exists(PIDFILE):
         time.sleep(0.01)
