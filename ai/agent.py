@@ -17,7 +17,8 @@ import json
 import os
 import random
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import IO, Any
 
 from ai.base import LEVELS, Budget, decide, decide_setup
@@ -74,8 +75,9 @@ class Agent:
     """Answers host messages one at a time; handle() returns the replies to print."""
 
     def __init__(self, level: str = "normal", seed: int | None = None,
-                 games: list[str] | None = None):
+                 games: list[str] | None = None, now: Callable[[], float] = time.monotonic):
         self.level = level
+        self.now = now  # the clock each message's budget runs on (tests move their own)
         self.rng = random.Random(seed)
         self.games = playable_games() if games is None else games
         self.game: str | None = None
@@ -122,7 +124,7 @@ class Agent:
         time_ms = msg.get("time_ms", 1000)
         if type(time_ms) not in (int, float) or time_ms < 0:
             raise ValueError(f"bad time_ms {time_ms!r}")
-        return Budget(budget_seconds(time_ms))
+        return Budget(budget_seconds(time_ms), now=self.now)
 
     def _view(self, msg: dict, phase: str) -> tuple[str, dict]:
         """The game started and the message's view, completed."""
