@@ -33,17 +33,21 @@ def test_cancel_drops_stale_result():
 
     w.submit(slow)
     started.wait(5)
+    old = w._thread
     w.submit(lambda cancel: "new")
     assert w.wait(5).value == "new"
-    time.sleep(0.05)
-    assert w.poll() is None
+    old.join(5)  # the cancelled job has ended: its "old" is in the results now
+    assert not old.is_alive() and w.poll() is None
 
 
 def test_budget_expires_and_cancels():
-    b = Budget(0.05)
-    assert not b.expired() and b.remaining() > 0
-    time.sleep(0.06)
-    assert b.expired()
+    clock = [1000.0]
+    b = Budget(0.05, now=lambda: clock[0])
+    assert not b.expired() and b.remaining() == pytest.approx(0.05)
+    clock[0] += 0.049
+    assert not b.expired() and b.remaining() == pytest.approx(0.001)
+    clock[0] += 0.002
+    assert b.expired() and b.remaining() == 0
     c = Budget(10)
     c.cancel.set()
     assert c.expired() and c.remaining() == 0
@@ -122,10 +126,11 @@ def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
     """The bot process gets the budget less the time the request took to reach it and a
     reserve for the answer's way back to the loop, so the loop has the move within budget."""
     from ai import worker
+    from tests.fakes.budget_probe import FixedClock
     pool = worker._bot_pool()
     pool.submit(os.getpid).result(30)  # started
-    asked = time.monotonic() - 0.2  # a request that waited 0.2 s to be taken
+    clock = FixedClock(1000.0)  # the bot process's clock, standing still
+    asked = 999.8  # a request that waited 0.2 s to be taken
     left = pool.submit(worker._decide_in_process, "move", "tests.fakes.budget_probe", {}, [1],
-                       "hard", 1.0, 1, 0, worker._SHARED[0], asked).result(30)
-    assert left <= 1.0 - 0.2 - worker.ANSWER_RESERVE_S
-    assert left > 0.5
+                       "hard", 1.0, 1, 0, worker._SHARED[0], asked, clock).result(30)
+    assert left == pytest.approx(1.0 - 0.2 - worker.ANSWER_RESERVE_S)
