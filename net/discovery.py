@@ -15,6 +15,7 @@ import socket
 import struct
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import msgpack
@@ -166,8 +167,9 @@ class HostInfo:
 class HostList:
     """Listens for beacons and keeps the hosts heard within FORGET seconds."""
 
-    def __init__(self, port: int = PORT):
+    def __init__(self, port: int = PORT, now: Callable[[], float] = time.monotonic):
         self.port = port
+        self.now = now  # the clock hosts are heard and forgotten on (tests move their own)
         self.error: str | None = None
         self._hosts: dict[str, HostInfo] = {}
         self._lock = threading.Lock()
@@ -183,7 +185,7 @@ class HostList:
 
     def hosts(self) -> list[HostInfo]:
         """The hosts heard lately, newest game first."""
-        now = time.monotonic()
+        now = self.now()
         with self._lock:
             for key in [k for k, h in self._hosts.items() if now - h.seen > FORGET]:
                 del self._hosts[key]
@@ -214,12 +216,12 @@ class HostList:
                 return None
             name = clean_text(m.get("name"), NAME_MAX) or "?"
             info = HostInfo(f"{sender}:{port}", name, game, dict(options), version,
-                            time.monotonic())
+                            self.now())
         except Exception:  # a beacon is a hint, never worth a crash
             return None
         with self._lock:
             if info.address not in self._hosts:
-                now = time.monotonic()
+                now = self.now()
                 for key in [k for k, h in self._hosts.items() if now - h.seen > FORGET]:
                     del self._hosts[key]
                 same = sum(h.address.rpartition(":")[0] == sender for h in self._hosts.values())

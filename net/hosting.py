@@ -14,6 +14,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from game import APP_VERSION, registry
@@ -91,8 +92,10 @@ class Host:
     """Listens for guests. Each connection's hello is read off the loop; those that fit wait in
     `arrivals` as (link, hello) for the owner to accept, decline or resume; junk is dropped."""
 
-    def __init__(self, game: str, options: dict, port: int = 0, bind: str = ""):
+    def __init__(self, game: str, options: dict, port: int = 0, bind: str = "",
+                 now: Callable[[], float] = time.monotonic):
         self.game, self.options = game, check_lan_options(game, options)
+        self.now = now  # the clock a hello's deadline is read on (tests move their own)
         self.server = socket.create_server((bind, port), reuse_port=False)
         self.port = self.server.getsockname()[1]
         self.arrivals: queue.Queue[tuple[Link, dict]] = queue.Queue(MAX_ARRIVALS)
@@ -145,7 +148,7 @@ class Host:
     def _greet(self, sock: socket.socket) -> None:
         try:
             try:  # one deadline for the whole hello, however it drips in
-                message = read_frame(sock, time.monotonic() + HELLO_TIMEOUT)
+                message = read_frame(sock, self.now() + HELLO_TIMEOUT, self.now)
                 problem = check_hello(message, self.game, self.options)
             except (LinkError, OSError) as exc:
                 self.refused.append(str(exc) or "no hello in time")

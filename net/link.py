@@ -60,12 +60,13 @@ def decode(body: bytes) -> dict:
     return message
 
 
-def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None) -> bytes:
+def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None,
+                  now: Callable[[], float] = time.monotonic) -> bytes:
     parts: list[bytes] = []
     left = n
     while left:
         if deadline is not None:  # one limit for the whole read, not one per recv
-            remaining = deadline - time.monotonic()
+            remaining = deadline - now()
             if remaining <= 0:
                 raise LinkError("no whole message in time")
             sock.settimeout(remaining)
@@ -78,14 +79,15 @@ def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None) ->
     return b"".join(parts)
 
 
-def read_frame(sock: socket.socket, deadline: float | None = None) -> dict:
+def read_frame(sock: socket.socket, deadline: float | None = None,
+               now: Callable[[], float] = time.monotonic) -> dict:
     """Block until one whole message arrives (reader threads and handshakes only); with a
-    deadline (time.monotonic()), LinkError if the whole frame is not in by then."""
+    deadline (on the clock `now`), LinkError if the whole frame is not in by then."""
     try:
-        (length,) = _LENGTH.unpack(_read_exactly(sock, 4, deadline))
+        (length,) = _LENGTH.unpack(_read_exactly(sock, 4, deadline, now))
         if length > MAX_FRAME:
             raise LinkError(f"a frame of {length} bytes (at most {MAX_FRAME})")
-        return decode(_read_exactly(sock, length, deadline))
+        return decode(_read_exactly(sock, length, deadline, now))
     except TimeoutError:
         if deadline is None:
             raise

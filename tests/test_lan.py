@@ -491,15 +491,21 @@ def test_discovery_on_loopback():
         beacon.stop()
         hosts_seen = hosts.hosts()
         assert len(hosts_seen) == 1
-        discovery.FORGET, old = 0.5, discovery.FORGET
-        try:
-            time.sleep(1.6)
-            assert hosts.hosts() == []
-        finally:
-            discovery.FORGET = old
     finally:
         beacon.stop(), hosts.stop()
     assert "255.255.255.255" in discovery.broadcast_addresses()
+
+
+def test_discovery_forgets_a_host_not_heard_for_forget_seconds():
+    """On the list's own clock, fed a beacon by hand (the list is never started)."""
+    clock = [1000.0]
+    hosts = discovery.HostList(0, now=lambda: clock[0])
+    beacon = discovery.Beacon({"name": "Ann", "game": "dots", "options": {}, "port": 5555}, 0)
+    assert hosts.heard(msgpack.packb(beacon.message, use_bin_type=True), "127.0.0.1")
+    clock[0] += discovery.FORGET
+    assert [h.name for h in hosts.hosts()] == ["Ann"]  # heard FORGET seconds ago: still here
+    clock[0] += 0.01
+    assert hosts.hosts() == []
 
 
 def test_headless_host_and_join_print_the_same_line():

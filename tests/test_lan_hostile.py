@@ -16,6 +16,7 @@ from net import session as lan
 from net.link import MAX_INBOX, encode
 from net.secrets import banqi
 from players.events import EventKind
+from tests.fakes.ticking import TickingClock
 from tests.fakes.wire import Clock
 from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
 
@@ -187,25 +188,39 @@ def test_a_flood_closes_the_link_with_a_reason_and_memory_stays_bounded():
 
 
 def test_a_dripping_hello_is_cut_at_one_overall_deadline(monkeypatch):
-    monkeypatch.setattr(hosting, "HELLO_TIMEOUT", 1.0)
-    host = lan.Host("ataxx", {}, 0, "127.0.0.1")
+    """On the host's own clock, which moves 100 s at each look: the host looks once for the
+    hello's deadline (600 s on) and once before each read, and each read gets one byte as soon
+    as the host waits in it. Every read is quick, yet at the 7th look the deadline has passed:
+    the hello is cut after 5 bytes. A limit per read alone would take the whole hello."""
+    monkeypatch.setattr(hosting, "HELLO_TIMEOUT", 600.0)
+    clock = TickingClock(step=100.0)
+    host = lan.Host("ataxx", {}, 0, "127.0.0.1", now=clock)
+
+    def host_looked(times):
+        end = time.monotonic() + 10  # a bound on the wait for the host's thread, not a timer
+        while clock.reads < times and not host.refused and time.monotonic() < end:
+            time.sleep(0.001)
+        return clock.reads >= times and not host.refused
+
     try:
         frame = encode(lan.hello("ataxx", host.options, "Slow"))
         with socket.create_connection(("127.0.0.1", host.port)) as s:
-            start, closed_at = time.monotonic(), None
-            s.settimeout(0.25)
-            for byte in frame[:40]:  # one byte each 0.25 s: every single read is quick
+            sent = 0
+            for byte in frame[:-1]:
+                if not host_looked(sent + 2):  # the deadline, then one look a read
+                    break
                 try:
                     s.sendall(bytes([byte]))
-                    if s.recv(100) == b"":
-                        closed_at = time.monotonic()
-                        break
-                except TimeoutError:
-                    continue
-                except OSError:
-                    closed_at = time.monotonic()
+                except OSError:  # cut off already
                     break
-            assert closed_at is not None and closed_at - start < 2.5
+                sent += 1
+            assert host.refused == ["no whole message in time"]
+            assert clock.reads == 7 and 5 <= sent < len(frame) - 1
+            s.settimeout(10)
+            try:
+                assert s.recv(100) == b""  # the host closed the connection
+            except ConnectionResetError:
+                pass
         assert host.next_arrival() is None
     finally:
         host.stop()
@@ -253,8 +268,9 @@ def test_a_slow_accept_still_welcomes_the_guest_through_the_hosts_pings():
         t.start()
         pump_until([], lambda: not host.arrivals.empty())
         link, hello = host.next_arrival()
-        time.sleep(2.6)  # the player at the host takes a while; a ping goes out meanwhile
-        assert link.open
+        # the player at the host takes a while: meanwhile the link's heartbeat pings the guest
+        # (its beat loop sends this every HEARTBEAT seconds), before any welcome
+        assert link.send({"type": "ping"}) and link.open
         s = lan.start_hosted(link, "dots", host.options, "H", hello["name"])
         t.join(5)
         assert got["r"][1]["type"] == "welcome"
