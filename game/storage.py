@@ -6,6 +6,7 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -209,12 +210,14 @@ STALE_TEMP_SECONDS = 3600.0  # a temporary file this old belongs to a save that 
 
 
 def remove_stale_temporaries(folders: list[Path] | None = None,
-                             older_than: float = STALE_TEMP_SECONDS) -> int:
+                             older_than: float = STALE_TEMP_SECONDS,
+                             now: Callable[[], float] = time.time) -> int:
     """Delete what interrupted atomic writes left behind (NAME.*.tmp beside a file); returns how
-    many. Called once at start-up, off the loop thread."""
+    many. Called once at start-up, off the loop thread. `now` is the clock file times are
+    compared with (tests give their own)."""
     if folders is None:
         folders = [config_dir(), data_subdir("saves"), data_subdir("replays")]
-    now, removed = time.time(), 0
+    now_s, removed = now(), 0
     for folder in folders:
         try:
             candidates = list(Path(folder).glob("*.tmp"))
@@ -223,7 +226,7 @@ def remove_stale_temporaries(folders: list[Path] | None = None,
         for tmp in candidates:
             try:
                 info = tmp.lstat()
-                if stat.S_ISREG(info.st_mode) and now - info.st_mtime > older_than:
+                if stat.S_ISREG(info.st_mode) and now_s - info.st_mtime > older_than:
                     tmp.unlink()
                     removed += 1
             except OSError:

@@ -3,7 +3,6 @@ and a damaged save is set aside; nothing else escapes."""
 
 import math
 import os
-import time
 
 import msgpack
 import pytest
@@ -94,11 +93,12 @@ def test_a_file_of_empty_arrays_is_refused_by_its_size(tmp_path):
 def test_stale_temporary_files_are_removed_and_fresh_ones_kept(tmp_path):
     old, fresh, kept = (tmp_path / "a.pasave.x1.tmp", tmp_path / "b.pasave.x2.tmp",
                         tmp_path / "c.pasave")
-    for p in (old, fresh, kept):
+    start = 1_000_000_000.0  # file times and the clock the test's own, not the wall clock's
+    for p, written in ((old, start), (fresh, start + 2), (kept, start)):
         p.write_bytes(b"x")
-    past = time.time() - 2 * storage.STALE_TEMP_SECONDS
-    os.utime(old, (past, past))
-    assert storage.remove_stale_temporaries([tmp_path]) == 1
+        os.utime(p, (written, written))
+    at = start + storage.STALE_TEMP_SECONDS + 1  # old is stale by a second, fresh is not
+    assert storage.remove_stale_temporaries([tmp_path], now=lambda: at) == 1
     assert not old.exists() and fresh.exists() and kept.exists()
 
 
