@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import queue
 import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -237,7 +238,7 @@ class InProcess:
     """Stands in for players.program.ProgramProcess: the built-in agent answers in this process, so
     every line the host writes can be checked and nothing waits on another process."""
 
-    def __init__(self, argv: list[str]):
+    def __init__(self, argv: list[str], now: Callable[[], float]):
         self.agent = Agent("random", 7)
         self.sent: list[dict] = []
         self.lines: queue.Queue = queue.Queue()
