@@ -4,6 +4,8 @@ import random
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ai import banqi as bot
 from ai.base import Budget
@@ -99,6 +101,29 @@ def test_fog_hides_what_the_seat_cannot_see():
     assert rules.view(near, 0)["board"].startswith("Rr")
     assert sorted(rules.legal_moves_from_view(rules.view(near, 0), {})) == sorted(
         rules.legal_moves(near))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), walk=st.integers(0, 10_000))
+def test_under_the_fog_a_seat_always_knows_its_own_last_move(seed, walk):
+    """A flip that turns up an enemy piece out of the mover's sight is still the mover's own
+    move: its view names it (its move list once showed "~"); the opponent's move stays hidden
+    wherever it went out of sight."""
+    state, rng = rules.new_game({"fog": True}, seed), random.Random(walk)
+    board = Board({"variant": "taiwan", "fog": True}, rules.SEAT_NAMES,
+                  prefs={"banqi_glyphs": "letters"})
+    for _ in range(120):
+        if rules.outcome(state) is not None:
+            break
+        mover, before = rules.to_move(state), state
+        move = rng.choice(rules.legal_moves(state))
+        state = rules.apply(state, move)
+        if rules.outcome(state) is None:
+            assert rules.view(state, mover)["last"] == move
+            text = board.move_text(move, rules.view(before, mover), rules.view(state, mover))
+            if len(move) == 2:  # a flip names the piece that came up, seen or not
+                assert text == f"{move} {state.board[rules.parse_square(move)].upper()}"
+            assert rules.view(state, 1 - mover)["last"] in ("", move)
 
 
 def test_views_never_hold_face_down_identities():

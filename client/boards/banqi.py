@@ -179,7 +179,10 @@ class Board(SquareBoard):
             return move
         if len(move) == 2:
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
-            return f"{move} {self.glyph(piece)[0]}"
+            if piece in ".?~":  # turned up out of the mover's sight: the counts say which
+                gone = Counter(before.get("hidden", {})) - Counter(after.get("hidden", {}))
+                piece = next(iter(gone), "")
+            return f"{move} {self.glyph(piece)[0]}" if piece else move
         victim = rules.parse_board(before["board"])[rules.parse_square(move[2:])]
         step = f"{move[:2]}-{move[2:]}"
         if victim in ".?~":

@@ -380,7 +380,7 @@ def view(state: State, seat: int | None) -> dict:
     if fogged:
         shown = [shown[sq] if sq in seen else "~" for sq in range(32)]
     last = state.last
-    if last and fogged:
+    if last and fogged and seat == state.turn:  # the seat's own last move it always knows
         squares = [parse_square(last[:2])] + ([parse_square(last[2:])] if len(last) == 4 else [])
         if not all(sq in seen for sq in squares):
             last = ""  # the opponent's move happened under the clouds
