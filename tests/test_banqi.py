@@ -123,6 +123,9 @@ def test_under_the_fog_a_seat_always_knows_its_own_last_move(seed, walk):
             text = board.move_text(move, rules.view(before, mover), rules.view(state, mover))
             if len(move) == 2:  # a flip names the piece that came up, seen or not
                 assert text == f"{move} {state.board[rules.parse_square(move)].upper()}"
+                # the opponent, who may not see where it went, saw the flip all the same
+                assert board.move_text("~", rules.view(before, 1 - mover),
+                                       rules.view(state, 1 - mover)) == text
             assert rules.view(state, 1 - mover)["last"] in ("", move)
 
 

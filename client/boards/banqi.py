@@ -26,6 +26,14 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
 
+def _flipped_square(before: dict, after: dict) -> str:
+    """The square a move out of sight turned up (every seat sees the face-down squares), or
+    "" when no square or more than one left face down."""
+    old, new = rules.parse_board(before["board"]), rules.parse_board(after["board"])
+    turned = [sq for sq in range(32) if old[sq] == "?" and new[sq] != "?"]
+    return rules.square_name(turned[0]) if len(turned) == 1 else ""
+
+
 class Board(SquareBoard):
     SCORE_UNIT = N_("pieces left")
     SETTINGS = (Setting("banqi_glyphs", "auto", "Banqi pieces",
@@ -175,8 +183,10 @@ class Board(SquareBoard):
         """A flip ("b3 馬"), a step ("b3-b4") or a capture ("b3-b4 x 馬")."""
         if "under" not in after and after.get("fog") and "history" not in after:
             move = after.get("last") or "~"  # a seat's own eyes: as it saw the move
-        if len(move) not in (2, 4):  # "~": a LAN guest's move list, a move the fog hid
-            return move
+        if len(move) not in (2, 4):  # "~": a move the fog hid, unless it was a flip
+            move = _flipped_square(before, after) or move
+            if len(move) != 2:
+                return move
         if len(move) == 2:
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
             if piece in ".?~":  # turned up out of the mover's sight: the counts say which
