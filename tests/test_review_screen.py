@@ -444,3 +444,42 @@ def test_the_reviews_state_is_drawn_whole_or_visibly_cut(h):
         assert said == whole  # in English at 800x560 it fits once made smaller
     finally:
         small.close()
+
+
+def test_the_graph_draws_each_side_in_the_ink_it_played(monkeypatch):
+    """A Banqi seat's colour comes with the first flip: where the first seat turned up a black
+    piece, the graph's word and area for it are black's, as on the board and the result card
+    (they were red by seat number), at every move shown."""
+    from client.boards.banqi import BLACK, RED
+    from client.ui import theme
+    from game.i18n import seat_title
+    for seed in range(40):
+        match = Match("banqi", {"fog": False}, seed,
+                      [Seat("human", "You"), Seat("ai", "Bot", "hard")])
+        match.play(match.legal_moves()[0])
+        if match.states[-1].colors[0] == "black":
+            break
+    rng = random.Random(5)
+    while len(match.moves) < 12 and not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    drawn: list = []
+    monkeypatch.setattr(ReviewScene, "_label", lambda self, s, words, where, colour:
+                        drawn.append((words, colour)))
+    polygons: list = []
+    real = pygame.draw.polygon
+    monkeypatch.setattr(pygame.draw, "polygon", lambda s, colour, *a, **k:
+                        (polygons.append(tuple(colour)[:3]), real(s, colour, *a, **k))[1])
+    h = Harness((800, 560))
+    try:
+        scene = open_review(h, match, ply=0)
+        finish(h, scene)
+        for ply in (0, len(match.moves)):
+            scene.seek(ply)
+            drawn.clear()
+            polygons.clear()
+            h.frame()
+            colours = dict(drawn)
+            assert colours[seat_title(match, 0)] == BLACK and colours[seat_title(match, 1)] == RED
+            assert theme.light(BLACK) in polygons and theme.light(RED) in polygons
+    finally:
+        h.close()

@@ -93,6 +93,10 @@ class ReviewScene(Scene):
                                 store=settings.put)
         self.better_board = board_type(match.options, rules.SEAT_NAMES,
                                        prefs=settings.all_values())
+        # each seat's ink as the game ended it (a Banqi seat's colour comes with a flip)
+        self.better_board.set_view(rules.view(match.states[-1], None), [], my_turn=False,
+                                   viewer=None, animate=False)
+        self.inks = [self.better_board.seat_colour(s) for s in range(rules.PLAYERS)]
         self.move_texts = [self.board.move_text(m, rules.view(match.states[i], None),
                                                 rules.view(match.states[i + 1], None))
                            for i, m in enumerate(match.moves)]
@@ -644,12 +648,12 @@ class ReviewScene(Scene):
                 # seat 0's share below the line in its ink, seat 1's above in its
                 top = [(line[0][0], g.y + 6)] + line + [(line[-1][0], g.y + 6)]
                 low = [(line[0][0], g.bottom - 6)] + line + [(line[-1][0], g.bottom - 6)]
-                pygame.draw.polygon(surface, theme.SEAT_LIGHT[1], top)
-                pygame.draw.polygon(surface, theme.SEAT_LIGHT[0], low)
+                pygame.draw.polygon(surface, theme.light(self.seat_ink(1)), top)
+                pygame.draw.polygon(surface, theme.light(self.seat_ink(0)), low)
             pygame.draw.line(surface, theme.GRID, (g.x + 4, mid), (g.right - 4, mid), 1)
         elif len(line) >= 2:
             low = [(line[0][0], g.bottom - 6)] + line + [(line[-1][0], g.bottom - 6)]
-            pygame.draw.polygon(surface, theme.SEAT_LIGHT[0], low)
+            pygame.draw.polygon(surface, theme.light(self.seat_ink(0)), low)
         if len(line) >= 2:
             pygame.draw.lines(surface, theme.INK, False, line, 2)
         lost = self.lost_at()
@@ -682,13 +686,17 @@ class ReviewScene(Scene):
         # what the graph shows, in its corners
         if two:
             self._label(surface, seat_title(self.match, 1), {"topleft": (g.x + 6, g.y + 4)},
-                        theme.SEAT_COLORS[1])
+                        self.seat_ink(1))
             self._label(surface, seat_title(self.match, 0),
-                        {"bottomleft": (g.x + 6, g.bottom - 4)}, theme.SEAT_COLORS[0])
+                        {"bottomleft": (g.x + 6, g.bottom - 4)}, self.seat_ink(0))
         label = {"win chance": _("win chance"), "survival": _("chance to go on"),
                  "probes": _("probes to the end (fewer is better)")}.get(self.unit, "")
         if label:
             self._label(surface, label, {"topright": (g.right - 6, g.y + 4)}, theme.INK_SOFT)
+
+    def seat_ink(self, seat: int) -> tuple[int, int, int]:
+        """The ink the seat played in, as the game ended it (not as the move shown has it)."""
+        return self.inks[seat]
 
     def _label(self, surface: pygame.Surface, words: str, where: dict, colour) -> None:
         """A word on the graph, on a slip of paper over the line (a line showing through a
@@ -772,7 +780,7 @@ class ReviewScene(Scene):
                                             self.px(11))
         theme.text(surface, self.status_said, (bar.x, y), small, theme.INK_SOFT)
         for seat, line in enumerate(self.counts()):
-            colour = self.board.seat_colour(seat) if self.rules.PLAYERS > 1 else theme.INK
+            colour = self.seat_ink(seat) if self.rules.PLAYERS > 1 else theme.INK
             theme.text(surface, line, (bar.x, y + self.px(18) * (seat + 1)), size, colour)
 
     def counts(self) -> list[str]:

@@ -23,6 +23,13 @@ GOOD = (60, 150, 80)
 BAD = (200, 60, 60)
 SEAT_COLORS = ((196, 60, 60), (52, 96, 180))  # seat 0 red ink, seat 1 blue ink
 SEAT_LIGHT = ((236, 178, 170), (170, 192, 232))
+
+
+def light(colour: tuple[int, int, int], share: float = 0.62) -> tuple[int, int, int]:
+    """A seat's ink washed out toward white (share of the way), for areas under its ink."""
+    r, g, b = colour[:3]
+    return (round(r + (255 - r) * share), round(g + (255 - g) * share),
+            round(b + (255 - b) * share))
 HILITE = (255, 214, 90)
 PENCIL = paper_look.PENCIL  # hover: a soft graphite shade, never the focus ink
 FOCUS = (30, 34, 64)  # keyboard focus: a firm ink ring
