@@ -36,6 +36,7 @@ def save_body(match: Match, extra: dict | None = None) -> dict:
 _WRITE_LOCK = threading.Lock()
 _ORDER = itertools.count(1)
 _WRITTEN: dict[Path, int] = {}  # per file, the order number of the body on disk
+_CHANGES = [0]  # saves written or removed so far; read without the lock (the loop never waits)
 
 
 def _write(path: Path, body: dict, order: int) -> None:
@@ -46,6 +47,7 @@ def _write(path: Path, body: dict, order: int) -> None:
             return
         storage.write_file(path, KIND, FORMAT, body)
         _WRITTEN[path] = order
+        _CHANGES[0] += 1
 
 
 def save(match: Match, name: str = AUTOSAVE, extra: dict | None = None) -> Path:
@@ -74,6 +76,12 @@ def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = N
     thread = threading.Thread(target=write, name="save", daemon=True)
     thread.start()
     return thread
+
+
+def changes() -> int:
+    """How many saves were written or removed so far: a screen that lists them lists them
+    again when this moves (a background save may land after the screen opened)."""
+    return _CHANGES[0]
 
 
 def load(path: Path | str) -> Match:
@@ -117,6 +125,7 @@ def remove(name: str = AUTOSAVE) -> None:
             path.unlink()
         except OSError:
             pass
+        _CHANGES[0] += 1
 
 
 @dataclass

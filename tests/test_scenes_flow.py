@@ -97,6 +97,22 @@ def _leave(h, play) -> None:
     h.wait_until(lambda: not any(t.name == "save" for t in threading.enumerate()))
 
 
+def test_the_title_offers_continue_for_a_game_whose_save_lands_after_it_opened(h):
+    """Leaving a game says "choose Continue on the title": a background save that is written
+    only after the title came up still brings Continue (it was missing until the title was
+    opened again), and a game whose save is removed takes it away."""
+    assert isinstance(h.top, TitleScene) and not saves.list_autosaves()
+    assert not [b for b in h.find_buttons() if b.label.startswith("Continue")]
+    match = Match("planes", None, 5, [Seat("human", "Ann"), Seat("human", "Ben")])
+    name = saves.autosave_name(match)
+    saves.save_in_background(match, name).join()
+    h.frame()
+    assert [b for b in h.find_buttons() if b.label.startswith("Continue")]
+    saves.remove(name)
+    h.frame()
+    assert not [b for b in h.find_buttons() if b.label.startswith("Continue")]
+
+
 def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h):
     planes = Match("planes", None, 5, [Seat("human", "Ann"), Seat("human", "Ben")])
     start_match(h.app, planes)

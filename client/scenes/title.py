@@ -28,6 +28,7 @@ class TitleScene(Scene):
         self.buttons = ButtonGroup()
         self.game_buttons: list[Button] = []
         self.in_progress: list[saves.SaveEntry] = []  # the games Continue offers
+        self.saves_seen = -1  # saves.changes() when in_progress was listed
         self.other_buttons: list[Button] = []
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
         self.taglines: list[tuple[str, tuple[int, int]]] = []  # (text, where), set by layout
@@ -40,6 +41,7 @@ class TitleScene(Scene):
         self.game_buttons = [Button(_(registry.get(g).title), lambda g=g: self.open_setup(g))
                              for g in self.games]
         self.other_buttons = []
+        self.saves_seen = saves.changes()
         self.in_progress = saves.list_autosaves()
         if self.in_progress:
             n = len(self.in_progress)
@@ -142,6 +144,9 @@ class TitleScene(Scene):
             super().handle_event(event)
 
     def update(self, dt: float) -> None:
+        if saves.changes() != self.saves_seen:  # a game saved (or ended) after this opened
+            self._build()
+            self.relayout()
         self.idle += dt
         if self.idle >= IDLE_SECONDS and self.app.top is self:
             self.idle = 0.0
