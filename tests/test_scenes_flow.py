@@ -97,6 +97,29 @@ def _leave(h, play) -> None:
     h.wait_until(lambda: not any(t.name == "save" for t in threading.enumerate()))
 
 
+@pytest.mark.parametrize("away", ["Look at the board", "Watch replay"])
+def test_the_result_card_comes_back_from_the_finished_board(h, away):
+    """Back from a look at the board or a replay, the finished board offers its result card
+    again (with Rematch, Replay and Review), and only once the game is over."""
+    match = Match("race", None, 2, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    start_match(h.app, match)
+    play = h.app.find(PlayScene)
+    assert not [b for b in play.panel_buttons.buttons if b.label == "Result"]
+    while not match.over:
+        h.wait_until(lambda: match.over or play.table.human_to_move() is not None)
+        if not match.over:
+            h.key(pygame.K_1, "1")
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.click_button(away)
+    if h.top is not play:
+        h.key(pygame.K_ESCAPE)
+    h.wait_until(lambda: h.top is play)
+    h.frames(3)
+    assert h.top is play  # no second card of its own
+    h.click_button("Result")
+    assert isinstance(h.top, ResultScene) and h.top.play is play
+
+
 def test_the_title_offers_continue_for_a_game_whose_save_lands_after_it_opened(h):
     """Leaving a game says "choose Continue on the title": a background save that is written
     only after the title came up still brings Continue (it was missing until the title was

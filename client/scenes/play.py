@@ -111,6 +111,11 @@ class PlayScene(PlayView):
     def show_rules(self) -> None:
         self.app.push("rules", game_id=self.match.game_id)
 
+    def show_result(self) -> None:
+        """The result card again: back from a look at the board, a replay or a review."""
+        self.result_shown = True
+        self.app.push("result", play=self)
+
     def ask_leave(self) -> None:
         if self.match.over or not self.humans or self.demo:
             self.leave_game()

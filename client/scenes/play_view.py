@@ -124,6 +124,8 @@ class PlayView(Scene):
                                   enabled=t.paused))
             buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{t.watch_speed:g}"),
                                   self.faster))
+        if self.match.over and not self.demo:  # the card again, after a look at the board
+            buttons.append(Button(_("Result"), self.show_result))
         buttons += [Button(label, action) for label, action in self.board.actions()]
         buttons.append(Button(_("Rules"), self.show_rules))
         buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
