@@ -21,7 +21,7 @@ COLOURS = {"red": N_("red"), "black": N_("black")}  # a side's colour, once a fl
 RED, BLACK = (190, 40, 40), (40, 40, 48)
 DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
 FLIP_SECONDS = 0.35
-FOG_NOTE = 26  # px under the captured pieces for the fog's legend
+FOG_NOTE = 38  # px under the captured pieces for the fog's legend (two lines when narrow)
 RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": N_("Chariot"),
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
@@ -336,8 +336,10 @@ class Board(SquareBoard):
             self._draw_captured(surface, board)
             note = self.fog_note()
             if note:
-                size, note = theme.fit(note, board.width, 15)
-                theme.text(surface, note, (board.x, board.bottom + 110), size, theme.INK_SOFT)
+                size, lines = theme.fit_lines((note,), board.width, FOG_NOTE, 15)
+                for i, (_p, line) in enumerate(lines):
+                    theme.text(surface, line, (board.x, board.bottom + 110 + i * (size + 4)),
+                               size, theme.INK_SOFT)
         self._draw_coordinates(surface)
 
     def fog_note(self) -> str:
