@@ -15,7 +15,7 @@ from client.boards.banqi import Board as BanqiBoard
 from client.boards.jungle import Board as JungleBoard
 from client.scenes.base import start_match
 from client.ui import theme
-from game import i18n, replay, settings
+from game import i18n, replay, saves, settings
 from game.i18n import _, pgettext
 from game.match import Match, Seat
 from game.rules import jungle
@@ -266,3 +266,14 @@ def test_setup_names_bots_and_hot_seat_players_so_any_language_can_say_them(h):
     i18n.set_language("zh_CN")
     assert i18n.person(scene._seat("easy", "", "").name) == "简单电脑"
     assert not latin(i18n.person("Player 1") + i18n.person("Hard bot"))
+
+
+def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
+    """'Ann（红方）', as every other screen writes a side, not 'Ann (红方)'."""
+    saves.save(played("dots", 4, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")]),
+               "autosave dots 1")
+    i18n.set_language("zh_CN")
+    scene = h.app.push("continue")
+    h.wait_until(lambda: not scene.loading and scene.entries)
+    title, _line = scene.describe(scene.entries[0])
+    assert "（" in title and "(" not in title, title

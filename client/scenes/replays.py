@@ -297,9 +297,9 @@ class ContinueScene(_FileListScene):
 
     def describe(self, e) -> tuple[str, str]:
         entry, match = e
-        people = _(" vs ").join(f"{person(s.name)} ({_(match.rules.SEAT_NAMES[i])})"
-                             if match.rules.PLAYERS > 1 else person(s.name)
-                             for i, s in enumerate(match.seats))
+        people = _(" vs ").join(
+            _("{name} ({side})").format(name=person(s.name), side=_(match.rules.SEAT_NAMES[i]))
+            if match.rules.PLAYERS > 1 else person(s.name) for i, s in enumerate(match.seats))
         when = format_datetime(entry.modified)
         return (f"{_(match.info.title)}: {people}",
                 _("Move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
