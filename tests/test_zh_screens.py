@@ -132,6 +132,7 @@ def test_the_replay_list_says_each_result_in_the_language(h):
     for entry in browser.entries:
         title, line = browser.describe(entry)
         assert not latin(title.replace("Ann", "")) and not latin(line), (title, line)
+        assert "：" in title and ": " not in title, title
 
 
 # --- pgettext: one English word, two meanings
@@ -276,4 +277,4 @@ def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
     scene = h.app.push("continue")
     h.wait_until(lambda: not scene.loading and scene.entries)
     title, _line = scene.describe(scene.entries[0])
-    assert "（" in title and "(" not in title, title
+    assert "（" in title and "(" not in title and title.startswith("点格棋：Ann（"), title

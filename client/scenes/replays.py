@@ -215,7 +215,7 @@ class ReplayBrowserScene(_FileListScene):
         line = _result_words(e)
         moves = ngettext("{n} move", "{n} moves", e.moves).format(n=format_number(e.moves))
         people = _(" vs ").join(person(name) for name in e.seats)
-        return (f"{title}: {people}",
+        return (_("{game}: {people}").format(game=title, people=people),
                 _("{when} · {moves} · {result}").format(when=when, moves=moves, result=line))
 
     def open_selected(self) -> None:
@@ -301,7 +301,8 @@ class ContinueScene(_FileListScene):
             _("{name} ({side})").format(name=person(s.name), side=_(match.rules.SEAT_NAMES[i]))
             if match.rules.PLAYERS > 1 else person(s.name) for i, s in enumerate(match.seats))
         when = format_datetime(entry.modified)
-        return (f"{_(match.info.title)}: {people}",
+        # TRANSLATORS: a game's title and who plays it, in a list of games
+        return (_("{game}: {people}").format(game=_(match.info.title), people=people),
                 _("Move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
 
     def delete_selected(self) -> None:
