@@ -26,6 +26,11 @@ RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": 
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
 
 
+def _came_up(before: dict | None, after: dict) -> Counter:
+    """The pieces that left the face-down counts between two views: what a flip turned up."""
+    return Counter(before or {}) - Counter(after)
+
+
 def _flipped_square(before: dict, after: dict) -> str:
     """The square a move out of sight turned up (every seat sees the face-down squares), or
     "" when no square or more than one left face down."""
@@ -81,7 +86,7 @@ class Board(SquareBoard):
         both sides (the face-down counts say which piece came up), so a piece turned up stays
         known where it lies until it is seen to move."""
         new, hidden = self.squares, view.get("hidden", {})
-        gone = Counter(self.hidden_before or {}) - Counter(hidden)
+        gone = _came_up(self.hidden_before, hidden)
         self.hidden_before = dict(hidden)
         flipped = [sq for sq in range(32) if old[sq] == "?" and new[sq] != "?"]
         unseen = [sq for sq in flipped if new[sq] == "~"]
@@ -190,8 +195,7 @@ class Board(SquareBoard):
         if len(move) == 2:
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
             if piece in ".?~":  # turned up out of the mover's sight: the counts say which
-                gone = Counter(before.get("hidden", {})) - Counter(after.get("hidden", {}))
-                piece = next(iter(gone), "")
+                piece = next(iter(_came_up(before.get("hidden", {}), after.get("hidden", {}))), "")
             return f"{move} {self.glyph(piece)[0]}" if piece else move
         victim = rules.parse_board(before["board"])[rules.parse_square(move[2:])]
         step = f"{move[:2]}-{move[2:]}"

@@ -22,7 +22,6 @@ ACCENT = (214, 120, 40)
 GOOD = (60, 150, 80)
 BAD = (200, 60, 60)
 SEAT_COLORS = ((196, 60, 60), (52, 96, 180))  # seat 0 red ink, seat 1 blue ink
-SEAT_LIGHT = ((236, 178, 170), (170, 192, 232))
 
 
 def light(colour: tuple[int, int, int], share: float = 0.62) -> tuple[int, int, int]:
@@ -30,6 +29,9 @@ def light(colour: tuple[int, int, int], share: float = 0.62) -> tuple[int, int, 
     r, g, b = colour[:3]
     return (round(r + (255 - r) * share), round(g + (255 - g) * share),
             round(b + (255 - b) * share))
+
+
+SEAT_LIGHT = tuple(light(c) for c in SEAT_COLORS)  # a box a seat closed, under its ink
 HILITE = (255, 214, 90)
 PENCIL = paper_look.PENCIL  # hover: a soft graphite shade, never the focus ink
 FOCUS = (30, 34, 64)  # keyboard focus: a firm ink ring
