@@ -22,16 +22,19 @@ def pool(processes: int, context: str | None = "spawn",
     under the next measurement. context None: the platform's default start method."""
     _OWNER[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _stop)
-    options["initargs"] = (options.pop("initializer", None), options.pop("initargs", ()))
+    options["initargs"] = (os.getpid(), options.pop("initializer", None),
+                           options.pop("initargs", ()))
     return multiprocessing.get_context(context).Pool(processes, _start_worker, **options)
 
 
-def _start_worker(initializer: Any, initargs: tuple) -> None:
+def _start_worker(owner: int, initializer: Any, initargs: tuple) -> None:
     """A worker, and one the pool starts in place of an ended one, ends with its bench: Linux
     sends it SIGTERM when the bench goes (a replacement started while the bench stopped was
     left running)."""
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if os.getppid() != owner:  # the bench went before the line above: no signal will come
+        os._exit(128 + signal.SIGTERM)
     if initializer is not None:
         initializer(*initargs)
 

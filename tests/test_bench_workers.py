@@ -5,6 +5,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -79,9 +80,10 @@ def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context
         bench.send_signal(signal.SIGTERM)
         assert bench.wait(timeout=60) == 128 + signal.SIGTERM
         assert not any(alive(p) for p in pids)
-        for _ in range(100_000):  # nor a worker the pool started in place of one (a bounded look)
-            if not running(script):
+        for _ in range(500):  # nor a worker the pool started in place of one (a bounded wait:
+            if not running(script):  # a scan of /proc takes milliseconds, 100,000 took minutes)
                 break
+            time.sleep(0.02)
         assert not running(script)
     finally:
         for pid in [bench.pid] + [p for p in pids if alive(p)]:
@@ -90,3 +92,18 @@ def test_a_bench_stopped_with_sigterm_leaves_no_worker_running(tmp_path, context
             except ProcessLookupError:
                 pass
         bench.wait()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the parent-death signal is Linux's")
+def test_a_worker_started_after_its_bench_went_ends_at_once(tmp_path):
+    """A replacement forked as the bench stopped may set its parent-death signal only after
+    the bench is gone, and then no signal comes: it must see that itself and end, not wait on
+    the task queue for ever (a CI run found one left over)."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); from bench import workers; "
+            f"workers._start_worker({gone.pid}, print, ('started',))")
+    worker = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=60)
+    assert worker.returncode == 128 + signal.SIGTERM
+    assert "started" not in worker.stdout
