@@ -221,7 +221,9 @@ class Review(Steps):
         if entry["best"] == entry["move"]:
             return _plain({"after": after, "best_after": after})
         try:
-            best_state = self.rules.apply(state, self.rules.move_from_wire(entry["best"]))
+            best = self.rules.move_from_wire(entry["best"])
+            best_state = None if self.rules.opens_deal(state, best) \
+                else self.rules.apply(state, best)  # what it would turn up the game never dealt
         except ValueError:
             best_state = None
         best_after = self.realised(best_state, mover, 1 / 3) if best_state is not None \

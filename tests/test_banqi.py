@@ -213,3 +213,24 @@ def test_board_selects_flips_and_moves():
     assert click("c2") is None and b.selected == rules.parse_square("c2")
     assert click("c3") == "c2c3"
     b.draw(pygame.Surface((700, 500)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 120))
+def test_opens_deal_names_exactly_the_moves_whose_result_hangs_on_the_deal(seed, plies):
+    """A move `opens_deal` does not name looks the same to its mover whatever the face-down
+    pieces are; one it names turns up different pieces under different deals (the review
+    shows it unopened)."""
+    rng, state = random.Random(seed), rules.new_game({"fog": seed % 2 == 0}, seed)
+    for _ in range(plies):
+        if rules.outcome(state) is not None:
+            break
+        state = rules.apply(state, rng.choice(rules.legal_moves(state)))
+    if rules.outcome(state) is not None:
+        return
+    mover = rules.to_move(state)
+    for move in rules.legal_moves(state):
+        seen = {repr(rules.view(rules.apply(rules.reseed(state, k), move), mover))
+                for k in range(64)}  # the board, and the face-down counts (a flip under fog)
+        assert (len(seen) > 1) == rules.opens_deal(state, move), move
+    assert not rules.opens_deal(state, "a1b1") and not rules.opens_deal(state, None)

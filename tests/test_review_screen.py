@@ -12,6 +12,8 @@ import threading
 
 import pygame
 import pytest
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
 from ai.base import Appraisal, Budget, Deadline, decide_setup
 from ai.review import QUICK, Review
@@ -483,3 +485,64 @@ def test_the_graph_draws_each_side_in_the_ink_it_played(monkeypatch):
             assert theme.light(BLACK) in polygons and theme.light(RED) in polygons
     finally:
         h.close()
+
+
+class ScriptedFlips(ScriptedReview):
+    """The scripted judgement, its best move a flip of a face-down square where one is legal."""
+
+    def appraise(self, state, moves, share=1.0):
+        seat, a = super().appraise(state, moves, share)
+        flips = [m for m in self.rules.legal_moves(state) if self.rules.opens_deal(state, m)]
+        best = flips[-1] if flips else a.best
+        return seat, Appraisal(a.value, a.scores, best, (best,), a.exact)
+
+
+def _stand_in(match: Match, seed: int) -> Match:
+    """The same game as a LAN side records it: its own deal, each flip's piece disclosed into
+    it, so the squares never opened hold pieces of that side's own seed."""
+    from net.secrets.banqi import disclose
+    other = Match("banqi", match.options, seed, match.seats)
+    for move, after in zip(match.moves, match.states[1:]):
+        sq = match.rules.parse_square(move) if len(move) == 2 else None
+        if sq is not None and other.state.board[sq] == "?":
+            disclose(other, move, after.board[sq])
+        other.play(move)
+    return other
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck),
+          phases=[Phase.explicit, Phase.reuse, Phase.generate])  # a shrink reviews for minutes
+@given(seed=st.integers(0, 10**6), fog=st.booleans(), plies=st.integers(2, 24))
+def test_a_better_flip_shows_no_piece_the_game_never_turned_up(seed, fog, plies, monkeypatch):
+    """A better move that would flip a square never opened is shown unopened: its board is the
+    position before it, its line stops at it and names no piece, and no truth is claimed for it.
+    Two records of one game that differ only under the squares never opened (the two LAN
+    sides' stand-in deals) show the same at every move (they showed 将 on one side, 象 on the
+    other)."""
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedFlips)
+    rng = random.Random(seed)
+    match = Match("banqi", {"fog": fog}, seed, [Seat("human", "You"), Seat("ai", "Bot", "hard")])
+    while len(match.moves) < plies and not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    shown = []
+    for record in (match, _stand_in(match, seed + 1)):
+        h = Harness((800, 560))
+        try:
+            scene = open_review(h, record, ply=0)
+            finish(h, scene)
+            seen = []
+            for ply in range(1, len(record.moves) + 1):
+                scene.seek(ply)
+                e, before = scene.entry(ply - 1), record.states[ply - 1]
+                if record.rules.opens_deal(before, e["best"]) and e["best"] != e["move"]:
+                    assert scene.has_better
+                    unopened = record.rules.view(before, None)["board"]
+                    assert scene.better_board.view["board"] == unopened
+                    assert scene.better_text == e["best"]  # the square, no piece
+                    assert e["truth"]["best_after"] is None
+                board = scene.has_better and scene.better_board.view["board"]
+                seen.append((scene.better_text, board, [line for line, _c in scene.judgement()]))
+            shown.append(seen)
+        finally:
+            h.close()
+    assert shown[0] == shown[1]

@@ -287,8 +287,9 @@ class ReviewScene(Scene):
         if e is not None and e.get("kind") == "move" and e.get("best") is not None \
                 and _lists(e["best"]) != _lists(e["move"]):
             try:
-                before = states[p - 1]
-                best_state = rules.apply(before, rules.move_from_wire(e["best"]))
+                before, best = states[p - 1], rules.move_from_wire(e["best"])
+                # a move that turns up a hidden deal is shown unopened: the game never dealt it
+                best_state = before if rules.opens_deal(before, best) else rules.apply(before, best)
             except (RulesError, ValueError, TypeError, KeyError, IndexError):
                 best_state = None
             if best_state is not None:
@@ -314,14 +315,15 @@ class ReviewScene(Scene):
         texts = []
         for move in e.get("line") or [e["best"]]:
             try:
-                after = rules.apply(state, rules.move_from_wire(move))
+                unopened = rules.opens_deal(state, rules.move_from_wire(move))
+                after = state if unopened else rules.apply(state, rules.move_from_wire(move))
             except (RulesError, ValueError, TypeError, KeyError, IndexError):
                 break
             texts.append(self.board.move_text(move, rules.view(state, None),
                                               rules.view(after, None)))
             state = after
-            if rules.outcome(state) is not None:
-                break
+            if unopened or rules.outcome(state) is not None:
+                break  # what follows a hidden deal's opening hangs on what it turns up
         return " ".join(texts[:6])
 
     # --- try again
@@ -573,7 +575,8 @@ class ReviewScene(Scene):
             parts.append(_("The bot valued this move at {p} of its own choice.").format(
                 p=format_percent(details["expectimax"])))
         truth = e.get("truth") or {}
-        if truth.get("after") is not None and _lists(e.get("best")) != _lists(e.get("move")):
+        if truth.get("after") is not None and truth.get("best_after") is not None \
+                and _lists(e.get("best")) != _lists(e.get("move")):
             parts.append(_("As it turned out: {a}; the best would have had {b}.").format(
                 a=self.value_text(truth.get("after")), b=self.value_text(truth.get("best_after"))))
         elif truth.get("after") is not None:

@@ -7,8 +7,8 @@ agent; move_from_wire only checks its shape. Chance comes from the seed carried 
 so a game replays bit for bit from (options, seed, moves, reseeds).
 
 Optional capabilities are declared values, never probed: a game without a setup phase or
-without hidden chance takes `no_setup_pending` and `no_reseed` from here (SETUP = False,
-CHANCE = False), the defaults' one place.
+without hidden chance takes `no_setup_pending`, `no_reseed` and `opens_nothing_dealt` from
+here (SETUP = False, CHANCE = False), the defaults' one place.
 """
 
 from __future__ import annotations
@@ -130,6 +130,11 @@ def no_reseed(state: Any, seed: int) -> Any:
     return state
 
 
+def opens_nothing_dealt(state: Any, move: Any) -> bool:
+    """The default for games that deal nothing face down: no move turns up a hidden deal."""
+    return False
+
+
 @runtime_checkable
 class Rules(Protocol):
     """What a game's rules module provides. The contract test checks every registered game."""
@@ -180,6 +185,12 @@ class Rules(Protocol):
 
     def reseed(self, state: Any, seed: int) -> Any:
         """The state with what is still unrevealed drawn again from seed."""
+
+    def opens_deal(self, state: Any, move: Any) -> bool:
+        """Whether the move turns up chance dealt face down and not known before (a Banqi flip
+        while two kinds of piece are left face down). Such a result was never part of a game
+        that did not play the move, and a record's deal under squares never opened may be a
+        stand-in (a LAN deal neither side knew): the review shows such a move unopened."""
 
     def hides_between_seats(self, options: dict) -> bool:
         """Whether, with these options, one seat's view hides something from the other (then

@@ -18,6 +18,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_nothing,
 )
 
@@ -32,6 +33,7 @@ SETUP = False
 CHANCE = False
 UAI = True
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt
 reseed = no_reseed
 SIZE = 7
 ALL = (1 << 49) - 1

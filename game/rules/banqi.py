@@ -172,6 +172,15 @@ def reseed(state: State, seed: int) -> State:
     return state._replace(under=under)
 
 
+def opens_deal(state: State, move: object) -> bool:
+    """A flip of a face-down square while more than one kind of piece lies face down."""
+    try:
+        face_down = len(move) == 2 and state.board[parse_square(move)] == "?"
+    except (RulesError, TypeError):
+        return False
+    return face_down and len({p for p in state.under if p}) > 1
+
+
 def disclose(state: State, square: str, piece: str) -> State:
     """The same state with `piece` under the face-down `square` (a LAN guest learns each flip
     from the host, which alone holds the deal); RulesError if no such piece is still hidden."""

@@ -19,6 +19,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_nothing,
 )
 
@@ -33,6 +34,7 @@ SETUP = False
 CHANCE = False
 UAI = False
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt
 reseed = no_reseed
 SIZES = tuple((n, str(n)) for n in range(1, 6))
 OPTIONS: tuple[Option, ...] = (

@@ -21,6 +21,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_their_views,
 )
 
@@ -35,6 +36,7 @@ SETUP = False
 CHANCE = False  # the field is fixed by the seed; a probe's answer, once seen, stays true
 UAI = False
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt  # the field is fixed by the seed: a probe answers the truth
 reseed = no_reseed
 FOX = "fox"
 FIELDS = {10: 8, 8: 5}  # size -> foxes

@@ -27,6 +27,7 @@ from game.rules import (
     Termination,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_nothing,
 )
 
@@ -41,6 +42,7 @@ SETUP = False
 CHANCE = True
 UAI = False
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt  # a new tile falls in the open
 OPTIONS: tuple[Option, ...] = ()
 SIZE = 4
 WIN_TILE = 2048

@@ -21,6 +21,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_nothing,
 )
 
@@ -35,6 +36,7 @@ SETUP = False
 CHANCE = False
 UAI = False
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt
 reseed = no_reseed
 
 FILES, RANKS = 7, 9

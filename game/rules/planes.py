@@ -27,6 +27,7 @@ from game.rules import (
     Termination,
     no_reseed,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_their_views,
 )
 
@@ -41,6 +42,7 @@ SETUP = True
 CHANCE = False
 UAI = False
 reseed = no_reseed
+opens_deal = opens_nothing_dealt  # the planes are placed, not dealt; the end shows them
 DIRECTIONS = ("up", "down", "left", "right")
 ANSWERS = ("miss", "body", "head")
 HIDDEN_LAYOUT = "hidden"

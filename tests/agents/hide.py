@@ -14,6 +14,7 @@ from game.rules import (
     Termination,
     no_reseed,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_their_views,
 )
 
@@ -28,6 +29,7 @@ SETUP = True
 CHANCE = False
 UAI = False
 reseed = no_reseed
+opens_deal = opens_nothing_dealt
 OPTIONS = ()
 RULES_TEXT = "# Hide\n\nHide a token in one of four cells; find the other's first."
 CELLS = 4

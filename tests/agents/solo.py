@@ -16,6 +16,7 @@ from game.rules import (
     no_reseed,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_nothing,
 )
 
@@ -31,6 +32,7 @@ CHANCE = False
 UAI = False
 setup_pending = no_setup_pending
 reseed = no_reseed
+opens_deal = opens_nothing_dealt
 OPTIONS = ()
 RULES_TEXT = "# Solo\n\nAdd one or two until the total passes the target."
 

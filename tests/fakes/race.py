@@ -20,6 +20,7 @@ from game.rules import (
     Termination,
     no_setup_pending,
     normalize_with,
+    opens_nothing_dealt,
     seats_hide_their_views,
 )
 
@@ -34,6 +35,7 @@ SETUP = False
 CHANCE = True
 UAI = False
 setup_pending = no_setup_pending
+opens_deal = opens_nothing_dealt
 OPTIONS = (Option("pile", "Pile", ((5, "5"), (7, "7"), (9, "9")), 7),)
 RULES_TEXT = "# Race\n\nTake one, two or three counters. Whoever takes the last one wins."
 
