@@ -31,7 +31,8 @@ import numpy as np
 from ai.base import Appraisal, Budget, Deadline, bot_module
 from game.match import Match
 
-VERSION = 1  # of the review document; a stored review of another version is made again
+VERSION = 2  # of the review document; a stored review of another version is made again
+# (2: no truth.best_after for a better move that opens a hidden deal)
 CLASSES = ("ok", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = Path(__file__).parent / "data" / "review_thresholds.json"
 # Where a game has no calibrated thresholds: lichess's steps of win chance.
