@@ -31,7 +31,8 @@ GAME = "jungle"  # two players, nothing hidden, no setup: every ply is judged
 
 class ScriptedReview(Review):
     """Review with a scripted judgement: every position worth a little over half, the moves
-    at BLUNDERS losing 0.4 of it, the best move the last legal one. With a gate, each position
+    at BLUNDERS losing 0.4 of it and the others 0.02 unless they are the best, the best move
+    the last legal one. With a gate, each position
     waits for the test to let it through."""
 
     gate: threading.Semaphore | None = None
@@ -58,8 +59,9 @@ class ScriptedReview(Review):
         best = self.rules.move_to_wire(legal[-1])
         ply = next((i for i, s in enumerate(self.match.states) if s is state), 0)
         value = 0.6
-        after = value - (0.4 if ply in BLUNDERS else 0.0)
-        return seat, Appraisal(value, (after,) * len(moves), best, (best,), ply == 1)
+        after = value - (0.4 if ply in BLUNDERS else 0.02)  # 0.02: below any mark, still shown
+        scores = tuple(value if m == best and ply not in BLUNDERS else after for m in moves)
+        return seat, Appraisal(value, scores, best, (best,), ply == 1)
 
 
 class Refusing(Review):
@@ -494,7 +496,9 @@ class ScriptedFlips(ScriptedReview):
         seat, a = super().appraise(state, moves, share)
         flips = [m for m in self.rules.legal_moves(state) if self.rules.opens_deal(state, m)]
         best = flips[-1] if flips else a.best
-        return seat, Appraisal(a.value, a.scores, best, (best,), a.exact)
+        scores = tuple(a.value if m == best else min(s, a.value - 0.02)
+                       for m, s in zip(moves, a.scores))
+        return seat, Appraisal(a.value, scores, best, (best,), a.exact)
 
 
 def _stand_in(match: Match, seed: int) -> Match:
@@ -546,3 +550,30 @@ def test_a_better_flip_shows_no_piece_the_game_never_turned_up(seed, fog, plies,
         finally:
             h.close()
     assert shown[0] == shown[1]
+
+
+class ScriptedEquals(ScriptedReview):
+    """The scripted judgement, every move played worth exactly what the best is."""
+
+    def appraise(self, state, moves, share=1.0):
+        seat, a = super().appraise(state, moves, share)
+        return seat, Appraisal(a.value, (a.value,) * len(moves), a.best, a.line, a.exact)
+
+
+def test_a_move_worth_what_the_best_is_gets_no_better_move(h, monkeypatch):
+    """A move played other than the best but worth the same (both values read alike) is as
+    good as the best: no "Better" line and no second board (it said "A good move", 60% and
+    60%, and then "Better: ..." beside it)."""
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedEquals)
+    match = played(12)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    others = [p for p in range(1, len(match.moves) + 1)
+              if scene.entry(p - 1)["best"] != scene.entry(p - 1)["move"]]
+    assert others
+    for p in others:
+        scene.seek(p)
+        h.frame()
+        words = [line for line, _c in scene.judgement()]
+        assert not scene.has_better and not scene.better_text
+        assert "As good as the best move" in words[0] and not any("Better" in w for w in words)

@@ -285,7 +285,7 @@ class ReviewScene(Scene):
         better, self.better_text = False, ""
         e = self.entry(p - 1) if p else None
         if e is not None and e.get("kind") == "move" and e.get("best") is not None \
-                and _lists(e["best"]) != _lists(e["move"]):
+                and _lists(e["best"]) != _lists(e["move"]) and not self.as_good(e):
             try:
                 before, best = states[p - 1], rules.move_from_wire(e["best"])
                 # a move that turns up a hidden deal is shown unopened: the game never dealt it
@@ -482,6 +482,12 @@ class ReviewScene(Scene):
             y += row_h
 
     # --- what is said
+    def as_good(self, e: dict) -> bool:
+        """The move played is worth what the best is, as far as the values shown tell: no
+        better move to show (one was shown beside two equal values)."""
+        return e.get("before") is not None and \
+            self.value_text(e.get("before")) == self.value_text(e.get("after"))
+
     def value_text(self, value: float | None) -> str:
         if value is None:
             return "–"
@@ -540,6 +546,8 @@ class ReviewScene(Scene):
             verdict = _(CLASS_NAMES[cls])
         elif _lists(e.get("best")) == _lists(e.get("move")):
             verdict = _("The best move")
+        elif self.as_good(e):
+            verdict = _("As good as the best move")
         else:
             verdict = _("A good move")
         exact = bool(e.get("exact"))
