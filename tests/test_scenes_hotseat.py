@@ -6,6 +6,7 @@ import random
 import pygame
 
 from ai.base import Budget
+from client.scenes import play_view
 from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene, HandoverScene
 from client.scenes.play import PlayScene
@@ -23,7 +24,9 @@ def _take_the_computer(h) -> PlayScene:
     return h.top
 
 
-def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h):
+def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch):
+    """While the shooter sees the answer, their own seat is lit in the panel, as their board
+    is drawn (the next player's was lit beside the shooter's planes)."""
     now = [100.0]
     match = Match("planes", None, 5, list(TWO))
     start_match(h.app, match, now=lambda: now[0])
@@ -37,9 +40,13 @@ def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h):
     shot = match.legal_moves()[0]
     assert play.try_move(shot, by_human=True)
     now[0] += REVEAL_SECONDS - 0.1  # just before the reveal ends the shooter still sees it
+    lit = []
+    monkeypatch.setattr(play_view.paper, "highlight", lambda surface, rect, colour:
+                        lit.append(rect.y))
     h.frames(3)
     assert h.top is play and play.board.viewer == 0
     assert "hand over" in play.status_text()
+    assert lit and set(lit) == {play.side.y + 10}  # the shooter's seat is lit, not the next
     now[0] += 0.2  # then, unasked, the hand-over
     h.frames(3)
     assert isinstance(h.top, HandoverScene)

@@ -274,13 +274,18 @@ class PlayView(Scene):
             return _("{name} (you)").format(name=name)
         return name
 
+    def lit_seat(self) -> int | None:
+        """The seat lit in the panel: the one to move, but while a hidden hot-seat mover sees
+        their move's answer, theirs (their board is drawn, not the next player's)."""
+        return self.board.viewer if self.revealing else self.match.to_move()
+
     def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
         sheet(surface, side)
         y = side.y + 14
-        to_move = self.match.to_move()
+        lit = self.lit_seat()
         for seat, s in enumerate(self.match.seats):
             colour = self.board.seat_colour(seat)
-            if seat == to_move:
+            if seat == lit:
                 paper.highlight(surface, pygame.Rect(side.x + 8, y - 4, side.width - 16, 48),
                                 theme.HILITE)
             paper.stamp(surface, colour, (side.x + 26, y + 20), 11)
