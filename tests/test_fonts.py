@@ -2,6 +2,7 @@
 
 import ast
 from pathlib import Path
+from unittest import mock
 
 import pygame
 import pytest
@@ -124,3 +125,23 @@ def test_fit_draws_the_largest_size_that_fits_and_cuts_only_at_its_smallest(
         assert got == min(size, smallest)
         assert line.endswith("…") and text.startswith(line[:-1].rstrip())
         assert theme.font(got, bold).size(line)[0] <= width or line == "…"
+
+
+@settings(max_examples=40, deadline=None)
+@given(label=st.text(st.sampled_from("Wil.1 汉字:（）"), min_size=1, max_size=120),
+       width=st.integers(60, 400), height=st.integers(24, 60))
+def test_a_button_label_is_drawn_inside_its_button_or_cut(label, width, height):
+    """However long a label (a LAN host's name, game and options), its ink stays inside the
+    button: shrunk, and at the smallest size cut with "…" (it ran past the button's edge)."""
+    from client.ui import widgets
+    pygame.init()
+    surface = pygame.Surface((width + 40, height + 40))
+    button = widgets.Button(label, lambda: None)
+    button.rect = pygame.Rect(20, 20, width, height)
+    drawn: list = []
+    real = widgets.theme.text
+    with mock.patch.object(widgets.theme, "text", lambda s, text, *a, **k:
+                           drawn.append(real(s, text, *a, **k)) or drawn[-1]):
+        button.draw(surface)
+    (ink,) = drawn
+    assert button.rect.left <= ink.left and ink.right <= button.rect.right

@@ -62,8 +62,10 @@ class Button:
                 paper.underline(surface, (box.centerx - box.height * 0.4, box.bottom - 8),
                                 (box.centerx + box.height * 0.4, box.bottom - 8), ink)
             return
-        drawn = theme.text(surface, self.label, box.center,
-                           self.label_size() if size is None else size, ink, anchor="center")
+        size = self.label_size() if size is None else size
+        # at the smallest size a label too long for its button is cut, never drawn past it
+        _size, label = theme.fit(self.label, box.width - LABEL_MARGIN, size, smallest=size)
+        drawn = theme.text(surface, label, box.center, size, ink, anchor="center")
         if hover:
             y = min(box.bottom - 5, drawn.bottom + 1)
             paper.underline(surface, (drawn.x, y), (drawn.right, y), ink)
