@@ -239,6 +239,20 @@ def view_title(match, seat: int) -> str:
     return _("{player}'s view").format(player=seat_title(match, seat))
 
 
+def options_said(spec, options: Mapping[str, Any]) -> str:
+    """The options that differ from the game's defaults, in the language ("Fog of war: On");
+    empty where all are the defaults. spec: the game's `OPTIONS`."""
+    said = []
+    for opt in spec:
+        value = options.get(opt.key, opt.default)
+        choice = next((label for v, label in opt.choices if v == value), None)
+        if value != opt.default and choice is not None:  # not a choice: nothing to say of it
+            # TRANSLATORS: a game option and the choice made ("Fog of war: On")
+            said.append(_("{option}: {choice}").format(option=_(opt.label), choice=_(choice)))
+    # TRANSLATORS: between two options in a list ("Fog of war: On, Rules: China")
+    return _(", ").join(said)
+
+
 def outcome_reason(outcome) -> str:
     """Why a game ended, in the language."""
     return outcome.words.say()

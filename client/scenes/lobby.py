@@ -17,7 +17,7 @@ from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
-from game.i18n import _
+from game.i18n import _, options_said
 from game.rules import RulesError
 from net import discovery, takeup
 from net.link import DEFAULT_PORT, parse_address
@@ -50,6 +50,18 @@ def hosted_options(game: str) -> dict:
 
 def _title(game: str) -> str:
     return _(registry.get(game).title) if game in registry.GAME_IDS else game
+
+
+def _game_said(game: str, options: dict) -> str:
+    """A hosted game as the lobby names it: its title, and the options it is played with
+    where they are not the usual ones (whether Banqi has fog matters before one joins)."""
+    try:
+        said = options_said(registry.get(game).rules.OPTIONS, options)
+    except KeyError:  # a game this arcade lacks: its title says so
+        said = ""
+    # TRANSLATORS: a hosted game in the LAN lobby and its options ("暗棋 (Fog of war: On)")
+    return _("{game} ({options})").format(game=_title(game), options=said) if said \
+        else _title(game)
 
 
 def lan_name() -> str:
@@ -96,7 +108,9 @@ class LobbyScene(Scene):
         own = self.host.port if self.host is not None else None
         found = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
         self.host_buttons.set([
-            Button(f"{h.name}: {_title(h.game)}  ({h.address})",
+            # TRANSLATORS: a game found on the LAN: who hosts it, and the game
+            Button(_("{host}: {game}").format(host=h.name, game=_game_said(h.game, h.options))
+                   + f"  ({h.address})",
                    lambda h=h: self.join(h.address, h.game, h.options)) for h in found[:6]])
         actions = [Button(_("Connect to address"), self.join_address)]
         if self.host is None:
@@ -299,6 +313,13 @@ class LobbyScene(Scene):
         self.stop_hosting()
         self.hosts.stop()
 
+    @staticmethod
+    def _options_said(game: str) -> str:
+        try:
+            return options_said(registry.get(game).rules.OPTIONS, hosted_options(game))
+        except RulesError:
+            return ""
+
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         left = pygame.Rect(30, 110, w // 2 - 45, h - 150)
@@ -337,6 +358,8 @@ class LobbyScene(Scene):
         self.game_row.draw(surface, self.area is Area.GAME)
         notes = theme.wrap(_("Options: as you last set them up for this game."), right.width - 36,
                            16)[:2]
+        said = self._options_said(self.game_row.value)
+        notes += theme.wrap(said, right.width - 36, 16)[:2] if said else []
         for i, line in enumerate(notes):
             theme.text(surface, line, (right.x + 18, right.y + 106 + 20 * i), 16, theme.INK_SOFT)
         top = right.y + 116 + 20 * len(notes)

@@ -1,0 +1,83 @@
+"""The LAN lobby says the options a game is hosted with where they are not the usual ones
+(whether a Banqi table has fog matters before one joins), in the player's language."""
+
+from __future__ import annotations
+
+import random
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from client.scenes import lobby as lobby_scene
+from client.scenes.lobby import LobbyScene
+from game import i18n, registry
+from game import settings as arcade_settings
+from net import discovery
+from tests.harness import Harness
+
+
+@pytest.fixture
+def lobby():
+    h = Harness((800, 560))
+    scene = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
+    h.app.push(scene)
+    h.frame()
+    yield h, scene
+    scene.close()
+    i18n.set_language("en")
+    h.close()
+
+
+def _found(scene: LobbyScene, game: str, options: dict) -> str:
+    """The host button a beacon for this game and these options makes."""
+    beacon = {"type": "beacon", "app": "Paper Arcade", "protocol": discovery.PROTOCOL,
+              "game": game, "options": options, "version": "1", "port": 5999, "name": "Ann"}
+    scene.hosts.heard(msgpack.packb(beacon), "10.3.0.1")
+    scene._rebuild()
+    (button,) = scene.host_buttons.buttons
+    return button.label
+
+
+@pytest.mark.parametrize("lang, words", [("en", "Banqi (Fog of war: On)"),
+                                         ("zh_CN", "Ann：暗棋（战争迷雾：开）")])
+def test_a_hosted_game_with_fog_says_so_in_the_language(lobby, lang, words):
+    h, scene = lobby
+    i18n.set_language(lang)
+    assert words in _found(scene, "banqi", {"variant": "taiwan", "fog": True})
+
+
+def test_usual_options_and_a_crafted_value_say_nothing_more(lobby):
+    h, scene = lobby
+    assert _found(scene, "banqi", {"variant": "taiwan", "fog": False}).startswith("Ann: Banqi  (")
+
+
+def test_a_value_no_choice_has_is_not_repeated(lobby):
+    h, scene = lobby
+    label = _found(scene, "banqi", {"variant": "x" * 30, "fog": False})
+    assert "x" * 30 not in label and "(" not in label.split("  (")[0]
+
+
+def test_the_host_column_says_the_options_it_will_host_with(lobby, monkeypatch):
+    h, scene = lobby
+    arcade_settings.put("last_setup", {"banqi": {"options": {"fog": True}}})
+    scene.game_row.select([v for v, _label in scene.game_row.choices].index("banqi"))
+    drawn: list[str] = []
+    real = lobby_scene.theme.text
+    monkeypatch.setattr(lobby_scene.theme, "text", lambda surface, text, *a, **k:
+                        (drawn.append(text), real(surface, text, *a, **k))[1])
+    h.frame()
+    assert "Fog of war: On" in drawn
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_options_said_names_exactly_the_options_off_their_default(data):
+    game = data.draw(st.sampled_from(registry.GAME_IDS))
+    spec = registry.get(game).rules.OPTIONS
+    options = {o.key: data.draw(st.sampled_from([v for v, _label in o.choices])) for o in spec}
+    said = i18n.options_said(spec, options)
+    for o in spec:
+        label = dict(o.choices)[options[o.key]]
+        assert (f"{o.label}: {label}" in said) == (options[o.key] != o.default)
