@@ -8,7 +8,11 @@ from __future__ import annotations
 import random
 import re
 
+import hypothesis
+import pygame
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ai.base import Budget
 from client.boards.banqi import Board as BanqiBoard
@@ -278,3 +282,20 @@ def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
     h.wait_until(lambda: not scene.loading and scene.entries)
     title, _line = scene.describe(scene.entries[0])
     assert "（" in title and "(" not in title and title.startswith("点格棋：Ann（"), title
+
+
+# --- wrapping: no line begins with closing punctuation or an ellipsis
+@hypothesis.settings(max_examples=80, deadline=None)
+@given(parts=st.lists(st.tuples(st.sampled_from(["正", "在", "连接", "等待", "玩家", "47", "暗棋"]),
+                                st.sampled_from(["", "", "，", "。", "：", "）", "…", "……"])),
+                      min_size=1, max_size=20),
+       width=st.integers(60, 300))
+def test_no_wrapped_chinese_line_begins_with_closing_punctuation(parts, width):
+    """Chinese is broken between characters, never before "，。：）…" (a 繁體 status line left
+    "…" alone on its second line): the character before it goes down with it."""
+    pygame.init()
+    text = "字" + "".join(a + b for a, b in parts)  # Chinese, so broken between characters
+    lines = theme.wrap(text, width, 18)
+    assert "".join(lines) == text
+    for line in lines[1:]:
+        assert line and line[0] not in "，。：）…", lines

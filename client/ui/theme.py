@@ -125,7 +125,7 @@ def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
     return rect
 
 
-_NO_LINE_START = "，。、；：！？）」』》〉%,.;:!?)"
+_NO_LINE_START = "，。、；：！？）」』》〉】…%,.;:!?)"
 
 
 # A short bracketed run, kept on one line: （U）, (Ctrl+Z), 「wolf over dog」.
@@ -147,8 +147,9 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     for tok in tokens:
         if line and f.size("".join(line) + tok.rstrip())[0] > width:
             carry: list[str] = []
-            if tok[0] in _NO_LINE_START and len(line) > 1:
-                carry = [line.pop()]
+            while tok[0] in _NO_LINE_START and len(line) > 1 and (
+                    not carry or carry[0][0] in _NO_LINE_START):  # "玩家……": 家 goes down too
+                carry.insert(0, line.pop())
             lines.append("".join(line).rstrip())
             line = carry
         line.append(tok)
