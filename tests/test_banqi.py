@@ -234,3 +234,25 @@ def test_opens_deal_names_exactly_the_moves_whose_result_hangs_on_the_deal(seed,
                 for k in range(64)}  # the board, and the face-down counts (a flip under fog)
         assert (len(seen) > 1) == rules.opens_deal(state, move), move
     assert not rules.opens_deal(state, "a1b1") and not rules.opens_deal(state, None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(width=st.integers(200, 1400), height=st.integers(150, 900), fog=st.booleans())
+def test_the_board_and_its_tray_fit_their_room_and_a_short_room_drops_the_tray(width, height,
+                                                                              fog):
+    """The board, the captured pieces under it and the fog's legend fit the room given (the
+    tray kept 110 px whatever the board's size); in a room too short for a roomy board with
+    the tray (the review's at 800x560: 30 px squares), the tray goes and the board grows."""
+    from client.boards.banqi import ROOMY_CELL
+    pygame.init()
+    board = Board({"variant": "taiwan", "fog": fog}, ("first", "second"))
+    room = pygame.Rect(0, 0, width, height)
+    board.layout(room)
+    below = board._tray_height(board.cell)
+    if board.cell > 30:  # the smallest squares may not fit a tiny room
+        assert board.origin[1] + 4 * board.cell + below <= room.bottom
+        assert board.origin[0] >= 0 and board.origin[0] + 8 * board.cell <= room.right
+    kept = board.tray_shown
+    board.tray_shown = True
+    with_tray = board._cell(room)
+    assert kept == (with_tray >= ROOMY_CELL or board.cell < ROOMY_CELL)

@@ -21,6 +21,7 @@ COLOURS = {"red": N_("red"), "black": N_("black")}  # a side's colour, once a fl
 RED, BLACK = (190, 40, 40), (40, 40, 48)
 DISC, DISC_BACK = (246, 232, 200), (160, 120, 80)
 FLIP_SECONDS = 0.35
+ROOMY_CELL = 40  # px a square: a board smaller than this gives up its tray where that helps
 FOG_NOTE = 38  # px under the captured pieces for the fog's legend (two lines when narrow)
 RANK_NAMES = {"K": N_("General"), "A": N_("Advisor"), "E": N_("Elephant"), "R": N_("Chariot"),
               "N": N_("Horse"), "C": N_("Cannon"), "P": N_("Soldier")}
@@ -62,6 +63,7 @@ class Board(SquareBoard):
         self.flips: dict[int, float] = {}
         self.clock = 0.0
         self.tray = True  # the captured pieces under the board (a diagram has none)
+        self.tray_shown = True  # and room for them: layout() leaves them out of a short room
         self.memory: dict[int, str] = {}  # square -> the piece last seen there (fog)
         self.turned: set[int] = set()  # squares turned face up, their pieces not moved since
         self.hidden_before: dict[str, int] | None = None  # the face-down counts last seen
@@ -125,10 +127,35 @@ class Board(SquareBoard):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        tray = (110 + (FOG_NOTE if self.options.get("fog") else 0)) if self.tray else 0
-        self.cell = max(30, min((rect.width - 40) // 8, (rect.height - 40 - tray) // 4))
+        self.tray_shown = self.tray
+        cell = self._cell(rect)
+        if cell < ROOMY_CELL and self.tray:  # a short room (the review's): the board before
+            self.tray_shown = False          # the captured pieces, if that makes it roomy
+            bare = self._cell(rect)
+            self.tray_shown = bare < ROOMY_CELL
+            cell = cell if self.tray_shown else bare
+        self.cell = cell
+        tray = self._tray_height(cell)
         w, h = self.cell * 8, self.cell * 4
         self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - tray) // 2))
+
+    def _cell(self, rect: pygame.Rect) -> int:
+        """The largest square size at which the board and the room under it fit rect."""
+        cell = max(30, (rect.width - 40) // 8)
+        while cell > 30 and 4 * cell + self._tray_height(cell) + 40 > rect.height:
+            cell -= 1  # the tray shrinks with the board: a small window's board is not cramped
+        return cell
+
+    def _piece_in_tray(self, cell: int) -> int:
+        """The captured pieces' size: each side's sixteen on one line under a board of cell."""
+        return max(14, min(cell // 2, (8 * cell - 86) // 16 - 3, 38))
+
+    def _tray_height(self, cell: int) -> int:
+        """The room under the board: two lines of captured pieces, and the fog's legend."""
+        if not self.tray_shown:
+            return 0
+        return 20 + 2 * (self._piece_in_tray(cell) + 6) + 8 + \
+            (FOG_NOTE if self.options.get("fog") else 0)
 
     def square_rect(self, sq: int) -> pygame.Rect:
         r, f = divmod(sq, 8)
@@ -336,14 +363,15 @@ class Board(SquareBoard):
         if self.my_turn:
             pygame.draw.rect(surface, theme.INK, self.square_rect(self.cursor).inflate(-4, -4),
                              width=2, border_radius=4)
-        if self.tray:
+        if self.tray_shown:
             self._draw_captured(surface, board)
             note = self.fog_note()
             if note:
                 size, lines = theme.fit_lines((note,), board.width, FOG_NOTE, 15)
                 for i, (_p, line) in enumerate(lines):
-                    theme.text(surface, line, (board.x, board.bottom + 110 + i * (size + 4)),
-                               size, theme.INK_SOFT)
+                    top = board.bottom + self._tray_height(self.cell) - FOG_NOTE
+                    theme.text(surface, line, (board.x, top + i * (size + 4)), size,
+                               theme.INK_SOFT)
         self._draw_coordinates(surface)
 
     def fog_note(self) -> str:
@@ -447,7 +475,7 @@ class Board(SquareBoard):
     def _draw_captured(self, surface, board: pygame.Rect) -> None:
         gone = self.view.get("captured", [])
         # Each side's sixteen pieces on one line: two lines fit the room layout() leaves.
-        size = max(14, min(self.cell // 2, (board.width - 86) // 16 - 3, 38))
+        size = self._piece_in_tray(self.cell)
         y = board.bottom + 20
         theme.text(surface, _("Captured:"), (board.x, y + size // 2), 16, theme.INK_SOFT,
                    anchor="midleft")
