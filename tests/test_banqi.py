@@ -215,7 +215,7 @@ def test_board_selects_flips_and_moves():
     b.draw(pygame.Surface((700, 500)))
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), plies=st.integers(0, 120))
 def test_opens_deal_names_exactly_the_moves_whose_result_hangs_on_the_deal(seed, plies):
     """A move `opens_deal` does not name looks the same to its mover whatever the face-down
@@ -230,8 +230,11 @@ def test_opens_deal_names_exactly_the_moves_whose_result_hangs_on_the_deal(seed,
         return
     mover = rules.to_move(state)
     for move in rules.legal_moves(state):
-        seen = {repr(rules.view(rules.apply(rules.reseed(state, k), move), mover))
-                for k in range(64)}  # the board, and the face-down counts (a flip under fog)
+        seen = set()  # its view: the board, and the face-down counts (a flip under fog)
+        for k in range(64 if len(move) == 2 else 8):  # a step never looks at the deal
+            seen.add(repr(rules.view(rules.apply(rules.reseed(state, k), move), mover)))
+            if len(seen) > 1:
+                break
         assert (len(seen) > 1) == rules.opens_deal(state, move), move
     assert not rules.opens_deal(state, "a1b1") and not rules.opens_deal(state, None)
 
