@@ -3,26 +3,12 @@ it, and only that one is drawn focused."""
 
 from __future__ import annotations
 
-import random
-
 import msgpack
 import pygame
-import pytest
 
 from client.scenes.lobby import Area, LobbyScene
 from net import discovery
 from tests.harness import Harness
-
-
-@pytest.fixture
-def lobby():
-    h = Harness((1000, 700))
-    scene = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
-    h.app.push(scene)
-    h.frame()
-    yield h, scene
-    scene.close()
-    h.close()
 
 
 def _found(scene: LobbyScene, name: str = "Ann") -> None:

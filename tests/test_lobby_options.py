@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import random
-
 import msgpack
 import pytest
 from hypothesis import given, settings
@@ -15,19 +13,6 @@ from client.scenes.lobby import LobbyScene
 from game import i18n, registry
 from game import settings as arcade_settings
 from net import discovery
-from tests.harness import Harness
-
-
-@pytest.fixture
-def lobby():
-    h = Harness((800, 560))
-    scene = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
-    h.app.push(scene)
-    h.frame()
-    yield h, scene
-    scene.close()
-    i18n.set_language("en")
-    h.close()
 
 
 def _found(scene: LobbyScene, game: str, options: dict) -> str:
