@@ -174,9 +174,11 @@ def reseed(state: State, seed: int) -> State:
 
 def opens_deal(state: State, move: object) -> bool:
     """A flip of a face-down square while more than one kind of piece lies face down."""
+    if not isinstance(move, str) or len(move) != 2:
+        return False
     try:
-        face_down = len(move) == 2 and state.board[parse_square(move)] == "?"
-    except (RulesError, TypeError):
+        face_down = state.board[parse_square(move)] == "?"
+    except RulesError:
         return False
     return face_down and len({p for p in state.under if p}) > 1
 
