@@ -137,3 +137,31 @@ def test_the_two_grids_captions_never_run_into_each_other(width, height, lang, v
             assert rect.left <= caption.left and caption.right <= rect.right, (caption, rect)
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("size", [(560, 420), (700, 560), (1500, 1000)])
+def test_a_player_who_has_hidden_their_planes_sees_them_while_the_other_side_hides(size):
+    """After Ready, while the other side still hides its planes, the board shows this side's
+    own planes (hot-seat: what the player just hid, before the hand-over, as after a shot);
+    it showed only "The other side is hiding its planes…". Watching, nobody's are drawn."""
+    import random
+
+    from ai import planes as bot
+    from ai.base import Budget
+    pygame.init()
+    s = rules.new_game()
+    layout = bot.choose_setup(rules.view(s, 0), Budget(1.0), "easy", random.Random(1))
+    s = rules.apply(s, layout)
+    surface = pygame.Surface(size)
+    b = Board({"size": 10, "planes": 3, "equal_turns": False}, rules.SEAT_NAMES)
+    b.set_view(rules.view(s, 0), [], my_turn=False, viewer=0)
+    b.layout(surface.get_rect())
+    b.draw(surface)
+    planes = {r * 10 + c for p in layout for r, c in rules.plane_cells(*p)}
+    water = surface.get_at(b.cell_rect(b.own_rect, min(set(range(100)) - planes)).center)
+    assert all(surface.get_at(b.cell_rect(b.own_rect, cell).center) != water for cell in planes)
+    assert len(b.captions) == 1 and b.captions[0].bottom <= b.own_rect.y
+    b.set_view(rules.view(s, None), [], my_turn=False, viewer=None)
+    b.captions = []
+    b.draw(surface)
+    assert b.captions == []

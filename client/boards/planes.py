@@ -665,7 +665,15 @@ class Board(BoardBase):
         if not self.setting_up():
             words = (_("Both sides are hiding their planes…") if self.viewer is None
                      else _("The other side is hiding its planes…"))  # None: replay, watching
-            theme.text(surface, words, self.rect.center, 24, theme.INK_SOFT, anchor="center")
+            mine = self.view.get("layout") if self.viewer is not None else None
+            if not mine:
+                theme.text(surface, words, self.rect.center, 24, theme.INK_SOFT, anchor="center")
+                return
+            self.captions = []  # hidden already: the player sees the planes they hid
+            self._draw_grid(surface, grid, _("Your planes"), mine, [])
+            size, words = theme.fit(words, self.rect.width - 20, 20)
+            theme.text(surface, words, (grid.centerx, grid.bottom + 10), size, theme.INK_SOFT,
+                       anchor="midtop")
             return
         theme.text(surface, _("Hide your planes"), (grid.centerx, self._caption_bottom(grid)), 22,
                    bold=True,
