@@ -382,7 +382,11 @@ class Board(SquareBoard):
                  "cannot see.")
 
     def _last_squares(self) -> set[int]:
-        last = self.view.get("last") or ""
+        """The squares of the move marked: the one given where the whole truth is shown (the
+        review's better flip is drawn before it, so the view's own last move is the one
+        before), else the last move as the view's seat saw it."""
+        given = self.last_move if self.viewer is None and isinstance(self.last_move, str) else ""
+        last = given or self.view.get("last") or ""
         if len(last) == 2:
             return {rules.parse_square(last)}
         if len(last) == 4:
