@@ -285,17 +285,20 @@ def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
 
 
 # --- wrapping: no line begins with closing punctuation or an ellipsis
-@hypothesis.settings(max_examples=80, deadline=None)
+@hypothesis.settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.tuples(st.sampled_from(["正", "在", "连接", "等待", "玩家", "47", "暗棋"]),
                                 st.sampled_from(["", "", "，", "。", "：", "）", "…", "……"])),
                       min_size=1, max_size=20),
        width=st.integers(60, 300))
 def test_no_wrapped_chinese_line_begins_with_closing_punctuation(parts, width):
     """Chinese is broken between characters, never before "，。：）…" (a 繁體 status line left
-    "…" alone on its second line): the character before it goes down with it."""
+    "…" alone on its second line): the character before it goes down with it; nor is a last
+    line one character alone ("由主机决 / 定")."""
     pygame.init()
     text = "字" + "".join(a + b for a, b in parts)  # Chinese, so broken between characters
     lines = theme.wrap(text, width, 18)
     assert "".join(lines) == text
     for line in lines[1:]:
         assert line and line[0] not in "，。：）…", lines
+    if len(lines) > 1 and len(lines[-1]) == 1:  # no character alone on the last line, unless
+        assert lines[-2][-1] in "，。：）…" or len(lines[-2]) <= 2, lines  # it can't be helped

@@ -134,15 +134,16 @@ _BRACKETED = r"[（(「『《〈【][^（(「『《〈【）)」』》〉】\n]{
 
 def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     """Greedy lines of Chinese text: breaks between characters, never inside a Latin word or
-    number, nor inside a short bracketed run (one wider than a line breaks as usual), and never
-    before closing punctuation (the character before it moves down too)."""
+    number, nor inside a short bracketed run (one wider than a line breaks as usual), never
+    before closing punctuation (the character before it moves down too), and a last line is
+    not one character alone."""
     tokens: list[str] = []
     for tok in re.findall(_BRACKETED + r" ?|[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para):
         if tok[0] in "（(「『《〈【" and len(tok) > 1 and f.size(tok.rstrip())[0] > width:
             tokens += re.findall(r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", tok)
         else:
             tokens.append(tok)
-    lines: list[str] = []
+    lines: list[list[str]] = []
     line: list[str] = []
     for tok in tokens:
         if line and f.size("".join(line) + tok.rstrip())[0] > width:
@@ -150,11 +151,15 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
             while tok[0] in _NO_LINE_START and len(line) > 1 and (
                     not carry or carry[0][0] in _NO_LINE_START):  # "玩家……": 家 goes down too
                 carry.insert(0, line.pop())
-            lines.append("".join(line).rstrip())
+            lines.append(line)
             line = carry
         line.append(tok)
-    lines.append("".join(line).rstrip())
-    return lines
+    lines.append(line)
+    if len(lines) > 1 and len(line) == 1 and len(line[0].rstrip()) == 1 \
+            and len(lines[-2]) > 1 and len("".join(lines[-2])) > 2 \
+            and lines[-2][-1][0] not in _NO_LINE_START:
+        line.insert(0, lines[-2].pop())  # no character left alone on the last line ("决 / 定")
+    return ["".join(part).rstrip() for part in lines]
 
 
 def shrink(s: str, width: int, size: int, smallest: int = 11, bold: bool = False) -> int:
