@@ -66,3 +66,18 @@ def test_options_said_names_exactly_the_options_off_their_default(data):
     for o in spec:
         label = dict(o.choices)[options[o.key]]
         assert (f"{o.label}: {label}" in said) == (options[o.key] != o.default)
+
+
+def test_the_address_goes_before_the_games_text_gets_too_small(lobby):
+    """A found game's button names its address while every label fits at a legible size;
+    a long one (a Chinese name, two options) makes them all drop it instead of shrinking."""
+    h, scene = lobby
+    assert _found(scene, "banqi", {"variant": "taiwan", "fog": True}).endswith("(10.3.0.1:5999)")
+    beacon = {"type": "beacon", "app": "Paper Arcade", "protocol": discovery.PROTOCOL,
+              "game": "banqi", "options": {"variant": "china", "fog": True}, "version": "1",
+              "port": 5999, "name": "小明的电脑小明的电脑小明的电脑"}
+    scene.hosts.heard(msgpack.packb(beacon), "10.3.0.2")
+    scene._rebuild()
+    labels = [b.label for b in scene.host_buttons.buttons]
+    assert len(labels) == 2 and not any("10.3.0." in label for label in labels)
+    assert any("Rules: China, Fog of war: On" in label for label in labels)

@@ -15,7 +15,7 @@ import pygame
 
 from client.scenes.base import Scene
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+from client.ui.widgets import LABEL_MARGIN, Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
 from game.i18n import _, options_said
 from game.rules import RulesError
@@ -50,6 +50,9 @@ def hosted_options(game: str) -> dict:
 
 def _title(game: str) -> str:
     return _(registry.get(game).title) if game in registry.GAME_IDS else game
+
+
+LEGIBLE = 14  # px: a found game's button drops its address before its text gets smaller
 
 
 def _game_said(game: str, options: dict) -> str:
@@ -98,6 +101,7 @@ class LobbyScene(Scene):
         self.joining: queue.Queue = queue.Queue()
         self.status = ""
         self.host_buttons = ButtonGroup()
+        self.found: list[discovery.HostInfo] = []  # the games the host buttons join
         self.buttons = ButtonGroup()
         self.area = Area.GAME
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
@@ -107,11 +111,10 @@ class LobbyScene(Scene):
     def _rebuild(self) -> None:
         own = self.host.port if self.host is not None else None
         found = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
-        self.host_buttons.set([
-            # TRANSLATORS: a game found on the LAN: who hosts it, and the game
-            Button(_("{host}: {game}").format(host=h.name, game=_game_said(h.game, h.options))
-                   + f"  ({h.address})",
-                   lambda h=h: self.join(h.address, h.game, h.options)) for h in found[:6]])
+        self.found = found[:6]
+        self.host_buttons.set([Button(self._host_label(h, True),
+                                      lambda h=h: self.join(h.address, h.game, h.options))
+                               for h in self.found])
         actions = [Button(_("Connect to address"), self.join_address)]
         if self.host is None:
             actions.append(Button(_("Host this game"), self.start_hosting, hotkey=pygame.K_h))
@@ -314,6 +317,13 @@ class LobbyScene(Scene):
         self.hosts.stop()
 
     @staticmethod
+    def _host_label(h: discovery.HostInfo, address: bool) -> str:
+        """A found game's button: who hosts what, with which options, and where."""
+        # TRANSLATORS: a game found on the LAN: who hosts it, and the game
+        said = _("{host}: {game}").format(host=h.name, game=_game_said(h.game, h.options))
+        return f"{said}  ({h.address})" if address else said
+
+    @staticmethod
     def _options_said(game: str) -> str:
         try:
             return options_said(registry.get(game).rules.OPTIONS, hosted_options(game))
@@ -326,6 +336,11 @@ class LobbyScene(Scene):
         right = pygame.Rect(w // 2 + 15, 110, w // 2 - 45, h - 150)
         self.columns = (left, right)
         self.host_buttons.layout_column(left.x + 18, left.y + 54, left.width - 36, 40, gap=8)
+        room = left.width - 36 - LABEL_MARGIN  # the address only where all is still legible
+        full = all(theme.font(LEGIBLE).size(self._host_label(h, True))[0] <= room
+                   for h in self.found)
+        for button, h in zip(self.host_buttons.buttons, self.found):
+            button.label = self._host_label(h, full)
         self.address.layout(pygame.Rect(left.x + 18, left.bottom - 70, left.width - 36, 42), 90)
         self.game_row.layout(pygame.Rect(right.x + 18, right.y + 54, right.width - 36, 42), 70)
         self.buttons.layout_column(right.x + 18, right.bottom - 3 * 50 - 8, right.width - 36, 42,
