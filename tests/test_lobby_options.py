@@ -21,6 +21,7 @@ def _found(scene: LobbyScene, game: str, options: dict) -> str:
               "game": game, "options": options, "version": "1", "port": 5999, "name": "Ann"}
     scene.hosts.heard(msgpack.packb(beacon), "10.3.0.1")
     scene._rebuild()
+    scene.ensure_layout(scene.app.size)
     (button,) = scene.host_buttons.buttons
     return button.label
 
@@ -78,6 +79,7 @@ def test_the_address_goes_before_the_games_text_gets_too_small(lobby):
               "port": 5999, "name": "小明的电脑小明的电脑小明的电脑"}
     scene.hosts.heard(msgpack.packb(beacon), "10.3.0.2")
     scene._rebuild()
+    h.frame()  # laid out before it is drawn
     labels = [b.label for b in scene.host_buttons.buttons]
     assert len(labels) == 2 and not any("10.3.0." in label for label in labels)
     assert any("Rules: China, Fog of war: On" in label for label in labels)
