@@ -22,9 +22,11 @@ def pool(processes: int, context: str | None = "spawn",
     under the next measurement. context None: the platform's default start method."""
     _OWNER[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _stop)
-    options["initargs"] = (os.getpid(), options.pop("initializer", None),
-                           options.pop("initargs", ()))
-    return multiprocessing.get_context(context).Pool(processes, _start_worker, **options)
+    starts = multiprocessing.get_context(context)
+    # a forkserver's workers are the server's children, not the bench's: no parent to check
+    owner = 0 if starts.get_start_method() == "forkserver" else os.getpid()
+    options["initargs"] = (owner, options.pop("initializer", None), options.pop("initargs", ()))
+    return starts.Pool(processes, _start_worker, **options)
 
 
 def _start_worker(owner: int, initializer: Any, initargs: tuple) -> None:
@@ -33,7 +35,7 @@ def _start_worker(owner: int, initializer: Any, initargs: tuple) -> None:
     left running)."""
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    if os.getppid() != owner:  # the bench went before the line above: no signal will come
+    if owner and os.getppid() != owner:  # the bench went before the line above: no signal
         os._exit(128 + signal.SIGTERM)
     if initializer is not None:
         initializer(*initargs)

@@ -107,3 +107,21 @@ def test_a_worker_started_after_its_bench_went_ends_at_once(tmp_path):
                             timeout=60)
     assert worker.returncode == 128 + signal.SIGTERM
     assert "started" not in worker.stdout
+
+
+def test_a_forkserver_pool_works(tmp_path):
+    """Under the forkserver start method (Python 3.14's default on Linux) a worker's parent is
+    the server, not the bench: the worker must not take that for its bench having gone."""
+    script = tmp_path / "forkserver_bench.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from bench import workers
+
+        if __name__ == "__main__":
+            with workers.pool(1, "forkserver") as pool:
+                print(pool.apply_async(abs, (-3,)).get(timeout=30), flush=True)
+    """))
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=90)
+    assert run.stdout.split() == ["3"], run.stderr[-500:]
