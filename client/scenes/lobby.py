@@ -102,6 +102,7 @@ class LobbyScene(Scene):
         self.status = ""
         self.host_buttons = ButtonGroup()
         self.found: list[discovery.HostInfo] = []  # the games the host buttons join
+        self._said: tuple[str, str] = ("", "")  # (game, the options it would be hosted with)
         self.buttons = ButtonGroup()
         self.area = Area.GAME
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
@@ -323,12 +324,16 @@ class LobbyScene(Scene):
         said = _("{host}: {game}").format(host=h.name, game=_game_said(h.game, h.options))
         return f"{said}  ({h.address})" if address else said
 
-    @staticmethod
-    def _options_said(game: str) -> str:
-        try:
-            return options_said(registry.get(game).rules.OPTIONS, hosted_options(game))
-        except RulesError:
-            return ""
+    def _options_said(self, game: str) -> str:
+        """The options this lobby would host the game with, said once a game chosen (drawn
+        every frame: the settings are read only when the choice changes)."""
+        if self._said[0] != game:
+            try:
+                said = options_said(registry.get(game).rules.OPTIONS, hosted_options(game))
+            except RulesError:
+                said = ""
+            self._said = (game, said)
+        return self._said[1]
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size

@@ -315,8 +315,9 @@ class ReviewScene(Scene):
         texts = []
         for move in e.get("line") or [e["best"]]:
             try:
-                unopened = rules.opens_deal(state, rules.move_from_wire(move))
-                after = state if unopened else rules.apply(state, rules.move_from_wire(move))
+                played = rules.move_from_wire(move)
+                unopened = rules.opens_deal(state, played)
+                after = state if unopened else rules.apply(state, played)
             except (RulesError, ValueError, TypeError, KeyError, IndexError):
                 break
             texts.append(self.board.move_text(move, rules.view(state, None),
