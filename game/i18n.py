@@ -245,8 +245,12 @@ def options_said(spec, options: Mapping[str, Any]) -> str:
     said = []
     for opt in spec:
         value = options.get(opt.key, opt.default)
-        choice = next((label for v, label in opt.choices if v == value), None)
-        if value != opt.default and choice is not None:  # not a choice: nothing to say of it
+        try:  # the options' own check: 1 is not True, as for a game's options
+            value = opt.check(value)
+        except ValueError:  # not a choice (a crafted beacon): nothing to say of it
+            continue
+        if value != opt.default:
+            choice = next(label for v, label in opt.choices if v == value)
             # TRANSLATORS: a game option and the choice made ("Fog of war: On")
             said.append(_("{option}: {choice}").format(option=_(opt.label), choice=_(choice)))
     # TRANSLATORS: between two options in a list ("Fog of war: On, Rules: China")

@@ -83,3 +83,10 @@ def test_the_address_goes_before_the_games_text_gets_too_small(lobby):
     labels = [b.label for b in scene.host_buttons.buttons]
     assert len(labels) == 2 and not any("10.3.0." in label for label in labels)
     assert any("Rules: China, Fog of war: On" in label for label in labels)
+
+
+def test_a_value_equal_to_a_choice_but_not_one_is_not_said(lobby):
+    """A beacon's fog of 1 is not the choice True (a game's options refuse it): the lobby
+    does not call it "Fog of war: On" (a hostile beacon's label said so)."""
+    h, scene = lobby
+    assert "Fog of war" not in _found(scene, "banqi", {"variant": "taiwan", "fog": 1})
