@@ -286,7 +286,8 @@ def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
 
 # --- wrapping: no line begins with closing punctuation or an ellipsis
 @hypothesis.settings(max_examples=150, deadline=None)
-@given(parts=st.lists(st.tuples(st.sampled_from(["正", "在", "连接", "等待", "玩家", "47", "暗棋"]),
+@given(parts=st.lists(st.tuples(st.sampled_from(["正", "在", "连接", "等待", "玩家", "47暗",
+                                                 "暗棋"]),
                                 st.sampled_from(["", "", "，", "。", "：", "）", "…", "……"])),
                       min_size=1, max_size=20),
        width=st.integers(60, 300))
@@ -295,6 +296,8 @@ def test_no_wrapped_chinese_line_begins_with_closing_punctuation(parts, width):
     "…" alone on its second line): the character before it goes down with it; nor is a last
     line one character alone ("由主机决 / 定")."""
     pygame.init()
+    # (digits come before a hanzi: a Latin run as wide as a line and then "，" cannot be
+    # wrapped by these rules, a CI run found "字 / 4747 / ，" at 60 px)
     text = "字" + "".join(a + b for a, b in parts)  # Chinese, so broken between characters
     lines = theme.wrap(text, width, 18)
     assert "".join(lines) == text
