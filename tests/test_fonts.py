@@ -145,3 +145,31 @@ def test_a_button_label_is_drawn_inside_its_button_or_cut(label, width, height):
         button.draw(surface)
     (ink,) = drawn
     assert button.rect.left <= ink.left and ink.right <= button.rect.right
+
+
+def _ink_rows(image: pygame.Surface, left: int, right: int) -> tuple[int, int]:
+    """The first and last pixel rows with ink between columns left and right."""
+    rows = [y for y in range(image.get_height())
+            if any(image.get_at((x, y)).r < 128 for x in range(left, right))]
+    return rows[0], rows[-1]
+
+
+@pytest.mark.parametrize("bold", [False, True])
+def test_an_ellipsis_after_latin_letters_sits_on_the_line_and_after_chinese_in_its_middle(bold):
+    pygame.display.init()
+    f = theme.font(40, bold)
+    for before, on_the_line in (("x", True), ("Ann x", True), ("主", False)):
+        image = f.render(before + "…", True, (0, 0, 0), (255, 255, 255))
+        width = f.size(before)[0]
+        letters = _ink_rows(image, 0, width)
+        dots = _ink_rows(image, width, image.get_width())
+        if on_the_line:  # the dots' foot on the foot of the x: English "..."
+            assert abs(dots[1] - letters[1]) <= 2, (before, dots, letters)
+        else:  # Chinese "……" is drawn at mid-height
+            assert dots[1] < letters[1] - 8, (before, dots, letters)
+
+
+@given(st.text(st.sampled_from("ab …主。 "), max_size=12), st.sampled_from([11, 16, 24]))
+@settings(max_examples=60, deadline=None)
+def test_text_is_measured_as_it_is_drawn(s, size):
+    assert theme.font(size).size(s)[0] == theme.render(s, size, (0, 0, 0)).get_width()

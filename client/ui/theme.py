@@ -8,6 +8,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 import pygame
+from pygame.typing import ColorLike
 
 from client.ui import paper as paper_look
 from game.text import clean_text
@@ -59,11 +60,30 @@ def font_path(bold: bool = False) -> Path:
     return FONT_DIR / FONT_FILES[bool(bold)]
 
 
+def _latin_ellipsis(s: str) -> str:
+    """s with its "…" as three full stops where the line has no Chinese: the font's ellipsis
+    is a Chinese one, drawn at mid-height, which reads wrong after Latin letters."""
+    return s.replace("…", "...") if "…" in s and not has_cjk(s) else s
+
+
+class ArcadeFont(pygame.font.Font):
+    """The arcade's font, whose ellipsis follows the line's script, measured as it is drawn."""
+
+    def size(self, text: str | bytes) -> tuple[int, int]:
+        return super().size(_latin_ellipsis(text) if isinstance(text, str) else text)
+
+    def render(self, text: str | bytes | None, antialias: bool, color: ColorLike,
+               bgcolor: ColorLike | None = None, wraplength: int = 0) -> pygame.Surface:
+        if isinstance(text, str):
+            text = _latin_ellipsis(text)
+        return super().render(text, antialias, color, bgcolor, wraplength)
+
+
 @cache
 def font(size: int, bold: bool = False) -> pygame.font.Font:
     """The UI font at this pixel size."""
     _ensure_font()
-    return pygame.font.Font(str(font_path(bold)), max(8, int(size)))
+    return ArcadeFont(str(font_path(bold)), max(8, int(size)))
 
 
 def cjk_font_path() -> Path:
