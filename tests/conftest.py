@@ -73,13 +73,12 @@ def arcade_home(tmp_path, monkeypatch):
 @pytest.fixture
 def lobby():
     """The LAN lobby in a 1000x700 window, listening on a port of its own; English after."""
-    import random
-
     from client.scenes.lobby import LobbyScene
     from game import i18n
+    from tests.fakes.ports import spare_port
     from tests.harness import Harness
     h = Harness((1000, 700))
-    scene = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
+    scene = LobbyScene(h.app, listen_port=spare_port())
     h.app.push(scene)
     h.frame()
     yield h, scene

@@ -22,6 +22,7 @@ from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
 from net.secrets import Open, commitment
 from net.session import Host, join, start_hosted, start_joined
 from players.events import EventKind
+from tests.fakes.ports import spare_port
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -483,7 +484,7 @@ def test_takeback_draw_chat_and_rematch():
 
 
 def test_discovery_on_loopback():
-    port = 47000 + random.randrange(900)
+    port = spare_port()
     hosts = discovery.HostList(port).start()
     beacon = discovery.Beacon({"name": "Ann", "game": "dots", "options": {"rows": 3},
                                "port": 5555}, port, ["127.0.0.1"]).start()
@@ -547,7 +548,7 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
 
     h = Harness()
     try:
-        lobby = LobbyScene(h.app, listen_port=47000 + random.randrange(900))
+        lobby = LobbyScene(h.app, listen_port=spare_port())
         h.app.push(lobby)
         h.frame()
         h.click_button("Host this game")
@@ -606,7 +607,7 @@ def test_a_banqi_host_flips_by_a_click_once_the_deal_has_crossed():
 
     h = Harness()
     try:
-        lobby = LobbyScene(h.app, listen_port=47000 + random.randrange(900))
+        lobby = LobbyScene(h.app, listen_port=spare_port())
         h.app.push(lobby)
         h.frame()
         lobby.game_row.select(lan.lan_games().index("banqi"))

@@ -43,7 +43,8 @@ assert discovery.broadcast_addresses()[-1] == "255.255.255.255"
 assert "type its address" in discovery.limits().english()
 
 # discovery on loopback
-port = 47000 + random.randrange(900)
+from tests.fakes.ports import spare_port
+port = spare_port()
 hosts = discovery.HostList(port).start()
 beacon = discovery.Beacon({{"name": "Ann", "game": "dots", "options": {{}}, "port": 5555}},
                           port, ["127.0.0.1"]).start()

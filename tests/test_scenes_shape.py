@@ -2,7 +2,6 @@
 the minimum window size, and each game's own settings and tagline."""
 
 import ast
-import random
 import socket
 import time
 from pathlib import Path
@@ -19,6 +18,7 @@ from client.scenes.settings_page import SettingsScene
 from client.scenes.title import TitleScene
 from game import registry, settings, storage
 from game.match import Match, Seat
+from tests.fakes.ports import spare_port
 from tests.harness import Harness
 
 SCENES_DIR = Path(__file__).resolve().parent.parent / "game" / "scenes"
@@ -110,7 +110,7 @@ def _udp_port_free(port: int) -> bool:
 
 
 def test_lobby_stops_listening_after_lobby_game_menu(h, race):
-    port = 47000 + random.randrange(900)
+    port = spare_port()
     h.app.push(LobbyScene(h.app, listen_port=port))
     h.frames(3)
     time.sleep(0.2)

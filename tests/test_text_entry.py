@@ -3,7 +3,6 @@ enter: no U+0000, control character or lone surrogate reaches a font, no name is
 NAME_MAX, no date or setting is out of range; and the renderer draws any string at all."""
 
 import math
-import random
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from game import replay, storage
 from game import settings as game_settings
 from game.match import Match, Seat
 from game.text import NAME_MAX, clean_number, clean_text
+from tests.fakes.ports import spare_port
 from tests.harness import Harness
 
 HOSTILE = ["Ev\x00il", "\ud800", "a\udfffb", "\x1b[31mred", "tab\there", "line\nbreak",
@@ -101,7 +101,7 @@ def test_a_beacon_with_u0000_does_not_crash_the_lobby():
     from client.scenes.lobby import LobbyScene
     h = Harness((1000, 700))
     try:
-        lobby = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
+        lobby = LobbyScene(h.app, listen_port=spare_port())
         h.app.push(lobby)
         h.frame()
         for i, name in enumerate(["Ev\x00il", "\x00", "z" * 1500]):
@@ -208,7 +208,7 @@ def test_player_name_with_u0000_does_not_crash_the_lobby():
     assert lan_name() == "Evil"
     h = Harness((1000, 700))
     try:
-        lobby = LobbyScene(h.app, listen_port=46000 + random.randrange(900))
+        lobby = LobbyScene(h.app, listen_port=spare_port())
         h.app.push(lobby)
         h.frames(2)
     finally:
