@@ -155,8 +155,9 @@ _BRACKETED = r"[（(「『《〈【][^（(「『《〈【）)」』》〉】\n]{
 def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     """Greedy lines of Chinese text: breaks between characters, never inside a Latin word or
     number, nor inside a short bracketed run (one wider than a line breaks as usual), never
-    before closing punctuation (the character before it moves down too), and a last line is
-    not one character alone."""
+    before closing punctuation (the character before it moves down too; where none can, as
+    after a number as wide as the line, the punctuation hangs past the width), and a last line
+    is not one character alone."""
     tokens: list[str] = []
     for tok in re.findall(_BRACKETED + r" ?|[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para):
         if tok[0] in "（(「『《〈【" and len(tok) > 1 and f.size(tok.rstrip())[0] > width:
@@ -171,6 +172,9 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
             while tok[0] in _NO_LINE_START and len(line) > 1 and (
                     not carry or carry[0][0] in _NO_LINE_START):  # "玩家……": 家 goes down too
                 carry.insert(0, line.pop())
+            if tok[0] in _NO_LINE_START and (not carry or carry[0][0] in _NO_LINE_START):
+                line += carry + [tok]  # nothing can go down with it ("4747，"): it hangs
+                continue
             lines.append(line)
             line = carry
         line.append(tok)
