@@ -487,8 +487,8 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
         raise ValueError("the game is over")
     best, score, done = _searched(pos, limit or 64, budget)
     if done == 0:  # not one iteration in time: one ply, whatever the clock says
-        best, score, done = _searched(pos, 1, Budget(3600, budget.cancel))
-    later = Budget(3600, budget.cancel)  # the asked moves are searched to the same depth
+        best, score, done = _searched(pos, 1, budget.sub(math.inf))
+    later = budget.sub(math.inf)  # the asked moves are searched to the same depth
     scores = []
     for wire in moves:
         move = _normal(pos, rules.parse_move(wire))

@@ -298,8 +298,7 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     pool = Counter({k: n for k, n in view["hidden"].items() if n})
     kernel = KERNEL.get()
     # the search stops a little before the budget, for the answer's way out on a busy machine
-    budget = Budget(max(0.0, budget.remaining() - min(RESERVE, RESERVE * budget.seconds)),
-                    budget.cancel)
+    budget = budget.sub(budget.remaining() - min(RESERVE, RESERVE * budget.seconds))
     searcher = Searcher(view["variant"], budget, kernel, TABLE_BITS)
     best = greedy_move(view, legal, rng)
     max_depth = 1 if level == "easy" else MAX_DEPTH
@@ -403,7 +402,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     if not values:  # not one depth in time: one ply, whatever the clock says
         if budget.cancel.is_set():
             raise Deadline
-        quick = Searcher(view["variant"], Budget(3600, budget.cancel), kernel)
+        quick = Searcher(view["variant"], budget.sub(math.inf), kernel)
         values = {m: value(quick, m, 1) for m in asked}
     best = max(legal, key=lambda m: values[m])
     return Appraisal(win_chance(values[best]), tuple(win_chance(values[m]) for m in moves),

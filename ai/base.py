@@ -55,6 +55,15 @@ class Budget:
     def remaining(self) -> float:
         return 0.0 if self.cancel.is_set() else max(0.0, self.deadline - self.now())
 
+    def sub(self, seconds: float) -> Budget:
+        """A budget of `seconds` from now for part of the work (math.inf: only the cancel ends
+        it), on this budget's clock and cancelled with it: the one way to derive a budget."""
+        return Budget(seconds, self.cancel, self.now)
+
+    def share(self, fraction: float) -> Budget:
+        """sub() of `fraction` of the time left."""
+        return self.sub(self.remaining() * fraction)
+
 
 @runtime_checkable
 class Bot(Protocol):

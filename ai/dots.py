@@ -188,15 +188,14 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     geo = geometry(state.rows, state.cols)
     if level == "hard" or len(undrawn(geo, state.mask)) <= 12:
         # The exact search gets most of the time; the theory needs the rest if it gives up.
-        move = _exact_move(state, legal, Budget(budget.remaining() * 0.5, budget.cancel))
+        move = _exact_move(state, legal, budget.share(0.5))
         if move is not None:
             return move
     if level == "hard":
         search = search_for(state.rows, state.cols)
         if search is not None:
             # A margin for the machine's load: the search stops on a watcher thread's word.
-            move = chain_move(geo, state.mask, legal,
-                              Budget(budget.remaining() * 0.75, budget.cancel), rng, search)
+            move = chain_move(geo, state.mask, legal, budget.share(0.75), rng, search)
             if move is not None:
                 return move
     return theory_move(state, legal, rng, budget)
@@ -225,7 +224,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     me = state.turn
     ahead = state.scores[me] - state.scores[1 - me]
     exact = _solved(state, budget, wait=True) is not None
-    budget = Budget(3600, budget.cancel)  # the moves of a solved position are cached or quick
+    budget = budget.sub(math.inf)  # the moves of a solved position are cached or quick
 
     def margin(line: int) -> float:
         """The boxes this move secures from here on for the side that draws it."""

@@ -371,11 +371,11 @@ class ExactHunt:
         return 1.0 + self.cost(live, found) if value == math.inf else value
 
 
-def _estimate(size: int, foxes: int, probes: list, seconds: float) -> Posterior:
-    """The chances of a fox: counted if the count finishes in `seconds`, else sampled for as
-    long again (hint's way, in a review's time)."""
+def _estimate(size: int, foxes: int, probes: list, budget: Budget) -> Posterior:
+    """The chances of a fox: counted if the count finishes within the budget, else sampled for
+    as long again (hint's way, in a review's time)."""
     try:
-        return posterior(size, foxes, probes, Budget(seconds))
+        return posterior(size, foxes, probes, budget)
     except Deadline:
         found = {c for c, a in probes if a == rules.FOX}
         probed = {c for c, _ in probes}
@@ -383,7 +383,7 @@ def _estimate(size: int, foxes: int, probes: list, seconds: float) -> Posterior:
         need = [a - len(rules.sight(size, c) & found) for c, a in empties]
         unknown = [c for c in range(size * size) if c not in probed]
         return _sampled(size, [0.0] * (size * size), unknown, empties, need,
-                        foxes - len(found), Budget(seconds))
+                        foxes - len(found), budget.sub(budget.seconds))
 
 
 def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
@@ -394,11 +394,10 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     to its end, ExactHunt). A probe's details give its chance of a fox. `limit` is not used."""
     size, foxes, probes = rules.parse_view(view)
     legal = rules.legal_moves_from_view(view, {})
-    post = _estimate(size, foxes, probes, budget.remaining() / 3)
+    post = _estimate(size, foxes, probes, budget.share(1 / 3))
     if budget.cancel.is_set():
         raise Deadline
-    best = choose(view, legal, Budget(budget.remaining() / 2, budget.cancel), "hard",
-                  random.Random(len(probes)))
+    best = choose(view, legal, budget.share(1 / 2), "hard", random.Random(len(probes)))
     left = foxes - sum(1 for _, a in probes if a == rules.FOX)
     unknown = size * size - len(probes)
     rest = probes_left(post, left, unknown)

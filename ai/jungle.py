@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections import deque
 
 from ai.base import NO_OPENING_OPTION, Appraisal, Budget, Deadline, no_setup
@@ -102,9 +101,9 @@ class Searcher:
         self.quiet_limit = options["quiet_limit"]
         self.table = TABLES[self.ranks]
         self.budget = budget
+        self.now = budget.now  # the one clock the search reads: the budget's
         # stop a little early: unwinding the search and answering take time too
-        margin = min(0.05, 0.1 * budget.seconds)
-        self.stop_at = time.monotonic() + budget.remaining() - margin
+        self.stop_at = budget.deadline - min(0.05, 0.1 * budget.seconds)
         self.nodes = 0
         self.root_seat = turn
         self.partial: tuple | None = None
@@ -127,7 +126,7 @@ class Searcher:
 
     def check(self) -> None:
         """Raise Deadline once time is up or the search is cancelled."""
-        if time.monotonic() >= self.stop_at or self.budget.cancel.is_set():
+        if self.now() >= self.stop_at or self.budget.cancel.is_set():
             raise Deadline
 
     def draw_value(self) -> int:
@@ -363,7 +362,7 @@ def search(view: dict, budget: Budget, max_depth: int = 60) -> tuple[str, int, i
                 best, value = s.partial
             break
         done = depth
-        if abs(value) >= WIN - 100 or time.monotonic() >= s.stop_at:
+        if abs(value) >= WIN - 100 or s.now() >= s.stop_at:
             break
     return rules.move_name(best), value, done
 
@@ -422,7 +421,7 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
             s.tt = table
             break
         done = depth
-        if abs(value) >= WIN - 100 or time.monotonic() >= s.stop_at:
+        if abs(value) >= WIN - 100 or s.now() >= s.stop_at:
             break
     # the asked moves are searched to the same depth, whatever the clock says
     s.stop_at = float("inf")

@@ -151,7 +151,7 @@ def shot_cost(live: np.ndarray, shot: set[int], left: int, cell: int, depth: int
 
 def deepening(live: np.ndarray, shot: set[int], left: int, budget: Budget) -> int:
     """The best cell of the deepest lookahead finished within the budget (two shots always)."""
-    _, cell = lookahead(live, shot, left, 2, Budget(math.inf, budget.cancel))
+    _, cell = lookahead(live, shot, left, 2, budget.sub(math.inf))
     for depth in range(3, LOOK_DEPTH + 1):
         try:
             _, cell = lookahead(live, shot, left, depth, budget)
@@ -260,12 +260,12 @@ def hard_choice(codes: np.ndarray, planes: int, live_index: np.ndarray, shots,
                 budget: Budget) -> int:
     """The widest search to the end that the budget allows when few layouts remain, else (or
     if even the narrowest fails) the deepest lookahead."""
-    budget = Budget(budget.remaining() * 0.8, budget.cancel)  # for the work after a check
+    budget = budget.share(0.8)  # for the work after a check
     shot = {cell for cell, _ in shots}
     found = sum(1 for _, answer in shots if answer == "head")
     if len(live_index) <= SEARCH_TO_END_BELOW:
         cell = widening(codes, planes, tuple(int(i) for i in live_index), found,
-                        frozenset(shot), Budget(budget.remaining() * 0.7, budget.cancel))
+                        frozenset(shot), budget.share(0.7))
         if cell is not None:
             return cell
     return deepening(codes[live_index], shot, planes - found, budget)
@@ -362,7 +362,7 @@ def shot_costs(view: dict, cells: list[int], budget: Budget, limit: int
     if len(index) == 0 or left <= 0:  # answers no layout agrees with (a lying peer), or won
         return float(left), (cells or [0])[0], [float(left)] * len(cells), False
     if len(index) <= REVIEW_EXACT_BELOW:
-        exact = Exact(codes, planes, Budget(budget.remaining(), budget.cancel))
+        exact = Exact(codes, planes, budget)
         live = tuple(int(i) for i in index)
         try:
             value, best = exact.cost(live, found, frozenset(shot))
@@ -374,7 +374,7 @@ def shot_costs(view: dict, cells: list[int], budget: Budget, limit: int
     book_cell = book(size, planes).get(book_key(shots))
     found_at: tuple[float, int, list[float]] | None = None
     for depth in range(2, max(2, limit or LOOK_DEPTH) + 1):  # one ply is the least it looks
-        step = budget if found_at is not None else Budget(3600, budget.cancel)
+        step = budget if found_at is not None else budget.sub(math.inf)
         try:
             value, best = lookahead(live, shot, left, depth, step)
             if book_cell is not None and book_cell not in shot:

@@ -18,6 +18,7 @@ from net.session import Host, join, lan_games, start_hosted, start_joined
 from players.base import Controller, Decision, HumanController
 from players.bot import AIController
 from players.table import Table, play_out
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.wire import Clock
 
 MAX_STEPS = 20_000
@@ -44,7 +45,7 @@ def hot_seat(game: str, seed: int) -> Match:
         sight = table.sight()
         assert sight.viewer is not None and sight.view == match.view(sight.viewer)
         if match.setup_pending():
-            move = decide_setup(game, sight.view, "random", Budget(0.0), rng)
+            move = decide_setup(game, sight.view, "random", Budget(0.0, now=frozen_clock()), rng)
         else:
             move = rng.choice(sight.legal)
         assert table.play(move) is None
@@ -62,7 +63,8 @@ class RandomSeat(Controller):
 
     def request(self, match: Match, seat: int) -> None:
         if match.setup_pending():
-            move = decide_setup(match.game_id, match.view(seat), "random", Budget(0.0), self.rng)
+            move = decide_setup(match.game_id, match.view(seat), "random",
+                                Budget(0.0, now=frozen_clock()), self.rng)
         else:
             move = self.rng.choice(match.legal_moves())
         self.decision = Decision(move)

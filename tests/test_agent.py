@@ -14,6 +14,7 @@ from ai.base import Budget, decide_setup
 from game import registry
 from game.match import Match
 from game.rules import RulesError
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -29,7 +30,7 @@ def talk(agent: Agent, *messages) -> list[dict]:
 
 
 def test_hello_start_turn(race):
-    agent = Agent("normal", 1, games=["race"])
+    agent = Agent("normal", 1, games=["race"], now=frozen_clock())
     answers = talk(agent, {"type": "hello", "protocol": "arcade-agent/1"},
                    {"type": "start", "game": "race", "options": {"pile": 9}, "seat": 1},
                    {"type": "turn", "view": {"pile": 6, "to_move": 1, "score": [3, 0]},
@@ -41,7 +42,7 @@ def test_hello_start_turn(race):
 
 
 def test_bad_messages_get_errors_and_the_agent_goes_on(race):
-    agent = Agent("easy", 1, games=["race"])
+    agent = Agent("easy", 1, games=["race"], now=frozen_clock())
     answers = talk(agent, "not json", {"type": "dance"}, [1, 2],
                    {"type": "turn", "view": {"pile": 3}, "legal": [1], "time_ms": 50},
                    {"type": "hello", "protocol": "other/9"},
@@ -65,13 +66,13 @@ def test_bad_messages_get_errors_and_the_agent_goes_on(race):
 
 
 def test_quit_ends_serving(race):
-    agent = Agent("easy", 1, games=["race"])
+    agent = Agent("easy", 1, games=["race"], now=frozen_clock())
     answers = talk(agent, {"type": "quit"}, {"type": "hello", "protocol": "arcade-agent/1"})
     assert answers == [] and agent.finished
 
 
 def test_result_forgets_the_game(race):
-    agent = Agent("easy", 1, games=["race"])
+    agent = Agent("easy", 1, games=["race"], now=frozen_clock())
     talk(agent, {"type": "start", "game": "race"},
          {"type": "result", "view": {"pile": 0}, "winner": 0, "score": [4, 3]})
     assert agent.game is None
@@ -110,7 +111,8 @@ def _midgame(game_id: str, plies: int, seed: int) -> Match:
     rng = random.Random(seed)
     while match.setup_pending():
         seat = match.to_move()
-        match.play(decide_setup(game_id, match.view(seat), "random", Budget(1), rng))
+        match.play(decide_setup(game_id, match.view(seat), "random",
+                                Budget(1, now=frozen_clock()), rng))
     rules = match.rules
     for _ in range(plies):  # moves that do not end the game
         going_on = [m for m in match.legal_moves()
@@ -129,7 +131,7 @@ def test_every_game_answers_a_turn_without_legal(race, plies):
         match = _midgame(game_id, plies, seed=11)
         seat = match.to_move()
         rules = match.rules
-        agent = Agent("easy", 2, games=[game_id])
+        agent = Agent("easy", 2, games=[game_id], now=TickingClock(0.01))  # 30 looks
         answers = talk(agent, {"type": "start", "game": game_id, "options": match.options,
                                "seat": seat},
                        {"type": "turn", "view": match.view(seat), "time_ms": 400})
@@ -143,7 +145,7 @@ def test_every_game_answers_a_turn_without_legal(race, plies):
 def test_a_planes_view_without_its_phase_still_gets_a_shot():
     """The planes VIEW written before "phase" was added (size, planes, shots, incoming), in a
     turn without "legal": the turn itself says the game is in its play phase (issue 28)."""
-    agent = Agent("easy", 3, games=registry.available())
+    agent = Agent("easy", 3, games=registry.available(), now=TickingClock(0.01))
     view = {"size": 10, "planes": 3, "shots": [[0, "miss"], [44, "body"]],
             "incoming": [[9, "miss"], [10, "miss"]]}
     answers = talk(agent, {"type": "start", "game": "planes", "options": {}, "seat": 0},
@@ -156,7 +158,7 @@ def test_a_planes_view_without_its_phase_still_gets_a_shot():
 def test_a_turn_view_leaving_out_what_start_said_is_completed_from_start():
     """Fields that repeat an option, the seat to move and the phase may be left out of a view:
     the agent takes them from start and from the message (docs/protocol.md)."""
-    agent = Agent("random", 3, games=registry.available())
+    agent = Agent("random", 3, games=registry.available(), now=frozen_clock())
     talk(agent, {"type": "start", "game": "dots",
                  "options": {"rows": 2, "cols": 2, "first_reply_rule": True}, "seat": 1})
     turn = {"type": "turn", "view": {"lines": [0]}, "time_ms": 100}
@@ -231,7 +233,7 @@ def test_ataxx_agent_answers_within_time_ms_on_its_clock():
 def test_setup_message_answers_a_setup():
     registry.register("hide", "tests.agents.hide", "tests.agents.hide", "tests.agents.hide")
     try:
-        agent = Agent("easy", 5, games=["hide"])
+        agent = Agent("easy", 5, games=["hide"], now=frozen_clock())
         answers = talk(agent, {"type": "start", "game": "hide", "seat": 1},
                        {"type": "setup", "view": {"guesses": [[], []], "to_move": 1},
                         "time_ms": 100})

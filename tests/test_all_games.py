@@ -10,6 +10,8 @@ from client.scenes.title import start_match
 from game import registry, replay
 from game.match import Match, Seat
 from game.rules import RulesError
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 from tests.harness import Harness
 
 GAMES = registry.available()
@@ -23,7 +25,8 @@ def random_playout(game_id: str, seed: int) -> Match:
     while not m.over and len(m.moves) < MAX_PLIES:
         seat = m.to_move()
         if m.setup_pending():
-            move = decide_setup(game_id, m.view(seat), "random", Budget(1), rng)
+            move = decide_setup(game_id, m.view(seat), "random", Budget(1, now=frozen_clock()),
+                                rng)
         else:
             move = rng.choice(m.legal_moves())
         m.play(move)
@@ -63,10 +66,11 @@ def test_bots_see_only_views_and_answer_legally(game_id):
             break
         seat = m.to_move()
         view = m.view(seat)
+        budget = Budget(0.3, now=TickingClock(0.01))  # about thirty looks at its clock
         if m.setup_pending():
-            m.play(decide_setup(game_id, view, "easy", Budget(0.3), rng))
+            m.play(decide_setup(game_id, view, "easy", budget, rng))
         else:
-            move = decide(game_id, view, m.legal_moves(), "easy", Budget(0.3), rng)
+            move = decide(game_id, view, m.legal_moves(), "easy", budget, rng)
             assert move in m.legal_moves()
             m.play(move)
 
@@ -87,7 +91,8 @@ def test_play_scene_against_a_bot_with_undo(game_id, tmp_path):
             if match.over:
                 break
             if match.setup_pending():
-                move = decide_setup(game_id, match.view(0), "random", Budget(1), rng)
+                move = decide_setup(game_id, match.view(0), "random",
+                                    Budget(1, now=frozen_clock()), rng)
             else:
                 move = rng.choice(match.legal_moves())
             assert play.try_move(move, by_human=True)

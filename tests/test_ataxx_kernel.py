@@ -88,9 +88,11 @@ def test_random_positions_agree(kernel, cells, turn, half):
             rules.perft(pos, depth)
 
 
-def _search(fen, seconds=0.3, **kw):
-    return bot.CompiledSearch(bot.KERNEL.load(), Budget(seconds), **kw).best_move(
-        rules.from_fen(fen))
+def _search(fen, depth=6, **kw):
+    """The compiled search to `depth` plies at most: its clock never moves, so the depth (or a
+    win found) ends it, whatever the machine's load."""
+    return bot.CompiledSearch(bot.KERNEL.load(), Budget(60, now=frozen_clock()), depth,
+                              **kw).best_move(rules.from_fen(fen))
 
 
 @pytest.mark.parametrize("fen", [
@@ -106,7 +108,7 @@ def test_finds_the_win_in_one(kernel, fen):
 def test_sees_a_win_three_plies_deep(kernel):
     # o's only stone sits in the corner: any o reply leaves stones that x converts next move
     fen = "o1x4/2x4/xx5/7/7/7/7 x 0 10"
-    move, score, depth = _search(fen, 0.5)
+    move, score, depth = _search(fen)
     assert score >= bot.WIN - 1000
     pos = rules.make(rules.from_fen(fen), *move)
     assert rules.game_over(pos) or all(
@@ -128,8 +130,8 @@ def test_search_is_legal_and_on_time(kernel, fen):
 
 
 def test_node_limit_makes_it_repeatable(kernel):
-    a = bot.CompiledSearch(kernel, Budget(30), node_limit=50_000)
-    b = bot.CompiledSearch(kernel, Budget(30), node_limit=50_000)
+    a = bot.CompiledSearch(kernel, Budget(30, now=frozen_clock()), node_limit=50_000)
+    b = bot.CompiledSearch(kernel, Budget(30, now=frozen_clock()), node_limit=50_000)
     bot._TABLE.clear()
     first = a.best_move(rules.from_fen(rules.START_FEN))
     bot._TABLE.clear()
@@ -147,18 +149,31 @@ def test_cancel_stops_the_compiled_search(kernel):
     assert depth < search.max_depth
 
 
-def test_search_uses_the_kernel_once_ready(kernel):
-    search = bot.Search(Budget(0.2), bot._TABLE)
+def test_search_uses_the_kernel_once_ready(kernel, monkeypatch):
+    """Search hands its budget to the compiled search (unless told not to), and reports its
+    nodes; both searches go four plies deep on a clock that never moves."""
+    made = []
+
+    class Spy(bot.CompiledSearch):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, **kw)
+            made.append(self)
+
+    monkeypatch.setattr(bot, "CompiledSearch", Spy)
+    search = bot.Search(Budget(60, now=frozen_clock()), bot._TABLE, max_depth=4)
     search.best_move(rules.from_fen(rules.START_FEN))
-    pure = bot.Search(Budget(0.2), {}, compiled=False)
+    assert len(made) == 1 and made[0].k is kernel and made[0].budget is search.budget
+    assert search.nodes == made[0].nodes > 0 and search.depth_reached == 4
+    pure = bot.Search(Budget(60, now=frozen_clock()), {}, max_depth=4, compiled=False)
     pure.best_move(rules.from_fen(rules.START_FEN))
-    assert search.nodes > 5 * pure.nodes
+    assert len(made) == 1 and pure.nodes > 0 and pure.depth_reached == 4
 
 
 def test_without_numba_the_pure_search_plays(monkeypatch):
     monkeypatch.setenv("PAPER_ARCADE_NO_NUMBA", "1")
     assert bot.KERNEL.get() is None
-    move = bot.choose({"fen": rules.START_FEN}, [], Budget(0.1), "hard", random.Random(1))
+    budget = Budget(0.1, now=TickingClock(0.01))  # ten looks: some 10,000 nodes
+    move = bot.choose({"fen": rules.START_FEN}, [], budget, "hard", random.Random(1))
     assert move in rules.legal_moves(rules.new_game())
 
 
@@ -186,7 +201,7 @@ def test_the_first_search_of_a_process_takes_tables_made_at_load(kernel, monkeyp
     bot.KERNEL.prepare(kernel)
     assert len(bot._FREE_TABLES) == 1
     made = bot._FREE_TABLES[0]
-    bot.CompiledSearch(kernel, Budget(60), node_limit=2000).best_move(
+    bot.CompiledSearch(kernel, Budget(60, now=frozen_clock()), node_limit=2000).best_move(
         rules.from_fen(rules.START_FEN))
     assert bot._ALL_TABLES == [made] and bot._FREE_TABLES == [made]
     assert made.tt_data.any()  # the search wrote its table
@@ -197,7 +212,8 @@ def test_searches_on_new_threads_reuse_the_tables(kernel):
     import threading
 
     def one() -> None:
-        bot.CompiledSearch(kernel, Budget(0.02)).best_move(rules.from_fen(rules.START_FEN))
+        bot.CompiledSearch(kernel, Budget(60, now=frozen_clock()), node_limit=2000).best_move(
+            rules.from_fen(rules.START_FEN))
 
     one()
     made = len(bot._ALL_TABLES)
@@ -216,7 +232,7 @@ def test_searches_on_new_threads_reuse_the_tables(kernel):
 @pytest.mark.parametrize("null_move,lmr,futility", [
     (True, 0, False), (False, 1, False), (False, 2, False), (False, 0, True), (True, 2, True)])
 def test_pruning_keeps_the_forced_wins(kernel, fen, null_move, lmr, futility):
-    move, score, _ = _search(fen, 0.3, null_move=null_move, lmr=lmr, futility=futility)
+    move, score, _ = _search(fen, null_move=null_move, lmr=lmr, futility=futility)
     assert score >= bot.WIN - 1000 and move in rules.moves_of(rules.from_fen(fen))
 
 
@@ -292,7 +308,8 @@ def test_expanded_tables_value_turned_boards_alike(kernel):
 def test_a_setting_does_not_outlive_its_search(kernel):
     """The pool lends tables to the next search: a bench's weights and switches must not
     leak into the bot's next move."""
-    bot.CompiledSearch(kernel, Budget(0.05), null_move=not bot.NULL_MOVE,
+    bot.CompiledSearch(kernel, Budget(60, now=frozen_clock()), node_limit=2000,
+                       null_move=not bot.NULL_MOVE,
                        weights={kernel.W_TEMPO: 999}).best_move(rules.new_game())
     tables = bot._FREE_TABLES[-1]
     tables.new_search()
@@ -307,7 +324,8 @@ def test_a_cut_short_iteration_gives_a_move_not_a_depth(kernel):
     found = {}
     for partial in (False, True):
         bot._TABLE.clear()
-        search = bot.CompiledSearch(kernel, Budget(30), node_limit=20_000, partial=partial)
+        search = bot.CompiledSearch(kernel, Budget(30, now=frozen_clock()), node_limit=20_000,
+                                    partial=partial)
         found[partial] = search.best_move(pos)
         assert found[partial][0] in rules.moves_of(pos)
     assert found[True][2] == found[False][2]

@@ -17,6 +17,7 @@ from ai import ataxx as bot
 from ai import ataxx_nnue as nnue
 from ai.base import Budget
 from game.rules import ataxx as rules
+from tests.fakes.cancel import frozen_clock
 from tests.kernels import compiled
 
 
@@ -89,7 +90,7 @@ def test_a_moves_update_equals_the_accumulator_computed_afresh(kernel, seed, pli
 
 def minimax(pos: rules.Position, depth: int, ply: int, kernel, net: nnue.Net) -> int:
     if rules.game_over(pos):
-        return bot.Search(Budget(3600)).terminal(pos, ply)
+        return bot.Search(Budget(3600, now=frozen_clock())).terminal(pos, ply)
     if depth == 0:
         score = nnue.evaluate(net, pos.x, pos.o, pos.turn == 0)
         return max(-kernel.MATE_ZONE + 1, min(kernel.MATE_ZONE - 1, score))

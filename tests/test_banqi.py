@@ -13,6 +13,7 @@ from client.boards.banqi import Board
 from game.match import Match
 from game.rules import RulesError
 from game.rules import banqi as rules
+from tests.fakes.ticking import TickingClock
 
 
 def position(rows: list[str], variant="taiwan", turn=0, colors=("red", "black"), fog=False):
@@ -165,8 +166,8 @@ def test_the_bot_gets_no_hidden_identity(monkeypatch):
 
     monkeypatch.setattr(bot, "choose", spy)
     from ai.base import decide
-    move = decide("banqi", m.view(m.to_move()), m.legal_moves(), "hard", Budget(0.3),
-                  random.Random(1))
+    move = decide("banqi", m.view(m.to_move()), m.legal_moves(), "hard",
+                  Budget(0.3, now=TickingClock(0.01)), random.Random(1))
     assert move in m.legal_moves()
     assert "under" not in seen[0] and "?" in seen[0]["board"]
 
@@ -179,15 +180,16 @@ def test_bot_plays_legally_in_time(fog):
         if rules.outcome(s):
             break
         legal = rules.legal_moves(s)
-        move = bot.choose(rules.view(s, s.turn), legal, Budget(0.2), "hard", rng)
+        budget = Budget(0.2, now=TickingClock(0.02))  # about ten looks at its clock
+        move = bot.choose(rules.view(s, s.turn), legal, budget, "hard", rng)
         assert move in legal
         s = rules.apply(s, move)
 
 
 def test_bot_takes_the_general():
     s = position(["........", "........", "..Pk....", "........"], turn=0)
-    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5), "hard",
-                      random.Random())
+    move = bot.choose(rules.view(s, 0), rules.legal_moves(s),
+                      Budget(0.5, now=TickingClock()), "hard", random.Random())
     assert move == "c2d2"
 
 

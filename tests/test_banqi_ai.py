@@ -11,6 +11,7 @@ import pytest
 from ai import banqi as bot
 from ai.base import Budget
 from game.rules import banqi as rules
+from tests.fakes.cancel import frozen_clock
 
 GRAB = "d3d2"  # the red pawn takes the black pawn and becomes the cannon's screen
 # rank 4 down to rank 1: the black cannon on c3 steps to c2 after the grab and then jumps over
@@ -50,7 +51,7 @@ def root_scores(s: rules.State, depth: int, kernel, draw: float = 0.0) -> list:
     view = rules.view(s, s.turn)
     board = list(s.board)
     pool = Counter({k: n for k, n in view["hidden"].items() if n})
-    searcher = bot.Searcher("taiwan", Budget(3600), kernel)
+    searcher = bot.Searcher("taiwan", Budget(3600, now=frozen_clock()), kernel)
     return searcher.root(board, s.colors[s.turn], pool, rules.legal_moves(s), depth,
                          bot.history_keys(view, board), draw)
 
@@ -72,8 +73,8 @@ def test_hard_does_not_grab_into_the_cannon(kernel, monkeypatch, depth):
         pytest.skip("the pure search at depth 5 takes 12 s; it scores as the compiled one")
     s = threat_state()
     monkeypatch.setattr(bot, "MAX_DEPTH", depth)
-    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(3600), "hard",
-                      random.Random(1))
+    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(3600, now=frozen_clock()),
+                      "hard", random.Random(1))
     assert move != GRAB
     scores = dict((m, v) for v, m in root_scores(s, depth, kernel))
     best = max(scores.values())
@@ -109,8 +110,9 @@ def test_the_flip_seen_as_a_pass_is_what_shows_the_threat():
     board = list(s.board)
     pool = Counter({k: n for k, n in rules.hidden_counts(s).items() if n})
     pieces = [m for m in rules.legal_moves(s) if len(m) == 4]
-    old = StandPat("taiwan", Budget(3600)).root(board, "red", pool, pieces, 4)
-    new = bot.Searcher("taiwan", Budget(3600)).root(board, "red", pool, pieces, 4)
+    cap = Budget(3600, now=frozen_clock())
+    old = StandPat("taiwan", cap).root(board, "red", pool, pieces, 4)
+    new = bot.Searcher("taiwan", cap).root(board, "red", pool, pieces, 4)
     assert old[0][1] == GRAB
     assert new[0][1] != GRAB
 
@@ -150,7 +152,7 @@ def test_hard_ahead_avoids_the_third_repetition(kernel, monkeypatch, depth):
     assert bot.material_lead(view) > 0
     monkeypatch.setattr(bot, "MAX_DEPTH", depth)
     for seed in range(4):
-        move = bot.choose(view, rules.legal_moves(s), Budget(3600), "hard",
+        move = bot.choose(view, rules.legal_moves(s), Budget(3600, now=frozen_clock()), "hard",
                           random.Random(seed))
         assert move != "a2a1"
     scores = dict((m, v) for v, m in root_scores(s, depth, kernel, -bot.CONTEMPT))
@@ -178,8 +180,8 @@ def test_with_a_table_the_compiled_search_still_sees_the_threat_in_fewer_nodes()
     board = list(s.board)
     pool = Counter({kind: n for kind, n in rules.hidden_counts(s).items() if n})
     legal = rules.legal_moves(s)
-    plain = bot.Searcher("taiwan", Budget(3600), k)
-    table = bot.Searcher("taiwan", Budget(3600), k, 16)
+    plain = bot.Searcher("taiwan", Budget(3600, now=frozen_clock()), k)
+    table = bot.Searcher("taiwan", Budget(3600, now=frozen_clock()), k, 16)
     for depth in (1, 2, 3, 4, 5):
         without = plain.root(board, "red", pool, legal, depth)
         found = table.root(board, "red", pool, legal, depth)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from ai import banqi as bot
 from ai.base import Budget, Deadline
 from game.rules import banqi as rules
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
 from tests.kernels import compiled
 
@@ -73,7 +74,7 @@ def test_random_boards_same_moves_and_evaluation(kernel, board, colour, variant)
     china = variant == "china"
     assert kernel.moves(board, COLOURS.index(colour), china) == pure_moves(board, colour,
                                                                             variant)
-    searcher = bot.Searcher(variant, Budget(60))
+    searcher = bot.Searcher(variant, Budget(60, now=frozen_clock()))
     assert kernel.evaluate(kernel.encode(board), COLOURS.index(colour), china,
                            kernel.values_of(bot.VALUES[variant])) == searcher.evaluate(board,
                                                                                        colour)
@@ -83,7 +84,7 @@ def test_random_boards_same_moves_and_evaluation(kernel, board, colour, variant)
 def test_game_positions_same_values_as_the_pure_search(kernel, variant):
     for i, (board, colour) in enumerate(game_positions(24, variant, 7)):
         depth = 3 if i % 4 == 0 else 2
-        searcher = bot.Searcher(variant, Budget(60))
+        searcher = bot.Searcher(variant, Budget(60, now=frozen_clock()))
         expected = searcher.negamax(board, colour, depth, -1e9, 1e9)
         assert compiled_value(kernel, board, colour, variant, depth) == expected, (board, depth)
 
@@ -130,12 +131,13 @@ def test_with_histories_the_same_values_as_the_pure_search(kernel, draw):
     repeats = 0
     for i, (board, colour, keys) in enumerate(game_lines(16, 5)):
         depth = 3 if i % 3 == 0 else 2
-        pure = bot.Searcher("taiwan", Budget(60))
-        compiled = bot.Searcher("taiwan", Budget(60), kernel)
+        cap = Budget(60, now=frozen_clock())  # the depth ends each search, never the clock
+        pure = bot.Searcher("taiwan", cap)
+        compiled = bot.Searcher("taiwan", cap, kernel)
         expected = pure.negamax(board, colour, depth, -1e9, 1e9, list(keys), 0, 0, draw)
         assert compiled.search(board, colour, depth, -1e9, 1e9, list(keys), 0, 0,
                                draw) == expected, (board, depth)
-        fresh = bot.Searcher("taiwan", Budget(60)).negamax(board, colour, depth, -1e9, 1e9)
+        fresh = bot.Searcher("taiwan", cap).negamax(board, colour, depth, -1e9, 1e9)
         repeats += expected != fresh
     if abs(draw) >= 400:
         assert repeats  # the histories changed some values: the rule was exercised
@@ -183,7 +185,7 @@ def test_the_bot_searches_compiled(kernel, monkeypatch):
     view = rules.view(s, s.turn)
     legal = rules.legal_moves(s)
     monkeypatch.setattr(bot, "Searcher", Spy)
-    move = bot.choose(view, legal, Budget(0.3), "hard", random.Random(1))
+    move = bot.choose(view, legal, Budget(0.3, now=TickingClock()), "hard", random.Random(1))
     assert move in legal and seen["searcher"].kernel is kernel and seen["searcher"].nodes > 0
 
 
@@ -194,5 +196,5 @@ def test_without_numba_the_pure_search_plays(monkeypatch):
     for move in ("a1", "h4", "d2"):
         s = rules.apply(s, move)
     legal = rules.legal_moves(s)
-    assert bot.choose(rules.view(s, s.turn), legal, Budget(0.1), "hard",
-                      random.Random(1)) in legal
+    budget = Budget(0.1, now=TickingClock(0.01))  # about ten looks: some 2,500 nodes
+    assert bot.choose(rules.view(s, s.turn), legal, budget, "hard", random.Random(1)) in legal

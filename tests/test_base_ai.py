@@ -2,6 +2,7 @@
 deadline exception every search raises."""
 
 import inspect
+import math
 import random
 import threading
 
@@ -25,6 +26,7 @@ from game.rules import banqi as banqi_rules
 from game.rules import dots as dots_rules
 from game.rules import planes as planes_rules
 from players.arena import openings
+from tests.fakes.cancel import frozen_clock
 
 CHOOSE = ["view", "legal", "budget", "level", "rng"]
 CHOOSE_SETUP = ["view", "budget", "level", "rng"]
@@ -52,7 +54,7 @@ def test_every_game_has_a_bot_that_keeps_the_contract(race):
 
 def test_no_setup_refuses():
     with pytest.raises(ValueError, match="no setup phase"):
-        decide_setup("dots", {}, "easy", Budget(1), random.Random(1))
+        decide_setup("dots", {}, "easy", Budget(1, now=frozen_clock()), random.Random(1))
 
 
 def test_ataxx_openings_every_layout_then_two_random_plies():
@@ -74,18 +76,38 @@ def test_openings_of_a_game_without_a_plan(race):
 
 
 def test_budget_check_raises_deadline_once_expired():
-    Budget(60).check()  # not yet
+    Budget(60, now=frozen_clock()).check()  # not yet
     with pytest.raises(Deadline):
-        Budget(0).check()
+        Budget(0, now=frozen_clock()).check()
     cancel = threading.Event()
-    budget = Budget(60, cancel)
+    budget = Budget(60, cancel, now=frozen_clock())
     cancel.set()
     with pytest.raises(Deadline):
         budget.check()
 
 
+def test_a_derived_budget_keeps_its_parents_clock_and_cancel():
+    t = [1000.0]
+
+    def clock() -> float:  # moved by hand
+        return t[0]
+
+    parent = Budget(100, now=clock)
+    t[0] += 20
+    part, rest = parent.share(0.5), parent.sub(10)
+    assert part.now is rest.now is clock and part.cancel is rest.cancel is parent.cancel
+    assert part.seconds == 40 and rest.seconds == 10  # half of what was left; ten seconds
+    t[0] += 10  # read on the parent's clock: the wall's has hardly moved
+    assert rest.expired() and not part.expired() and not parent.expired()
+    t[0] += 30
+    assert part.expired() and not parent.expired()
+    endless = parent.sub(math.inf)
+    parent.cancel.set()
+    assert endless.expired() and endless.remaining() == 0  # cancelled with its parent
+
+
 def _expired() -> Budget:
-    return Budget(0)
+    return Budget(0, now=frozen_clock())
 
 
 def test_every_search_runs_out_of_time_with_deadline():

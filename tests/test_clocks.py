@@ -17,6 +17,7 @@ from game.clock import CONTROLS, GameClock, control, format_time
 from game.match import Match, Seat
 from game.rules import Termination
 from players.base import Controller, HumanController
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.remote import SilentRemote
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
@@ -164,7 +165,8 @@ def test_planes_clocks_wait_for_the_setup_and_stop_behind_the_hand_over(h):
     for seat in (0, 1):
         _take_the_computer(h)
         fake.t += 500  # setting up is not on the clock
-        layout = match.info.ai_module().choose_setup(match.view(seat), Budget(1.0), "easy",
+        layout = match.info.ai_module().choose_setup(match.view(seat),
+                                                     Budget(1.0, now=frozen_clock()), "easy",
                                                      random.Random(seat))
         assert play.try_move(layout, by_human=True)
         h.key(pygame.K_SPACE, " ")

@@ -9,6 +9,7 @@ import pytest
 from game import registry, replay, saves
 from game.match import Match
 from game.rules import Rules, RulesError, Termination, rules_members
+from tests.fakes.cancel import frozen_clock
 
 GAMES = registry.available()
 TEST_GAMES = ("tests.fakes.race", "tests.agents.hide", "tests.agents.solo")
@@ -73,7 +74,8 @@ def test_legal_moves_from_the_view_equal_the_rules(game_id):
 def _random_move(m: Match, rng: random.Random) -> None:
     from ai.base import Budget, decide_setup
     if m.setup_pending():
-        m.play(decide_setup(m.game_id, m.view(m.to_move()), "random", Budget(1), rng))
+        m.play(decide_setup(m.game_id, m.view(m.to_move()), "random",
+                            Budget(1, now=frozen_clock()), rng))
     else:
         m.play(rng.choice(m.legal_moves()))
 

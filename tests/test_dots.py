@@ -12,6 +12,7 @@ from ai.dots_solver import Memo, solve
 from client.boards.dots import Board
 from game.rules import RulesError
 from game.rules import dots as rules
+from tests.fakes.ticking import TickingClock
 
 
 @pytest.mark.parametrize("rows,cols", [(1, 1), (2, 3), (3, 3), (5, 4)])
@@ -148,7 +149,8 @@ def test_hard_bot_keeps_what_perfect_play_keeps_on_3x3():
         while rules.outcome(s) is None:
             legal = rules.legal_moves(s)
             if s.turn == 1:
-                move = bot.choose(rules.view(s, 1), legal, Budget(1), "hard", rng)
+                budget = Budget(1, now=TickingClock())  # the table answers: no time needed
+                move = bot.choose(rules.view(s, 1), legal, budget, "hard", rng)
             else:
                 move = rng.choice(legal)
             s = rules.apply(s, move)
@@ -161,7 +163,8 @@ def test_bot_answers_legally_in_time_on_a_big_board(level):
     s = rules.new_game({"rows": 5, "cols": 5, "first_reply_rule": True})
     for _ in range(12):
         legal = rules.legal_moves(s)
-        move = bot.choose(rules.view(s, s.turn), legal, Budget(0.2), level, rng)
+        budget = Budget(0.2, now=TickingClock(0.01))  # about twenty looks at its clock
+        move = bot.choose(rules.view(s, s.turn), legal, budget, level, rng)
         assert move in legal
         s = rules.apply(s, move)
 
@@ -173,8 +176,8 @@ def test_bot_takes_a_free_box_and_double_crosses_to_keep_control():
         s = rules.apply(s, line)
     s = rules.apply(s, 6)  # left end opened: the left box has three sides
     mover = s.turn
-    move = bot.choose(rules.view(s, mover), rules.legal_moves(s), Budget(1), "hard",
-                      random.Random())
+    move = bot.choose(rules.view(s, mover), rules.legal_moves(s),
+                      Budget(1, now=TickingClock()), "hard", random.Random())
     assert move == 7  # take the box on offer
 
 

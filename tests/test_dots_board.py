@@ -1,12 +1,11 @@
 """The dots board as a player meets it: a hint on any board size, a cursor unlike a line."""
 
-import time
-
 import pygame
 
 from client.boards.dots import Board
 from client.ui import theme
 from game.rules import dots as rules
+from tests.fakes.ticking import TickingClock
 
 
 def make(rows: int, cols: int) -> Board:
@@ -20,12 +19,11 @@ def make(rows: int, cols: int) -> Board:
 
 def test_a_hint_beyond_the_solved_boards_names_a_line_for_the_player():
     b = make(5, 5)
+    b.hint_clock = TickingClock(0.01)  # its searches end within a few hundred looks
     b.toggle_hint()
-    end = time.monotonic() + 20
-    while (not b.hint or "working" in b.hint) and time.monotonic() < end:
-        b.update(0.02)
-        time.sleep(0.02)
-    b.hint_worker.cancel()
+    assert "working" in b.hint
+    b.hint_worker._thread.join(60)  # ended by its own clock, not a timer: no waiting
+    b.update(0.02)
     assert b.hint.startswith("Hint: draw ") and "-" in b.hint, b.hint
     assert "table" not in b.hint and "solved" not in b.hint
 

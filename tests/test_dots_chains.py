@@ -18,6 +18,8 @@ from ai.base import Budget
 from ai.dots_solver import Memo
 from game.rules import dots as rules
 from game.rules.dots import geometry
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 
 
 def h(rows: int, cols: int, r: int, c: int) -> int:
@@ -171,7 +173,7 @@ def test_the_compiled_search_agrees_on_simple_endgames(search, size, seed):
     mask = loony_position(*size, seed)
     d = dc.decompose(geo, mask)
     assume(d.simple)
-    got = search(*size).value(mask, Budget(3600))
+    got = search(*size).value(mask, Budget(3600, now=frozen_clock()))
     assert got == dc.loony_value(*d.sizes())
     assert search(*size).exact
 
@@ -184,7 +186,7 @@ def test_the_compiled_search_is_exact_on_loony_positions_with_joints(search, siz
     geo = geometry(*size)
     mask = loony_position(*size, seed)
     memo = _MEMOS.setdefault(size, Memo(geo))
-    assert search(*size).value(mask, Budget(3600)) == memo.value(mask)
+    assert search(*size).value(mask, Budget(3600, now=frozen_clock())) == memo.value(mask)
 
 
 def test_the_long_chain_rule():
@@ -227,10 +229,12 @@ def test_double_deal_in_a_loop_leaves_four():
 
 
 def play_turn(state: rules.State, seconds: float = 1.0) -> rules.State:
-    """Hard's whole turn: lines until the turn passes."""
+    """Hard's whole turn: lines until the turn passes, each on a budget of about a thousand
+    looks at its clock (these searches end exact long before)."""
     mover = state.turn
     while rules.outcome(state) is None and state.turn == mover:
-        move = bot.choose(view_of(state), rules.legal_moves(state), Budget(seconds), "hard",
+        budget = Budget(seconds, now=TickingClock())
+        move = bot.choose(view_of(state), rules.legal_moves(state), budget, "hard",
                           random.Random(0))
         state = rules.apply(state, move)
     return state
@@ -260,8 +264,9 @@ def test_hard_takes_all_when_control_is_worth_less(search):
     mask = sum(1 << i for i in range(geo.lines) if i not in free)
     assert dc.decompose(geo, dc.take_all(geo, mask)[1]).sizes() == ((1, 1), ())
     taken, turn_over = 0, False
+    cap = Budget(3600, now=frozen_clock())  # each search ends exact: a cap never reached
     while not turn_over:
-        line = dc.chain_move(geo, mask, undrawn := dc.undrawn(geo, mask), Budget(3600),
+        line = dc.chain_move(geo, mask, undrawn := dc.undrawn(geo, mask), cap,
                              random.Random(0), search(rows, cols))
         assert line in undrawn
         got = rules.completed(geo, mask, line)
@@ -280,9 +285,10 @@ def test_hard_makes_the_last_safe_move_rather_than_open_a_chain(search):
     assert sorted(safe) == sorted([h(rows, cols, 4, 0), v(rows, cols, 3, 0)])
     for seed in range(3):
         move = bot.choose(view_of(state_of(rows, cols, mask)), rules.legal_moves(
-            state_of(rows, cols, mask)), Budget(1.0), "hard", random.Random(seed))
+            state_of(rows, cols, mask)), Budget(1.0, now=TickingClock()), "hard",
+            random.Random(seed))
         assert move in safe
-    values = search(rows, cols).root(mask, Budget(3600))
+    values = search(rows, cols).root(mask, Budget(3600, now=frozen_clock()))
     assert values[safe[0]] == 20 - 4 * 3  # the controlled value of four chains of five
     assert search(rows, cols).exact
 
@@ -295,5 +301,6 @@ def test_hard_does_not_give_a_chain_when_a_safe_line_is_left(search):
     assert dc.safe_lines(geo, mask)
     for seed in range(3):
         move = bot.choose(view_of(state_of(rows, cols, mask)), rules.legal_moves(
-            state_of(rows, cols, mask)), Budget(0.5), "hard", random.Random(seed))
+            state_of(rows, cols, mask)), Budget(0.5, now=TickingClock()), "hard",
+            random.Random(seed))
         assert dc.take_all(geo, mask | 1 << move)[0] <= 2

@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from ai import dots_solver as solver
 from ai.base import Budget, Deadline
 from game.rules import dots as rules
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 from tests.kernels import compiled
 
 
@@ -58,7 +60,7 @@ def test_a_stopped_search_raises_deadline_and_stores_nothing_wrong(kernel, table
     cancel = threading.Event()
     cancel.set()
     with pytest.raises(Deadline):
-        memo.value(0, Budget(60, cancel))
+        memo.value(0, Budget(60, cancel, now=frozen_clock()))
     memo.tables.ctl[kernel.STOP] = 1  # a flag raised mid-search: every node after it aborts
     memo.tables.value(1 << 5)
     assert memo.tables.ctl[kernel.ABORTED]
@@ -78,4 +80,5 @@ def test_without_numba_the_pure_memo_plays(monkeypatch):
     from ai import dots as bot
     s = rules.new_game({"rows": 2, "cols": 2})
     legal = rules.legal_moves(s)
-    assert bot.choose(rules.view(s, 0), legal, Budget(0.5), "hard", random.Random(1)) in legal
+    budget = Budget(0.5, now=TickingClock())  # 2x2 is solved long before its deadline
+    assert bot.choose(rules.view(s, 0), legal, budget, "hard", random.Random(1)) in legal

@@ -304,6 +304,7 @@ def test_the_dots_hint_shows_the_line_to_draw_with_its_verdict():
     from client.boards.dots import Board, hint_for
     from client.ui import theme
     from game.rules import dots
+    from tests.fakes.ticking import TickingClock
     options = {"rows": 2, "cols": 2, "first_reply_rule": False}
     state = dots.new_game(options)
     for line in (0, 1, 2):
@@ -312,7 +313,7 @@ def test_the_dots_hint_shows_the_line_to_draw_with_its_verdict():
     board.layout(pygame.Rect(0, 0, 400, 400))
     legal = dots.legal_moves(state)
     board.set_view(dots.view(state, 1), legal, my_turn=True, viewer=state.turn)
-    found = hint_for(dots.view(state, None), legal, threading.Event())
+    found = hint_for(dots.view(state, None), legal, threading.Event(), TickingClock())
     value, line = found
     assert value is not None and line in legal
     board.take_hint(found)

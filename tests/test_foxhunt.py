@@ -12,6 +12,7 @@ from ai.base import Budget
 from game.match import Match
 from game.rules import RulesError, Termination
 from game.rules import foxhunt as rules
+from tests.fakes.cancel import frozen_clock
 
 
 def test_sight_is_row_column_and_both_diagonals_without_the_cell():
@@ -108,7 +109,7 @@ class StepBudget(Budget):
     (calls of the count's programme, counted by counting_steps) reach runs_out_at."""
 
     def __init__(self, runs_out_at: float):
-        super().__init__(3600.0)
+        super().__init__(3600.0, now=frozen_clock())  # only expired() ends it
         self.runs_out_at = runs_out_at
         self.steps = 0
         self.readings: list[int] = []  # the step at which each reading of the budget came

@@ -140,8 +140,8 @@ def test_single_move_and_cancelled_budget_return_at_once():
 def test_the_bot_through_the_shared_entry_point():
     state = rules.new_game(None, 30)
     legal = rules.legal_moves(state)
-    move = decide("g2048", rules.view(state, 0), legal, "normal", Budget(0.05),
-                  random.Random(2))
+    move = decide("g2048", rules.view(state, 0), legal, "normal",
+                  Budget(0.05, now=TickingClock(0.005)), random.Random(2))
     assert move in legal
 
 
@@ -157,6 +157,7 @@ def test_the_bot_plays_a_short_game_sensibly():
         return state.score
 
     rng = random.Random(1)
-    smart = play(lambda s, legal: bot.choose(rules.view(s, 0), legal, Budget(0.05), "easy", rng))
+    smart = play(lambda s, legal: bot.choose(rules.view(s, 0), legal,
+                                             Budget(0.05, now=TickingClock(0.005)), "easy", rng))
     dumb = play(lambda s, legal: rng.choice(legal))
     assert smart > dumb

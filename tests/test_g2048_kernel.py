@@ -168,8 +168,9 @@ def test_compiled_and_numpy_searches_agree_at_a_fixed_depth(kernel, monkeypatch)
         if len(dirs) < 2:
             continue
         board = rules.pack(cells)
-        fast = bot.search(board, dirs, Budget(30), 3, 0.0, compiled=True)
-        slow = bot.search(board, dirs, Budget(30), 3, 0.0, compiled=False)
+        cap = Budget(30, now=frozen_clock())  # the depth ends both searches, never the clock
+        fast = bot.search(board, dirs, cap, 3, 0.0, compiled=True)
+        slow = bot.search(board, dirs, cap, 3, 0.0, compiled=False)
         assert fast == slow
 
 
@@ -178,5 +179,6 @@ def test_without_numba_the_numpy_search_answers(monkeypatch):
     assert bot.KERNEL.get() is None
     stats: dict = {}
     cells = rules.from_rows([[0, 2, 4, 8], [2, 0, 16, 32], [0, 0, 4, 128], [2, 4, 64, 1024]])
-    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], Budget(30), 3, 1e-3, stats)
+    bot.search(rules.pack(cells.cells), [0, 1, 2, 3], Budget(30, now=frozen_clock()), 3, 1e-3,
+               stats)
     assert stats["depth"] == 3 and stats["nodes"] > 0

@@ -16,6 +16,7 @@ from game import i18n, registry, settings
 from game.i18n import N_, Text
 from game.match import Match, Seat
 from game.rules import Outcome, Termination
+from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
 from tests.test_scenes_layout import _fits, _played, _rows, _screens
 
@@ -169,7 +170,8 @@ def test_every_outcome_the_rules_write_is_data_in_the_catalogues():
             while not m.over:
                 if m.setup_pending():
                     from ai.base import Budget, decide_setup
-                    m.play(decide_setup(game_id, m.view(m.to_move()), "random", Budget(0.0), rng))
+                    m.play(decide_setup(game_id, m.view(m.to_move()), "random",
+                                        Budget(0.0, now=frozen_clock()), rng))
                 else:
                     m.play(rng.choice(m.legal_moves()))
             words = m.outcome().words

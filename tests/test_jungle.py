@@ -8,6 +8,8 @@ from ai import jungle as bot
 from ai.base import Budget
 from game.rules import RulesError, Termination
 from game.rules import jungle as rules
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 
 
 def make(pieces: dict, turn: int = 0, keep: bool = True, **options) -> rules.State:
@@ -320,13 +322,14 @@ def test_the_searcher_make_and_unmake_keep_hash_and_score():
         if rules.outcome(s) is not None:
             break
         s = rules.apply(s, rng.choice(rules.legal_moves(s)))
-    searcher, legal = bot.searcher_for(rules.view(s, s.turn), Budget(5))
-    fresh = bot.Searcher(list(searcher.board), searcher.turn, rules.options_of(s), Budget(5))
+    budget = Budget(5, now=frozen_clock())  # nothing is searched: a cap never reached
+    searcher, legal = bot.searcher_for(rules.view(s, s.turn), budget)
+    fresh = bot.Searcher(list(searcher.board), searcher.turn, rules.options_of(s), budget)
     before = (searcher.hash, searcher.score, list(searcher.board), list(searcher.count))
     assert (before[0], before[1]) == (fresh.hash, fresh.score)
     for m in legal:
         q = searcher.make(m)
-        after = bot.Searcher(list(searcher.board), searcher.turn, rules.options_of(s), Budget(5))
+        after = bot.Searcher(list(searcher.board), searcher.turn, rules.options_of(s), budget)
         assert (searcher.hash, searcher.score, searcher.count) == (after.hash, after.score,
                                                                    after.count)
         searcher.unmake(m, q)
@@ -335,16 +338,16 @@ def test_the_searcher_make_and_unmake_keep_hash_and_score():
 
 def test_the_bot_enters_the_den_when_it_can():
     s = make({"d8": "C", "a5": "E", "b9": "e"})
-    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5), "hard",
-                      random.Random(1))
+    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5, now=TickingClock()),
+                      "hard", random.Random(1))
     assert move == "d8d9"
 
 
 def test_the_bot_takes_the_animal_on_its_den_step():
     # blue's wolf on d2 (red's trap) enters d1 next move unless red's cat takes it
     s = make({"d2": "w", "c2": "C", "a5": "E", "g7": "e"})
-    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5), "hard",
-                      random.Random(1))
+    move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.5, now=TickingClock()),
+                      "hard", random.Random(1))
     assert move == "c2d2"
 
 
@@ -356,7 +359,8 @@ def test_the_bot_wins_a_race_it_can_see():
         if rules.outcome(s) is not None:
             break
         if s.turn == 0:
-            move = bot.choose(rules.view(s, 0), rules.legal_moves(s), Budget(0.3), "hard", rng)
+            budget = Budget(0.3, now=TickingClock())  # about 250 looks at its clock a move
+            move = bot.choose(rules.view(s, 0), rules.legal_moves(s), budget, "hard", rng)
         else:
             move = rng.choice(rules.legal_moves(s))
         s = rules.apply(s, move)
@@ -371,5 +375,6 @@ def test_the_greedy_bench_bot_takes_the_biggest_animal():
 
 def test_the_bot_answers_without_a_legal_list():
     s = rules.new_game(None, 0)
-    move = bot.choose(rules.view(s, 0), [], Budget(0.2), "normal", random.Random(0))
+    move = bot.choose(rules.view(s, 0), [], Budget(0.2, now=TickingClock()), "normal",
+                      random.Random(0))
     assert move in rules.legal_moves(s)

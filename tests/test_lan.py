@@ -22,6 +22,7 @@ from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
 from net.secrets import Open, commitment
 from net.session import Host, join, start_hosted, start_joined
 from players.events import EventKind
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.ports import spare_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +52,8 @@ def pair(game, options=None, seed=7, record=True):
 def local_move(s, rng):
     m = s.match
     if m.setup_pending():
-        return decide_setup(m.game_id, m.view(s.seat), "random", Budget(0.0), rng)
+        return decide_setup(m.game_id, m.view(s.seat), "random",
+                            Budget(0.0, now=frozen_clock()), rng)
     return rng.choice(m.legal_moves())
 
 
@@ -176,7 +178,7 @@ def test_a_lying_plane_owner_is_reported():
         play_through(h, g, random.Random(9))
         # the guest reveals a different layout than the one it committed to
         g.hidden.own_layout = decide_setup("planes", g.match.view(g.seat), "random",
-                                           Budget(0.0), random.Random(99))
+                                           Budget(0.0, now=frozen_clock()), random.Random(99))
         layout = g.hidden.own_layout
         verdict = h.check_reveal({"type": "reveal", "layout": layout, "salt": g.salt})
         assert verdict.startswith("Warning") and "commitment" in verdict

@@ -16,6 +16,7 @@ from net import session as lan
 from net.link import MAX_INBOX, encode
 from net.secrets import banqi
 from players.events import EventKind
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
 from tests.fakes.wire import Clock
 from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
@@ -164,7 +165,7 @@ def test_a_planes_guest_that_reveals_another_layout_loses():
         play_through(h, g, random.Random(4), max_plies=3)
         from ai.base import Budget, decide_setup
         g.hidden.own_layout = decide_setup("planes", g.match.view(g.seat), "random",
-                                           Budget(0.0), random.Random(77))
+                                           Budget(0.0, now=frozen_clock()), random.Random(77))
         play_through(h, g, random.Random(4))
         pump_until([h, g], lambda: h.verdict)
         assert not h.verdict.ok and h.match.outcome().winner == h.seat

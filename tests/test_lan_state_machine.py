@@ -24,6 +24,7 @@ from game.rules import RulesError
 from net import session as lan
 from net.rejoin import KNOCK_EVERY
 from players.events import EventKind
+from tests.fakes.cancel import frozen_clock
 from tests.fakes.wire import Clock, link_pair, memory_pair
 
 GAMES = [("ataxx", {}), ("dots", {"rows": 3, "cols": 3}), ("banqi", {}), ("banqi", {"fog": True}),
@@ -58,8 +59,8 @@ class Sides(RuleBasedStateMachine):
         m = s.match
         if act == "move" and not m.over and m.to_move() == s.seat and not s.waiting:
             if m.setup_pending():
-                move = decide_setup(m.game_id, m.view(s.seat), "random", Budget(0.0),
-                                    random.Random(pick))
+                move = decide_setup(m.game_id, m.view(s.seat), "random",
+                                    Budget(0.0, now=frozen_clock()), random.Random(pick))
             else:
                 legal = m.legal_moves()
                 move = legal[pick % len(legal)]

@@ -14,6 +14,8 @@ from client.boards.planes import Board
 from game.match import Match, Seat
 from game.rules import RulesError
 from game.rules import planes as rules
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 
 A = [[0, 2, "up"], [0, 7, "up"], [5, 2, "up"]]  # three planes pointing up, side by side
 B = [[9, 2, "down"], [9, 7, "down"], [4, 7, "down"]]
@@ -157,7 +159,8 @@ def test_hunter_finds_every_head_honestly(level):
     shots = []
     rng = random.Random(2)
     while sum(a == "head" for _, a in shots) < 3:
-        cell = bot.choose({"size": 10, "planes": 3, "shots": shots}, [], Budget(1.0), level, rng)
+        budget = Budget(1.0, now=TickingClock())  # a thousand looks at its clock
+        cell = bot.choose({"size": 10, "planes": 3, "shots": shots}, [], budget, level, rng)
         assert cell not in [c for c, _ in shots]
         shots.append([cell, ("miss", "body", "head")[truth[cell]]])
         assert len(shots) < 40
@@ -178,13 +181,13 @@ def test_lookahead_through_the_end_equals_the_exact_search(monkeypatch):
     index = bot.consistent(10, 3, shots)
     assert len(index) == 4
     shot = {c for c, _ in shots}
-    want, _ = bot.Exact(codes, 3, Budget(60)).cost(tuple(int(i) for i in index), 1,
-                                                   frozenset(shot))
+    cap = Budget(60, now=frozen_clock())  # the searches end by themselves
+    want, _ = bot.Exact(codes, 3, cap).cost(tuple(int(i) for i in index), 1, frozenset(shot))
     monkeypatch.setattr(bot, "LOOK_WIDTH", 100)  # every cell, to the last head of every branch
     exact_leaf = bot.rest_estimate  # and no estimate, but where it is exact (one layout left)
     monkeypatch.setattr(bot, "rest_estimate",
                         lambda n, left: np.where(np.asarray(n) <= 1, exact_leaf(n, left), 1e9))
-    cost, cell = bot.lookahead(codes[index], shot, 2, 12, Budget(60))
+    cost, cell = bot.lookahead(codes[index], shot, 2, 12, cap)
     assert cost == pytest.approx(want)
     assert cell not in shot
 
@@ -228,7 +231,7 @@ def test_the_exact_search_equals_a_brute_force_and_its_bound_holds(shots):
     found = sum(a == "head" for _, a in shots)
     shot = frozenset(c for c, _ in shots)
     assert 2 <= len(index) <= 6
-    exact = bot.Exact(codes, 3, Budget(60))
+    exact = bot.Exact(codes, 3, Budget(60, now=frozen_clock()))
     value, cell = exact.cost(index, found, shot)
     assert value == pytest.approx(brute_force_shots(codes, index, found, shot))
     assert cell not in shot
@@ -242,15 +245,16 @@ def test_a_deeper_lookahead_sees_what_one_ply_misses():
     shot = {c for c, _ in shots}
     one = bot.one_ply(live, shot, 3)
     assert np.isinf(one[44]) and 30 < np.isfinite(one).sum() < 97
-    cost1, cell1 = bot.lookahead(live, shot, 3, 1, Budget(60))
+    cost1, cell1 = bot.lookahead(live, shot, 3, 1, Budget(60, now=frozen_clock()))
     assert cell1 == int(np.argmin(one)) and cost1 == pytest.approx(one.min())
-    cost2, _ = bot.lookahead(live, shot, 3, 2, Budget(60))
+    cost2, _ = bot.lookahead(live, shot, 3, 2, Budget(60, now=frozen_clock()))
     assert 1.0 < cost2 < 20.0
 
 
 def test_hard_answers_within_its_budget_even_when_the_lookahead_is_cut():
     rng = random.Random(3)
-    cell = bot.choose({"size": 10, "planes": 3, "shots": []}, [], Budget(0.05), "hard", rng)
+    budget = Budget(0.05, now=TickingClock(0.01))  # five looks at its clock
+    cell = bot.choose({"size": 10, "planes": 3, "shots": []}, [], budget, "hard", rng)
     assert 0 <= cell < 100
 
 
@@ -258,7 +262,8 @@ def test_hard_answers_within_its_budget_even_when_the_lookahead_is_cut():
 def test_setups_are_valid(level):
     rng = random.Random(3)
     for _ in range(5):
-        layout = bot.choose_setup({"size": 10, "planes": 3}, Budget(0.5), level, rng)
+        layout = bot.choose_setup({"size": 10, "planes": 3}, Budget(0.5, now=frozen_clock()),
+                                  level, rng)
         rules.check_setup(10, 3, layout)
 
 
@@ -268,7 +273,8 @@ def test_bot_only_sees_its_view():
     m.play(B)
     seen = m.view(0)
     assert "layouts" not in seen and seen["layout"] == A
-    move = bot.choose(seen, m.legal_moves(), Budget(0.5), "hard", random.Random(1))
+    move = bot.choose(seen, m.legal_moves(), Budget(0.5, now=TickingClock()), "hard",
+                      random.Random(1))
     assert move in m.legal_moves()
 
 
@@ -387,7 +393,8 @@ def test_the_book_covers_every_position_hard_reaches_with_many_layouts_left():
 def test_hard_takes_its_shot_from_the_book_and_searches_without_a_usable_one(
         monkeypatch, tmp_path, content):
     view = {"size": 10, "planes": 3, "shots": []}
-    assert bot.choose(view, [], Budget(0.001), "hard", random.Random(1)) == bot.book(10, 3)[""]
+    budget = Budget(0.0, now=frozen_clock())  # spent before it starts: the book needs none
+    assert bot.choose(view, [], budget, "hard", random.Random(1)) == bot.book(10, 3)[""]
     path = tmp_path / "planes_book.json"
     if content is not None:
         path.write_text(content, encoding="utf-8")
@@ -395,6 +402,7 @@ def test_hard_takes_its_shot_from_the_book_and_searches_without_a_usable_one(
     bot.book.cache_clear()
     try:
         assert bot.book(10, 3) == {}
-        assert 0 <= bot.choose(view, [], Budget(0.05), "hard", random.Random(1)) < 100
+        budget = Budget(0.05, now=TickingClock(0.01))  # five looks at its clock
+        assert 0 <= bot.choose(view, [], budget, "hard", random.Random(1)) < 100
     finally:
         bot.book.cache_clear()

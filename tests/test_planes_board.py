@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from client.boards.planes import Board
 from game.rules import planes as rules
+from tests.fakes.cancel import frozen_clock
 
 
 @pytest.fixture
@@ -107,8 +108,8 @@ def _played_planes(plies: int):
     rng = random.Random(7)
     while len(match.moves) < plies and not match.over:
         if match.setup_pending():
-            match.play(decide_setup("planes", match.view(match.to_move()), "random", Budget(0.0),
-                                    rng))
+            match.play(decide_setup("planes", match.view(match.to_move()), "random",
+                                    Budget(0.0, now=frozen_clock()), rng))
         else:
             match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
     return match
@@ -150,7 +151,8 @@ def test_a_player_who_has_hidden_their_planes_sees_them_while_the_other_side_hid
     from ai.base import Budget
     pygame.init()
     s = rules.new_game()
-    layout = bot.choose_setup(rules.view(s, 0), Budget(1.0), "easy", random.Random(1))
+    layout = bot.choose_setup(rules.view(s, 0),
+                              Budget(1.0, now=frozen_clock()), "easy", random.Random(1))
     s = rules.apply(s, layout)
     surface = pygame.Surface(size)
     b = Board({"size": 10, "planes": 3, "equal_turns": False}, rules.SEAT_NAMES)

@@ -11,6 +11,7 @@ import pytest
 from ai import planes as bot
 from ai.base import Budget
 from game.rules import planes as rules
+from tests.fakes.cancel import frozen_clock
 
 SPEC = importlib.util.spec_from_file_location(
     "planes_book", Path(__file__).parent.parent / "bench" / "planes_book.py")
@@ -29,7 +30,7 @@ def position():
         cell = book.get(bot.book_key(history))
         if cell is None:
             cell = bot.lookahead(codes[index], {c for c, _ in history}, 3 - found, 2,
-                                 Budget(math.inf))[1]
+                                 Budget(math.inf, now=frozen_clock()))[1]
         k = int(codes[layout, cell])
         index = index[codes[index, cell] == k]
         history, found = history + [(cell, rules.ANSWERS[k])], found + (k == 2)
@@ -51,7 +52,7 @@ def test_the_improvement_pass_finds_better_shots_and_its_book_walks_to_its_value
     again = builder(improving.chosen)
     assert again.walk(index, history, found) == pytest.approx(improved)
     assert again.shots[bot.book_key(history)] == improving.chosen[bot.book_key(history)]
-    bound = bot.Exact(again.codes, 3, Budget(math.inf)).lower_bound(
+    bound = bot.Exact(again.codes, 3, Budget(math.inf, now=frozen_clock())).lower_bound(
         tuple(int(i) for i in index), found)
     assert bound <= improved  # no policy beats the trits needed to tell the heads apart
 

@@ -24,6 +24,8 @@ from game.match import Match, Seat
 from game.rules import planes as planes_rules
 from players import program
 from players.program import AgentController
+from tests.fakes.cancel import frozen_clock
+from tests.fakes.ticking import TickingClock
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -90,7 +92,8 @@ def play_out(game_id: str, options: dict, seed: int, each=check_views) -> Match:
     rng = random.Random(seed)
     each(match)
     while match.setup_pending():
-        setup = decide_setup(game_id, match.view(match.to_move()), "random", Budget(1), rng)
+        setup = decide_setup(game_id, match.view(match.to_move()), "random",
+                             Budget(1, now=frozen_clock()), rng)
         if match.rules.SETUP:
             check(f"{game_id}.setup.json", setup)
         match.play(setup)
@@ -174,8 +177,9 @@ def test_a_lan_planes_game_fits_too():
     seat 0's shots at it carry the owner's answers."""
     match = Match("planes", {}, 4)
     rng = random.Random(4)
-    truth = decide_setup("planes", match.view(1), "random", Budget(1), rng)
-    for setup in (decide_setup("planes", match.view(0), "random", Budget(1), rng), "hidden"):
+    truth = decide_setup("planes", match.view(1), "random", Budget(1, now=frozen_clock()), rng)
+    for setup in (decide_setup("planes", match.view(0), "random",
+                               Budget(1, now=frozen_clock()), rng), "hidden"):
         match.play(setup)
         check_views(match)
     answers = planes_rules.layout_cells(10, truth)
@@ -239,7 +243,7 @@ class InProcess:
     every line the host writes can be checked and nothing waits on another process."""
 
     def __init__(self, argv: list[str], now: Callable[[], float]):
-        self.agent = Agent("random", 7)
+        self.agent = Agent("random", 7, now=now)
         self.sent: list[dict] = []
         self.lines: queue.Queue = queue.Queue()
         self.flooded = self.write_error = ""
@@ -327,7 +331,8 @@ def midgame(game_id: str, options: dict, seed: int, plies: int) -> Match:
     match = Match(game_id, options, seed)
     rng = random.Random(seed)
     while match.setup_pending():
-        match.play(decide_setup(game_id, match.view(match.to_move()), "random", Budget(1), rng))
+        match.play(decide_setup(game_id, match.view(match.to_move()), "random",
+                                Budget(1, now=frozen_clock()), rng))
     rules = match.rules
     for _ in range(plies):
         going_on = [m for m in match.legal_moves()
@@ -346,7 +351,7 @@ def ask_minimal(game_id: str, match: Match, with_legal: bool) -> None:
     turn = {"type": "turn", "view": view, "time_ms": 150}
     if with_legal:
         turn["legal"] = match.legal_moves()
-    agent = Agent("easy", 5)
+    agent = Agent("easy", 5, now=TickingClock(0.01))  # about a dozen looks at its clock
     answers = [r for m in ({"type": "start", "game": game_id, "options": match.options,
                             "seat": seat}, turn) for r in agent.handle(m)]
     assert answers[0] == {"type": "ready"}
@@ -387,7 +392,7 @@ def test_a_minimal_setup_view_gets_a_valid_setup():
             continue
         match = Match(game_id, {}, 5)
         view = minimal_view(game_id, match.view(0))
-        agent = Agent("easy", 5)
+        agent = Agent("easy", 5, now=TickingClock(0.01))
         agent.handle({"type": "start", "game": game_id, "options": {}, "seat": 0})
         answer = agent.handle({"type": "setup", "view": view, "time_ms": 300})[0]
         assert answer["type"] == "setup", answer

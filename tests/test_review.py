@@ -16,6 +16,7 @@ from ai.review import Review, Settings, classify, review, thresholds
 from game import replay
 from game.match import Match
 from players import review as cli
+from tests.fakes.cancel import frozen_clock
 
 DEPTH = Settings(seconds=600.0, limit=3)
 
@@ -125,7 +126,8 @@ def hard_game(game: str, plies: int, seed: int, limit: int) -> Match:
     while not match.over and len(match.moves) < plies:
         view = match.view(match.to_move())
         match.play(match.rules.move_from_wire(
-            match.info.ai_module().appraise(view, [], Budget(600), limit).best))
+            match.info.ai_module().appraise(view, [], Budget(600, now=frozen_clock()),
+                                            limit).best))
     return match
 
 
@@ -218,7 +220,7 @@ def test_the_command_line_reviews_a_replay_the_arena_wrote(tmp_path, capsys, pur
 
 def test_fox_hunt_searches_the_last_few_placements_exactly():
     from ai.foxhunt import ExactHunt
-    hunt = ExactHunt(8, Budget(600))
+    hunt = ExactHunt(8, Budget(600, now=frozen_clock()))
     live = frozenset({frozenset({1, 2}), frozenset({1, 3})})
     # two probes at least, and a coin flip whether the second fox needs a third
     assert hunt.cost(live, frozenset()) == 2.5
@@ -232,7 +234,7 @@ def test_a_planes_review_at_the_smallest_limit_still_judges_every_shot():
     while len(match.moves) < 6:
         if match.setup_pending():
             match.play(decide_setup("planes", match.view(match.to_move()), "random",
-                                    Budget(0.0), rng))
+                                    Budget(0.0, now=frozen_clock()), rng))
         else:
             match.play(rng.choice(match.legal_moves()))
     doc = review(match, Settings(600.0, 1))

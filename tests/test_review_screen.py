@@ -23,6 +23,7 @@ from client.scenes.replays import ReplayPlayerScene
 from client.scenes.review import ReviewScene
 from game import registry, replay
 from game.match import Match, Seat
+from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
 
 BLUNDERS = (3, 6)  # the plies the scripted review marks as blunders
@@ -279,7 +280,8 @@ def test_a_hidden_game_says_the_chances_and_the_truth(h, monkeypatch):
     rng, bot = random.Random(5), match.info.ai_module()
     while len(match.moves) < 14:
         if match.setup_pending():
-            match.play(bot.choose_setup(match.view(match.to_move()), Budget(1.0), "easy", rng))
+            match.play(bot.choose_setup(match.view(match.to_move()),
+                                        Budget(1.0, now=frozen_clock()), "easy", rng))
         else:
             match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
     assert match.rules.HIDDEN
@@ -321,8 +323,8 @@ def any_game(game: str, plies: int) -> Match:
     rng = random.Random(3)
     while len(match.moves) < plies and not match.over:
         if match.setup_pending():
-            match.play(decide_setup(game, match.view(match.to_move()), "random", Budget(0.0),
-                                    rng))
+            match.play(decide_setup(game, match.view(match.to_move()), "random",
+                                    Budget(0.0, now=frozen_clock()), rng))
         else:
             match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
     return match

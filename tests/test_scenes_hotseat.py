@@ -12,6 +12,7 @@ from client.scenes.dialog import ConfirmScene, HandoverScene
 from client.scenes.play import PlayScene
 from game.match import Match, Seat
 from players.table import REVEAL_SECONDS
+from tests.fakes.cancel import frozen_clock
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 
@@ -33,7 +34,7 @@ def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch)
     for seat in (0, 1):  # both set up their planes
         play = _take_the_computer(h)
         layout = play.match.info.ai_module().choose_setup(
-            match.view(seat), Budget(1.0), "easy", random.Random(seat))
+            match.view(seat), Budget(1.0, now=frozen_clock()), "easy", random.Random(seat))
         assert play.try_move(layout, by_human=True)
         h.key(pygame.K_SPACE, " ")
     play = _take_the_computer(h)

@@ -12,6 +12,7 @@ from client.ui import theme
 from client.ui.widgets import LABEL_MARGIN, ChoiceRow
 from game import registry
 from game.match import Match, Seat
+from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
 
 SIZES = [(800, 560), (1920, 1080)]
@@ -27,8 +28,8 @@ def _played(game_id: str, plies: int) -> Match:
         if match.over:
             break
         if match.setup_pending():
-            match.play(info.ai_module().choose_setup(match.view(match.to_move()), Budget(1),
-                                                     "easy", rng))
+            match.play(info.ai_module().choose_setup(match.view(match.to_move()),
+                                                     Budget(1, now=frozen_clock()), "easy", rng))
         else:
             match.play(rng.choice(match.legal_moves()))
     return match

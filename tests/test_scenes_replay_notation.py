@@ -8,6 +8,7 @@ import pytest
 
 from ai.base import Budget
 from game.match import Match, Seat
+from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
 
 
@@ -28,7 +29,8 @@ def played(game_id: str, plies: int, seed: int = 2) -> Match:
         if match.over:
             break
         if match.setup_pending():
-            match.play(bot.choose_setup(match.view(match.to_move()), Budget(1), "easy", rng))
+            match.play(bot.choose_setup(match.view(match.to_move()),
+                                        Budget(1, now=frozen_clock()), "easy", rng))
         else:
             match.play(rng.choice(match.legal_moves()))
     return match

@@ -10,11 +10,13 @@ from ai.base import Budget, decide_setup
 from game.match import Match
 from net.secrets import SALT_BYTES, commitment
 from net.secrets.planes import PlaneLayouts
+from tests.fakes.cancel import frozen_clock
 
 
 def _layout() -> tuple[Match, list]:
     m = Match("planes", None, 5)
-    layout = decide_setup("planes", m.view(0), "random", Budget(0.0), random.Random(1))
+    layout = decide_setup("planes", m.view(0), "random",
+                          Budget(0.0, now=frozen_clock()), random.Random(1))
     return m, layout
 
 

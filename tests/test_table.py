@@ -22,6 +22,7 @@ from players.base import HumanController
 from players.bot import AIController
 from players.events import EventKind
 from players.table import REVEAL_SECONDS, Table
+from tests.fakes.cancel import frozen_clock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,7 +77,8 @@ class HotSeat(RuleBasedStateMachine):
             assert t.play(0) is not None or m.over or sight.view is not None  # refused
             return
         if m.setup_pending():
-            move = decide_setup(m.game_id, sight.view, "random", Budget(0.0), self.rng)
+            move = decide_setup(m.game_id, sight.view, "random",
+                                Budget(0.0, now=frozen_clock()), self.rng)
         else:
             move = self.rng.choice(sight.legal)
         assert t.play(move) is None

@@ -48,7 +48,7 @@ def test_budget_expires_and_cancels():
     assert not b.expired() and b.remaining() == pytest.approx(0.001)
     clock[0] += 0.002
     assert b.expired() and b.remaining() == 0
-    c = Budget(10)
+    c = Budget(10, now=lambda: clock[0])
     c.cancel.set()
     assert c.expired() and c.remaining() == 0
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Callable
 
 import pygame
 
@@ -44,13 +46,14 @@ def dot_name(row: int, col: int) -> str:
     return f"{chr(ord('a') + col)}{row + 1}"
 
 
-def hint_for(view: dict, legal: list, cancel) -> tuple[int | None, int]:
+def hint_for(view: dict, legal: list, cancel,
+             now: Callable[[], float] = time.monotonic) -> tuple[int | None, int]:
     """The hint: (the margin the mover secures with best play, None beyond the solved boards;
-    the line to draw), the line the strongest bot would draw."""
+    the line to draw), the line the strongest bot would draw; its searches' time read on now."""
     from ai.base import Budget
     from ai.dots import choose, solved_value
-    value = solved_value(view, Budget(2.0, cancel))
-    return value, choose(view, legal, Budget(1.0, cancel), "hard", random.Random(0))
+    value = solved_value(view, Budget(2.0, cancel, now))
+    return value, choose(view, legal, Budget(1.0, cancel, now), "hard", random.Random(0))
 
 
 class Board(BoardBase):
@@ -69,6 +72,7 @@ class Board(BoardBase):
         self.hint: str = ""
         self.hint_line: int | None = None  # the line the hint says to draw
         self.hint_worker = Worker()
+        self.hint_clock: Callable[[], float] = time.monotonic  # tests give their own
         self.drawers: dict[int, int] = {}  # line -> the seat that drew it
         # Lines are shown one by one with the pen: the first `shown` of the view's lines are on
         # the paper, the next is being drawn (`stroke` of the way), the rest wait their turn.
@@ -111,7 +115,8 @@ class Board(BoardBase):
         view = rules.view(self.state, None)
         legal = rules.legal_moves(self.state)
         self.hint = _("Hint: working it out…")
-        self.hint_worker.submit(lambda cancel: hint_for(view, legal, cancel))
+        clock = self.hint_clock
+        self.hint_worker.submit(lambda cancel: hint_for(view, legal, cancel, clock))
 
     def toggle_hint(self) -> None:
         self.show_hint = not self.show_hint
