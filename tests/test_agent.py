@@ -2,7 +2,6 @@
 
 import io
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -10,12 +9,11 @@ from pathlib import Path
 import pytest
 
 from ai.agent import Agent, budget_seconds, legal_from_view, playable_games, serve
-from ai.base import Budget, decide_setup
 from game import registry
-from game.match import Match
 from game.rules import RulesError
 from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
+from tests.matches import midgame
 
 ROOT = Path(__file__).resolve().parent.parent
 RACE_AGENT = [sys.executable, str(ROOT / "tests" / "agents" / "race_builtin.py")]
@@ -105,30 +103,12 @@ def test_legal_from_view_uses_what_the_rules_offer():
         legal_from_view(NoWay, {}, {})
 
 
-def _midgame(game_id: str, plies: int, seed: int) -> Match:
-    """A real match of the game a few random plies in (setups given first)."""
-    match = Match(game_id, {}, seed)
-    rng = random.Random(seed)
-    while match.setup_pending():
-        seat = match.to_move()
-        match.play(decide_setup(game_id, match.view(seat), "random",
-                                Budget(1, now=frozen_clock()), rng))
-    rules = match.rules
-    for _ in range(plies):  # moves that do not end the game
-        going_on = [m for m in match.legal_moves()
-                    if rules.outcome(rules.apply(match.state, m)) is None]
-        if not going_on:
-            break
-        match.play(rng.choice(going_on))
-    assert not match.over
-    return match
-
 
 @pytest.mark.parametrize("plies", [0, 3])
 def test_every_game_answers_a_turn_without_legal(race, plies):
     """docs/protocol.md: "legal" may be omitted, the view always suffices (issue 17)."""
     for game_id in registry.available() + [race]:
-        match = _midgame(game_id, plies, seed=11)
+        match = midgame(game_id, plies, seed=11)
         seat = match.to_move()
         rules = match.rules
         agent = Agent("easy", 2, games=[game_id], now=TickingClock(0.01))  # 30 looks

@@ -10,11 +10,11 @@ import random
 import pytest
 
 from ai import compiled, g2048
-from ai.base import Budget, decide, decide_setup
+from ai.base import Budget, decide
 from game import registry
-from game.match import Match
-from tests.fakes.cancel import CancelAfter, frozen_clock
+from tests.fakes.cancel import CancelAfter
 from tests.fakes.ticking import TickingClock
+from tests.matches import midgame
 
 HOUR = 3600.0  # the budget's seconds: a bot that waited on the wall clock would take them
 LOOKS = 60  # looks at the ticking clock before its deadline passes
@@ -44,22 +44,6 @@ def searches(request, monkeypatch):
     return request.param
 
 
-def midgame(game_id: str, plies: int, seed: int) -> Match:
-    """A match of the game `plies` random moves in (random setups first), not over."""
-    match = Match(game_id, OPTIONS.get(game_id), seed)
-    rng = random.Random(seed)
-    while match.setup_pending():
-        match.play(decide_setup(game_id, match.view(match.to_move()), "random",
-                                Budget(0.0, now=frozen_clock()), rng))
-    rules = match.rules
-    for _ in range(plies):
-        going_on = [m for m in match.legal_moves()
-                    if rules.outcome(rules.apply(match.state, m)) is None]
-        if not going_on:
-            break
-        match.play(rng.choice(going_on))
-    return match
-
 
 @pytest.mark.parametrize("seconds", [HOUR, 0.0], ids=["ticking", "spent"])
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
@@ -67,7 +51,7 @@ def midgame(game_id: str, plies: int, seed: int) -> Match:
 def test_a_bot_answers_once_its_own_clock_passes_the_deadline(game_id, level, seconds,
                                                               searches):
     for plies in (0, 9):
-        match = midgame(game_id, plies, seed=plies + 3)
+        match = midgame(game_id, plies, seed=plies + 3, options=OPTIONS.get(game_id))
         clock, cancel = TickingClock(step=HOUR / LOOKS), CancelAfter(STUCK)
         budget = Budget(seconds, cancel, now=clock)
         looks = LOOKS if seconds else 0

@@ -26,6 +26,7 @@ from players import program
 from players.program import AgentController
 from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
+from tests.matches import midgame
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -211,7 +212,7 @@ def test_saves_and_replays_fit_their_schemas(game_id):
     """Written and read back: a finished game, and one cut short by an undo (reseeds where the
     game has hidden chance) and a resignation or an agreed draw."""
     finished = play_out(game_id, {}, seed=7, each=lambda match: None)
-    cut = midgame(game_id, {}, seed=8, plies=6)
+    cut = midgame(game_id, 6, seed=8)
     cut.undo(1)
     if cut.rules.PLAYERS == 2:
         cut.resign(1, "enough")
@@ -326,23 +327,6 @@ def minimal_view(game_id: str, view: dict) -> dict:
     return small
 
 
-def midgame(game_id: str, options: dict, seed: int, plies: int) -> Match:
-    """A real game a few random plies in, still going (setups placed first)."""
-    match = Match(game_id, options, seed)
-    rng = random.Random(seed)
-    while match.setup_pending():
-        match.play(decide_setup(game_id, match.view(match.to_move()), "random",
-                                Budget(1, now=frozen_clock()), rng))
-    rules = match.rules
-    for _ in range(plies):
-        going_on = [m for m in match.legal_moves()
-                    if rules.outcome(rules.apply(match.state, m)) is None]
-        if not going_on:
-            break
-        match.play(rng.choice(going_on))
-    assert not match.over
-    return match
-
 
 def ask_minimal(game_id: str, match: Match, with_legal: bool) -> None:
     seat = match.to_move()
@@ -370,7 +354,7 @@ def test_the_agent_answers_a_turn_with_every_optional_field_left_out(game_id, wi
     options = data.draw(option_sets(game_id), label="options")
     seed = data.draw(st.integers(0, 2**31 - 1), label="seed")
     plies = data.draw(st.integers(0, 40), label="plies")
-    ask_minimal(game_id, midgame(game_id, options, seed, plies), with_legal)
+    ask_minimal(game_id, midgame(game_id, plies, seed, options), with_legal)
 
 
 @pytest.mark.parametrize("game_id, options, plies", [
@@ -382,7 +366,7 @@ def test_the_agent_answers_a_turn_with_every_optional_field_left_out(game_id, wi
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_agent_answers_minimal_views_where_the_options_matter(game_id, options, plies,
                                                                   seed):
-    match = midgame(game_id, options, seed, plies)
+    match = midgame(game_id, plies, seed, options)
     ask_minimal(game_id, match, with_legal=False)
 
 
