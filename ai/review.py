@@ -31,8 +31,8 @@ import numpy as np
 from ai.base import Appraisal, Budget, Deadline, bot_module
 from game.match import Match
 
-VERSION = 2  # of the review document; a stored review of another version is made again
-# (2: no truth.best_after for a better move that opens a hidden deal)
+VERSION = 3  # of the review document; a stored review of another version is made again
+# (2: no truth.best_after for a better move that opens a hidden deal; 3: settled values)
 CLASSES = ("ok", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = Path(__file__).parent / "data" / "review_thresholds.json"
 # Where a game has no calibrated thresholds: lichess's steps of win chance.
@@ -111,6 +111,13 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
+def settles(rules: Any) -> bool:
+    """Whether the review settles each move's values on the next position's judgement: where
+    nothing is hidden and nothing left to chance, the position after a move is the move's
+    whole worth, and both seats see it alike."""
+    return not rules.HIDDEN and not rules.CHANCE
+
+
 class Steps:
     """What any review shows while it runs: its entries so far, how far it has got, its result
     at the end (None if cancelled), and the flag that cancels it."""
@@ -123,8 +130,9 @@ class Steps:
         self.cancelled = cancel if cancel is not None else threading.Event()
         self.entries: list[dict] = []
         self.result: dict | None = None
-        hidden = 2 if match.rules.HIDDEN else 1  # the truth is a second pass
-        self.total = max(0, len(match.moves) - self.first) * hidden
+        # the truth, or the settling, is a second pass
+        passes = 2 if match.rules.HIDDEN or settles(match.rules) else 1
+        self.total = max(0, len(match.moves) - self.first) * passes
         self.done = 0
 
     def cancel(self) -> None:
@@ -187,6 +195,15 @@ class Review(Steps):
                         return
                 self.done += 1
                 yield self.progress
+        elif settles(self.rules):
+            for entry in reversed(self.entries[self.first:]):  # each on the next one settled
+                if entry["kind"] == "move":
+                    try:
+                        entry.update(self.settled(entry, better))
+                    except Deadline:
+                        return
+                self.done += 1
+                yield self.progress
         self.result = self.document(unit, better)
 
     def entry(self, ply: int, seat: int, move: Any, a: Appraisal) -> dict:
@@ -198,6 +215,29 @@ class Review(Steps):
             "exact": a.exact, "details": a.details[0] if a.details else {},
             "figures": a.figures,
         })
+
+    def settled(self, entry: dict, better: int) -> dict:
+        """A move's values on what came after it: the move is worth the next position as that
+        position was judged (a ply deeper, already settled), and the best the position after
+        the best move, judged alike; the position is worth the better of the two. So the values
+        a move is judged by agree with the next move's and with the graph, and a fall the search
+        of one position missed is charged to the move that made it, not to a later one."""
+        ply, mover = entry["ply"], entry["seat"]
+        after = self._next_before(ply, mover)
+        if after is None:
+            after = self.realised(self.match.states[ply + 1], mover)
+        if entry["best"] == entry["move"]:
+            best = after
+        else:
+            state = self.match.states[ply]
+            best = self.realised(self.rules.apply(state, self.rules.move_from_wire(
+                entry["best"])), mover)
+        before = max(best, after) if better > 0 else min(best, after)
+        drop = max(0.0, (before - after) * better)
+        same = abs(before - entry["before"]) < 1e-4 and abs(after - entry["after"]) < 1e-4
+        return _plain({"before": before, "after": after, "drop": drop,
+                       "class": classify(drop, self.limits),
+                       "exact": bool(entry["exact"]) and same})
 
     def realised(self, state: Any, mover: int, share: float = 1.0) -> float:
         """What `state` is worth to `mover`, judged by whoever moves in it with its view (the

@@ -9,6 +9,8 @@ import random
 import threading
 
 import pytest
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
 
 from ai import g2048, planes
 from ai.base import Budget, decide_setup
@@ -182,7 +184,9 @@ def test_a_review_reports_progress_and_stops_when_cancelled():
         steps.append((step.done, step.total))
         if step.done == 2:
             job.cancel()
-    assert steps == [(1, 4), (2, 4)] and job.result is None and cancel.is_set()
+    # 4 positions, and the settling pass over them (Jungle hides nothing and leaves nothing to
+    # chance)
+    assert steps == [(1, 8), (2, 8)] and job.result is None and cancel.is_set()
 
 
 def test_classes_follow_the_thresholds():
@@ -240,3 +244,36 @@ def test_a_planes_review_at_the_smallest_limit_still_judges_every_shot():
     doc = review(match, Settings(600.0, 1))
     assert len(doc["plies"]) == 6
     assert all(e["kind"] in ("setup", "move") for e in doc["plies"])
+
+
+# --- settling: where nothing is hidden and nothing is chance, a move's values are the next
+# position's (a Jungle move judged "the best, 49%" right before the other side's "79%" left a
+# 28-point fall on the graph charged to no one)
+SETTLING = [("ataxx", None), ("jungle", None), ("dots", {"rows": 2, "cols": 3})]
+
+
+@pytest.mark.parametrize("game, options", SETTLING)
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(seed=st.integers(0, 10_000), plies=st.integers(1, 14))
+def test_a_move_is_judged_by_the_position_it_left_as_the_graph_shows_it(game, options, seed,
+                                                                     plies):
+    match = Match(game, options, seed)
+    rng = random.Random(seed)
+    while len(match.moves) < plies and not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    doc = reviewed(match, Settings(seconds=600.0, limit=2))
+    moves = [e for e in doc["plies"] if e["kind"] == "move"]
+    for e in moves:
+        assert e["after"] <= e["before"] + 1e-9, e  # the position is worth its move at least
+        assert e["drop"] == pytest.approx(e["before"] - e["after"], abs=2e-4)
+        assert e["class"] == classify(e["drop"], doc["thresholds"])
+        mine = e["before"] if e["seat"] == 0 else 1.0 - e["before"]
+        assert doc["graph"][e["ply"]] == pytest.approx(mine, abs=2e-4)
+        if e["ply"] + 1 < len(moves):  # worth what the next mover found, on the mover's side
+            nxt = moves[e["ply"] + 1]["before"]
+            theirs = nxt if moves[e["ply"] + 1]["seat"] == e["seat"] else 1.0 - nxt
+            assert e["after"] == pytest.approx(theirs, abs=2e-4), (e, moves[e["ply"] + 1])
+        elif match.over:  # the last move: worth the result
+            out = match.outcome()
+            result = 0.5 if out.winner is None else float(out.winner == e["seat"])
+            assert e["after"] == pytest.approx(result, abs=2e-4)

@@ -27,7 +27,7 @@ def test_a_review_in_its_own_process_judges_as_one_in_this_process():
     list(here.run())
     there = ProcessReview(match, BOUNDED)
     steps = [p.done for p in there.run()]
-    assert steps == list(range(1, 7)) and there.progress.share == 1.0
+    assert steps == list(range(1, 13)) and there.progress.share == 1.0  # 6 judged, 6 settled
     assert there.result is not None
     assert there.result["plies"] == here.result["plies"]
 
