@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import storage
+from game.i18n import N_, Text
 from game.match import Match
 from game.replay import file_date
 from game.rules import RulesError
@@ -59,18 +60,22 @@ def save(match: Match, name: str = AUTOSAVE, extra: dict | None = None) -> Path:
 
 def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = None,
                        quiet: bool = False, extra: dict | None = None) -> threading.Thread:
-    """Save off the loop thread; a message (or an error message) is appended to done.
-    An autosave (the autosave slot, or quiet) reports only errors."""
+    """Save off the loop thread; what happened (a Text, said in the player's language) is
+    appended to done. An autosave (the autosave slot, or quiet) reports only errors."""
     body = save_body(match, extra)  # taken now, on the loop thread, so later moves do not race
     order = next(_ORDER)
+    saved = Text(N_("Saved: {game}, move {n}"), {"game": Text(match.info.title),
+                                                 "n": len(match.moves) + 1})
 
     def write() -> None:
+        msg: Text | None = None
         try:
             _write(path_for(name), body, order)
-            msg = f"Saved as {name}" if name != AUTOSAVE and not quiet else ""
+            if name != AUTOSAVE and not quiet:
+                msg = saved
         except OSError as exc:
-            msg = f"Could not save: {exc.strerror or exc}"
-        if done is not None and msg:
+            msg = Text(N_("Could not save: {error}"), {"error": exc.strerror or str(exc)})
+        if done is not None and msg is not None:
             done.append(msg)
 
     thread = threading.Thread(target=write, name="save", daemon=True)

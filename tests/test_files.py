@@ -8,7 +8,7 @@ import threading
 import msgpack
 import pytest
 
-from game import replay, saves, settings, storage
+from game import i18n, replay, saves, settings, storage
 from game.match import Match, Seat
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -98,9 +98,15 @@ def test_save_and_load_round_trip(race):
 
 def test_background_save_reports(race):
     m = Match(race, None, 4)
-    done: list[str] = []
+    m.play(1)
+    done: list = []
     saves.save_in_background(m, "named one", done).join(5)
-    assert done == ["Saved as named one"]
+    assert [t.english() for t in done] == [f"Saved: {m.info.title}, move 2"]
+    i18n.set_language("zh_CN")  # said in the player's language (it was English on every screen)
+    try:
+        assert done[0].say() == f"已保存：{m.info.title}，第 2 步"
+    finally:
+        i18n.set_language("en")
     assert [e.name for e in saves.list_saves()] == ["named one"]
 
 

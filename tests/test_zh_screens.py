@@ -286,6 +286,26 @@ def test_the_continue_list_writes_each_side_in_the_languages_brackets(h):
     assert "（" in title and "(" not in title and title.startswith("点格棋：Ann（"), title
 
 
+@pytest.mark.parametrize("language, words", [
+    ("zh_CN", ("斗兽棋：Ann（红方）", "第 4 步 · 保存于")),
+    ("zh_TW", ("鬥獸棋：Ann（紅方）", "第 4 步 · 儲存於"))])
+def test_the_load_list_says_a_saved_game_in_the_language_not_by_its_file_name(h, language,
+                                                                              words):
+    """A save made with Ctrl+S is named by the game's id and the time ("jungle 2026-11-27
+    235753"): the list says the game, its players and its move, as Continue does."""
+    match = played("jungle", 3, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    saves.save(match, "jungle 2026-11-27 235753")
+    i18n.set_language(language)
+    scene = h.app.push("loads")
+    h.wait_until(lambda: not scene.loading and scene.entries)
+    title, line = scene.describe(scene.entries[0])
+    assert title.startswith(words[0]) and line.startswith(words[1]), (title, line)
+    assert "jungle" not in title + line
+    h.click_button(i18n._("Load (Enter)"))
+    h.frames(2)
+    assert h.app.top.match.moves == match.moves  # and it loads that game
+
+
 # --- wrapping: no line begins with closing punctuation or an ellipsis
 @hypothesis.settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.tuples(st.sampled_from(["正", "在", "连接", "等待", "玩家", "47暗",

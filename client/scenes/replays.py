@@ -245,36 +245,6 @@ class ReplayBrowserScene(_FileListScene):
         self.filter.draw(surface, False)
 
 
-class LoadGameScene(_FileListScene):
-    title = N_("Load a saved game")
-
-    def __init__(self, app: App):
-        super().__init__(app)
-        self.buttons.set([Button(_("Load (Enter)"), self.open_selected),
-                          Button(_("Delete (Del)"), self.delete_selected),
-                          Button(_("Back"), self.back)])
-
-    def read_entries(self):
-        return saves.list_saves(), []
-
-    def describe(self, e) -> tuple[str, str]:
-        return e.name, _("saved {when}").format(when=format_datetime(e.modified))
-
-    def open_selected(self) -> None:
-        if not self.entries:
-            return
-        entry = self.entries[self.selected]
-        try:
-            match = saves.load(entry.path)
-        except storage.FileError as exc:
-            moved = storage.set_aside(entry.path)
-            self.app.toast(f"{entry.name}: {exc}" + (_(" (set aside)") if moved else ""))
-            self.reload()
-            return
-        self.app.pop()
-        start_match(self.app, match)  # the named save stays as it was; the game gets an autosave
-
-
 class ContinueScene(_FileListScene):
     """The games in progress, each kept in its own autosave: game, opponent, move, when."""
 
@@ -286,9 +256,13 @@ class ContinueScene(_FileListScene):
                           Button(_("Delete (Del)"), self.delete_selected),
                           Button(_("Back"), self.back)])
 
+    listed = staticmethod(saves.list_autosaves)
+    # TRANSLATORS: the second line of a game in progress in the Continue list
+    when_words = N_("Move {n} · left {when}")
+
     def read_entries(self):
         entries, problems = [], []
-        for entry in saves.list_autosaves():
+        for entry in self.listed():
             try:
                 entries.append((entry, saves.load(entry.path)))
             except storage.FileError as exc:
@@ -303,7 +277,7 @@ class ContinueScene(_FileListScene):
         when = format_datetime(entry.modified)
         # TRANSLATORS: a game's title and who plays it, in a list of games
         return (_("{game}: {people}").format(game=_(match.info.title), people=people),
-                _("Move {n} · left {when}").format(n=len(match.moves) + 1, when=when))
+                _(self.when_words).format(n=len(match.moves) + 1, when=when))
 
     def delete_selected(self) -> None:
         if self.entries:
@@ -321,6 +295,29 @@ class ContinueScene(_FileListScene):
         entry, match = self.entries[self.selected]
         self.app.pop()
         start_match(self.app, match, save_name=entry.name)
+
+
+class LoadGameScene(ContinueScene):
+    """The games saved by name: listed as the Continue list lists its own (game, players,
+    move), not by their file names."""
+
+    title = N_("Load a saved game")
+    listed = staticmethod(saves.list_saves)
+    # TRANSLATORS: the second line of a saved game in the Load list
+    when_words = N_("Move {n} · saved {when}")
+
+    def __init__(self, app: App):
+        super().__init__(app)
+        self.buttons.set([Button(_("Load (Enter)"), self.open_selected),
+                          Button(_("Delete (Del)"), self.delete_selected),
+                          Button(_("Back"), self.back)])
+
+    def open_selected(self) -> None:
+        if not self.entries:
+            return
+        _entry, match = self.entries[self.selected]
+        self.app.pop()
+        start_match(self.app, match)  # the named save stays as it was; the game gets an autosave
 
 
 class ReplayPlayerScene(Scene):
