@@ -314,7 +314,8 @@ def test_2048_says_where_the_board_was_lost(h):
     assert any("lost at move 4" in line for line, _c in scene.judgement())
     h.click_button("Next mistake")
     assert scene.ply == BLUNDERS[0] + 1
-    assert any(line.startswith("Here the board was lost") for line, _c in scene.judgement())
+    lost = [line for line, _c in scene.judgement() if line.startswith("Here the board was lost")]
+    assert lost and "fell from 60% to 20%" in lost[0], lost  # what fell, not "by half" always
     h.click_button("Try again from here")  # one player: no one to ask who plays
     play = h.top
     assert isinstance(play, PlayScene) and play.match.moves == match.moves[:BLUNDERS[0]]

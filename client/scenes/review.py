@@ -566,8 +566,10 @@ class ReviewScene(Scene):
         if truth:
             out.append((truth, theme.INK_SOFT))
         if lost is not None and lost == p - 1:
-            out.append((_("Here the board was lost: the chance to go on fell by half."),
-                        theme.BAD))
+            # TRANSLATORS: 2048's review, where a move at least halved the chance to go on
+            out.append((_("Here the board was lost: the chance to go on fell from {a} to {b}.")
+                        .format(a=self.value_text(e.get("before")),
+                                b=self.value_text(e.get("after"))), theme.BAD))
         return out
 
     def truth_text(self, e: dict) -> str:
