@@ -117,16 +117,18 @@ class PlayView(Scene):
                 buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
             buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
                                   and self.session is None))
+        going = not self.match.over  # a finished game has nothing to pause, step or hint
         if not self.humans:
             buttons.append(Button(_("Resume (P)") if t.paused else _("Pause (P)"),
-                                  self.toggle_pause, hotkey=pygame.K_p))
+                                  self.toggle_pause, hotkey=pygame.K_p, enabled=going))
             buttons.append(Button(_("Step (S)"), self.step_once, hotkey=pygame.K_s,
-                                  enabled=t.paused))
+                                  enabled=t.paused and going))
             buttons.append(Button(_("Speed {speed}x (+/-)").format(speed=f"{t.watch_speed:g}"),
-                                  self.faster))
+                                  self.faster, enabled=going))
         if self.match.over and not self.demo:  # the card again, after a look at the board
             buttons.append(Button(_("Result"), self.show_result))
-        buttons += [Button(label, action) for label, action in self.board.actions()]
+        buttons += [Button(label, action, enabled=going)
+                    for label, action in self.board.actions()]
         buttons.append(Button(_("Rules"), self.show_rules))
         buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
         focus = self.panel_buttons.focus
