@@ -1,8 +1,10 @@
 """The dots board as a player meets it: a hint on any board size, a cursor unlike a line."""
 
 import pygame
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from client.boards.dots import Board
+from client.boards.dots import Board, dot_radius, label_room, label_size
 from client.ui import theme
 from game.rules import dots as rules
 from tests.fakes.ticking import TickingClock
@@ -39,3 +41,24 @@ def test_the_keyboard_cursor_is_a_dashed_pencil_mark_not_a_drawn_line():
              for i in range(6, 35)]
     assert theme.PAPER in along and theme.ACCENT in along  # dashes with gaps
     assert theme.GRID not in along and not any(c in theme.SEAT_COLORS for c in along)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 5), cols=st.integers(1, 5),
+       width=st.integers(260, 1400), height=st.integers(220, 900))
+def test_the_labels_keep_clear_of_the_dots_and_inside_the_board(rows, cols, width, height):
+    """At 1280x800 a 2x2 board's dots grew over its letters and numbers, and the top ones ran
+    up into the header."""
+    b = make(rows, cols)
+    room = pygame.Rect(10, 10, width, height)
+    b.layout(room)
+    radius = dot_radius(b.spacing)
+    dots = [b.dot(r, c) for r in range(rows + 1) for c in range(cols + 1)]
+    for words, where, anchor in b.labels():
+        box = theme.render(words, label_size(b.spacing), theme.INK).get_rect(**{anchor: where})
+        margin = 2 * label_room(b.spacing)
+        if b.spacing * cols + margin <= width and b.spacing * rows + margin <= height:
+            assert room.contains(box), (words, box, room)
+        for x, y in dots:  # no dot's ink on a label
+            nearest = (min(max(x, box.left), box.right), min(max(y, box.top), box.bottom))
+            assert (nearest[0] - x) ** 2 + (nearest[1] - y) ** 2 > radius ** 2, (words, box)

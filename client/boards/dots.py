@@ -41,6 +41,20 @@ def hatch(surface: pygame.Surface, box: pygame.Rect, colour, step: int = 7) -> N
     surface.set_clip(clip)
 
 
+def dot_radius(spacing: int) -> int:
+    return max(4, spacing // 14)
+
+
+def label_size(spacing: int) -> int:
+    """The text size of the dots' labels."""
+    return max(12, min(18, spacing // 4))
+
+
+def label_room(spacing: int) -> int:
+    """The room a label takes beside the dots: the dot, the gap, two digits' width."""
+    return dot_radius(spacing) + 12 + label_size(spacing) + 4
+
+
 def dot_name(row: int, col: int) -> str:
     """A dot as the board labels it: columns a, b, c from the left, rows 1, 2, 3 from the top."""
     return f"{chr(ord('a') + col)}{row + 1}"
@@ -128,9 +142,27 @@ class Board(BoardBase):
     # --- geometry on screen
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        self.spacing = max(30, min((rect.width - 60) // self.cols, (rect.height - 60) // self.rows))
+        sp = max(30, min((rect.width - 60) // self.cols, (rect.height - 60) // self.rows))
+        # the labels beside the dots grow with them: the room around the dots is theirs
+        while sp > 30 and (sp * self.cols + 2 * label_room(sp) > rect.width
+                           or sp * self.rows + 2 * label_room(sp) > rect.height):
+            sp -= 1
+        self.spacing = sp
         w, h = self.spacing * self.cols, self.spacing * self.rows
         self.origin = (rect.centerx - w // 2, rect.centery - h // 2)
+
+    def labels(self) -> list[tuple[str, tuple[int, int], str]]:
+        """The column letters over the top dots and the row numbers left of the left ones:
+        (text, where, the anchor there), clear of the dots at any spacing."""
+        sp, out = self.spacing, []
+        gap = dot_radius(sp)
+        for c in range(self.cols + 1):
+            x, y = self.dot(0, c)
+            out.append((dot_name(0, c)[0], (x, y - gap - 10), "midbottom"))
+        for r in range(self.rows + 1):
+            x, y = self.dot(r, 0)
+            out.append((str(r + 1), (x - gap - 12, y), "midright"))
+        return out
 
     def dot(self, r: int, c: int) -> tuple[int, int]:
         return self.origin[0] + c * self.spacing, self.origin[1] + r * self.spacing
@@ -285,13 +317,8 @@ class Board(BoardBase):
             return
         paper = self.paper
         sp = self.spacing
-        size = max(12, min(18, sp // 4))
-        for c in range(self.cols + 1):
-            theme.text(surface, dot_name(0, c)[0], (self.dot(0, c)[0], self.dot(0, c)[1] - 14),
-                       size, theme.INK_SOFT, anchor="midbottom")
-        for r in range(self.rows + 1):
-            theme.text(surface, str(r + 1), (self.dot(r, 0)[0] - 16, self.dot(r, 0)[1]), size,
-                       theme.INK_SOFT, anchor="midright")
+        for words, where, anchor in self.labels():
+            theme.text(surface, words, where, label_size(sp), theme.INK_SOFT, anchor=anchor)
         for b, owner in enumerate(paper.owners):
             if owner >= 0:
                 r, c = divmod(b, self.cols)
@@ -333,7 +360,7 @@ class Board(BoardBase):
                 pygame.draw.line(surface, theme.BAD, a, b, 2)  # barred by the first reply rule
         for r in range(self.rows + 1):
             for c in range(self.cols + 1):
-                paper_look.ink_dot(surface, theme.INK, self.dot(r, c), max(4, sp // 14))
+                paper_look.ink_dot(surface, theme.INK, self.dot(r, c), dot_radius(sp))
 
     def _line_drawers(self) -> dict[int, int]:
         """Which seat drew each line (replayed from the order they were drawn)."""
