@@ -86,8 +86,12 @@ class ButtonGroup:
         self.pointer: tuple[int, int] | None = None
 
     def set(self, buttons: list[Button]) -> None:
+        """New buttons; the focus stays on the button of the same label if there is one (a
+        button added above it must not move it onto another)."""
+        had = self.buttons[self.focus].label if 0 <= self.focus < len(self.buttons) else None
         self.buttons = list(buttons)
-        self.focus = min(max(self.focus, 0), len(self.buttons) - 1)
+        same = [i for i, b in enumerate(self.buttons) if b.label == had]
+        self.focus = same[0] if same else min(max(self.focus, 0), len(self.buttons) - 1)
 
     def layout_column(self, x: int, y: int, width: int, height: int, gap: int = 10) -> int:
         """Stack the buttons from (x, y) down; returns the y below the last one."""
