@@ -589,3 +589,12 @@ def test_a_move_worth_what_the_best_is_gets_no_better_move(h, monkeypatch):
         words = [line for line, _c in scene.judgement()]
         assert not scene.has_better and not scene.better_text
         assert "As good as the best move" in words[0] and not any("Better" in w for w in words)
+
+
+def test_a_count_of_probes_is_said_whole_and_an_expectation_with_its_tenth(h, monkeypatch):
+    """Fox Hunt's review said "Exactly 26.0 probes" of a hunt that took 26."""
+    monkeypatch.setattr(ReviewScene, "unit", property(lambda self: "probes"))
+    scene = open_review(h, Match("foxhunt", None, 4, [Seat("human", "You")]))
+    assert scene.value_text(26.0) == "26 probes"
+    assert scene.value_text(15.5) == "15.5 probes"
+    assert scene.value_text(1234.0) == "1,234 probes"

@@ -494,8 +494,9 @@ class ReviewScene(Scene):
             return "–"
         if self.unit in PERCENT_UNITS:
             return format_percent(value)
-        if self.unit == "probes":
-            return _("{n} probes").format(n=format_number(value, 1))
+        if self.unit == "probes":  # an expectation has its tenth; a count is whole
+            whole = abs(value - round(value)) < 0.05
+            return _("{n} probes").format(n=format_number(value, 0 if whole else 1))
         return format_number(value, 2)
 
     def status_text(self) -> str:
