@@ -17,7 +17,7 @@ import gettext
 import locale
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -268,18 +268,28 @@ def result_summary(match, unit: str = "") -> str:
     out = match.outcome()
     if out is None:
         return _("unfinished")
-    order = list(out.score)
-    if out.winner is not None and 0 < out.winner < len(order):
-        order.insert(0, order.pop(out.winner))
-    score = "-".join(format_number(s) for s in order)
-    if unit:
-        score = _("{score} {unit}").format(score=score, unit=_(unit))
-    if match.rules.PLAYERS == 1:
-        verdict = _("won") if out.winner == 0 else _("over")
-    elif out.winner is None:
-        verdict = _("draw")
+    return result_words(match.rules, out.winner, out.score, unit, outcome_reason(out))
+
+
+def result_words(rules, winner: int | None, score: Sequence[int], unit: str = "",
+                 reason: str = "") -> str:
+    """A result in the language ("blue wins 7-6 stones (resigned)", "game over at 1,196
+    points"): who won, the score with the winner's first (unit, an English msgid, says what it
+    counts), and why, where reason is given."""
+    order = list(score)
+    if winner is not None and 0 < winner < len(order):
+        order.insert(0, order.pop(winner))
+    said = "-".join(format_number(s) for s in order)
+    if unit and said:
+        said = _("{score} {unit}").format(score=said, unit=_(unit))
+    if rules.PLAYERS == 1:
+        if not said:
+            line = _("won") if winner == 0 else _("game over")
+        else:  # "over 1,196 points" read as "more than"
+            line = (_("won with {score}") if winner == 0 else _("game over at {score}")).format(
+                score=said)
     else:
-        verdict = _("{side} wins").format(side=_(match.rules.SEAT_NAMES[out.winner]))
-    reason = outcome_reason(out)
-    line = _("{verdict} {score}").format(verdict=verdict, score=score)
+        verdict = _("draw") if winner is None else \
+            _("{side} wins").format(side=_(rules.SEAT_NAMES[winner]))
+        line = _("{verdict} {score}").format(verdict=verdict, score=said).strip()
     return _("{result} ({reason})").format(result=line, reason=reason) if reason else line

@@ -13,7 +13,7 @@ from babel.messages import pofile
 from client.scenes.base import start_match
 from client.ui import theme
 from game import i18n, registry, settings
-from game.i18n import N_, Text
+from game.i18n import N_, Text, result_words
 from game.match import Match, Seat
 from game.rules import Outcome, Termination
 from tests.fakes.cancel import frozen_clock
@@ -305,3 +305,16 @@ def test_a_replays_views_are_named_in_good_english_and_in_chinese(game):
         assert i18n.view_title(match, 1) == f"Ann ({other})'s view"
     i18n.set_language("zh_CN")
     assert i18n.view_title(match, 0).startswith("你的视角")
+
+
+def test_a_one_player_result_reads_as_a_result_not_more_than():
+    """The replay list said "over 1,196 points" for a 2048 game that ended at 1,196."""
+    solo, two = registry.get("g2048").rules, registry.get("ataxx").rules
+    assert result_words(solo, None, (1196,), "points") == "game over at 1,196 points"
+    assert result_words(solo, 0, (26,), "probes") == "won with 26 probes"
+    assert result_words(two, 1, (6, 7), "stones", "resigned") == "o wins 7-6 stones (resigned)"
+    i18n.set_language("zh_CN")
+    try:
+        assert result_words(solo, None, (1196,), "points") == "结束，得分 1,196"
+    finally:
+        i18n.set_language("en")

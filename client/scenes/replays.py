@@ -20,6 +20,7 @@ from game.i18n import (
     person,
     pgettext,
     result_summary,
+    result_words,
     view_title,
 )
 from game.match import Match
@@ -174,24 +175,11 @@ def _result_words(e: replay.ReplayEntry) -> str:
     for a game this arcade does not have)."""
     if e.game not in registry.available() or e.termination is None:
         return e.line.removeprefix(f"{e.game}: ")  # the line printed by headless runs
-    rules = registry.get(e.game).rules
-    if rules.PLAYERS == 1:
-        verdict = _("won") if e.winner == 0 else _("over")
-    elif e.winner is None:
-        verdict = _("draw")
-    else:
-        verdict = _("{side} wins").format(side=_(rules.SEAT_NAMES[e.winner]))
-    order = list(e.score)
-    if e.winner is not None and 0 < e.winner < len(order):
-        order.insert(0, order.pop(e.winner))  # the winner's score first
-    score = "-".join(format_number(s) for s in order)
-    if score:
-        unit = registry.get(e.game).board_module().Board.SCORE_UNIT
-        score = _("{score} {unit}").format(score=score, unit=_(unit))
-    line = _("{verdict} {score}").format(verdict=verdict, score=score).strip()
-    if Termination(e.termination) is Termination.SCORE:
-        return line
-    return _("{result} ({reason})").format(result=line, reason=_(Termination(e.termination).text))
+    game = registry.get(e.game)
+    reason = "" if Termination(e.termination) is Termination.SCORE else \
+        _(Termination(e.termination).text)
+    return result_words(game.rules, e.winner, e.score, game.board_module().Board.SCORE_UNIT,
+                        reason)
 
 
 class ReplayBrowserScene(_FileListScene):
