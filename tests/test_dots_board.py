@@ -62,3 +62,16 @@ def test_the_labels_keep_clear_of_the_dots_and_inside_the_board(rows, cols, widt
         for x, y in dots:  # no dot's ink on a label
             nearest = (min(max(x, box.left), box.right), min(max(y, box.top), box.bottom))
             assert (nearest[0] - x) ** 2 + (nearest[1] - y) ** 2 > radius ** 2, (words, box)
+
+
+def test_the_hint_says_its_forecast_in_the_languages_brackets():
+    """"提示：画 a1-b1（你仍可净胜 2 格）", not "(你仍可净胜 2 格)"."""
+    from game import i18n
+    b = make(2, 2)
+    i18n.set_language("zh_CN")
+    try:
+        said = b._hint_text((2, 0))
+    finally:
+        i18n.set_language("en")
+    assert "（你仍可净胜 2 格）" in said and "(" not in said, said
+    assert b._hint_text((2, 0)).endswith("(you can still win by 2)")

@@ -237,7 +237,8 @@ class Board(BoardBase):
             return ""
         draw = _("Hint: draw {line}").format(line=self.move_text(line, {}, {}))
         verdict = self._verdict(value) if value is not None else ""
-        return f"{draw} ({verdict})" if verdict else draw
+        # TRANSLATORS: a hint and what best play gives from here, in brackets
+        return _("{hint} ({verdict})").format(hint=draw, verdict=verdict) if verdict else draw
 
     def _verdict(self, value: int) -> str:
         mover = self.state.turn

@@ -55,11 +55,12 @@ class SetupScene(Scene):
         self.command_b = TextField(_("Program") if not self.watch else _("Program B"),
                                    last.get("command_b", ""))
         if self.watch:
-            self.bot_a = ChoiceRow(_(rules.SEAT_NAMES[0]), bot_choices(),
+            # a row's label, capitalized as the other rows' ("First", not "first")
+            self.bot_a = ChoiceRow(_(rules.SEAT_NAMES[0]).capitalize(), bot_choices(),
                                    last.get("a", "normal"))
             self.rows.append(self.bot_a)
             if two:
-                self.bot_b = ChoiceRow(_(rules.SEAT_NAMES[1]), bot_choices(),
+                self.bot_b = ChoiceRow(_(rules.SEAT_NAMES[1]).capitalize(), bot_choices(),
                                        last.get("b", "hard"))
                 self.rows.append(self.bot_b)
         elif two:

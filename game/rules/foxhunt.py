@@ -52,7 +52,7 @@ few probes as you can.
 # Probing
 Choose a square you have not probed. If a fox hides there, you have found it. If not, the
 square shows how many foxes lie on its row, its column and both its diagonals, all together
-(the square itself is not counted, and a fox on two of those lines counts once).
+(the square itself is not counted).
 
 # The end
 The hunt ends when the last fox is found. Your score is the number of probes: lower is better.
