@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from ai import compiled  # noqa: E402
 from ai.base import Budget, decide, decide_setup  # noqa: E402
-from ai.review import QUICK, Review, Settings  # noqa: E402
+from ai.review import QUICK, Review, Settings, settles  # noqa: E402
 from game import registry  # noqa: E402
 from game.match import Match  # noqa: E402
 
@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         total = time.monotonic() - began
         judged = sum(1 for e in job.entries if e["kind"] == "move")
         print(f"{game_id:8} {len(match.moves):3} plies ({judged} judged"
-              f"{', truth pass included' if match.rules.HIDDEN else ''}): {total:5.1f} s, "
+              f"{', truth pass included' if match.rules.HIDDEN else ''}"
+              f"{', settling pass included' if settles(match.rules) else ''}): {total:5.1f} s, "
               f"per step mean {sum(took) / max(len(took), 1):.3f} s, max {max(took):.3f} s",
               flush=True)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
