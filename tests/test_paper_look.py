@@ -9,11 +9,13 @@ import random
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from client.scenes.base import start_match
 from client.ui import paper, theme
-from client.ui.widgets import Button, ButtonGroup
-from game import registry
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow
+from game import i18n, registry
 from game.match import Match, Seat
 from tests.harness import Harness
 
@@ -399,3 +401,34 @@ def test_a_long_name_in_the_panel_stays_clear_of_its_clock():
         assert changed and max(changed) < clock_x - 4
     finally:
         h.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(width=st.integers(150, 320), language=st.sampled_from(["en", "zh_CN", "zh_TW"]))
+def test_a_spinners_words_keep_their_distance_from_its_arrows(width, language):
+    """"随界面语言 (1/4)" ran up against the spinner's "<"; and Chinese writes its place
+    among the choices in its own brackets."""
+    pygame.init()
+    i18n.set_language(language)
+    try:
+        choice = i18n._("Follow the language")
+        row = ChoiceRow("Pieces", [(k, choice) for k in range(4)], 0)
+        row.layout(pygame.Rect(0, 0, 120 + width, 44), 120)
+        if row.spinner is None:
+            return
+        surface = pygame.Surface((120 + width, 44))
+        surface.fill(theme.PANEL)
+        row.draw(surface, False)
+    finally:
+        i18n.set_language("en")
+    band = row.spinner.inflate(-4, -12)
+    lit = [x for x in range(band.left, band.right)
+           if any(sum(surface.get_at((x, y))[:3]) > 600 for y in range(band.top, band.bottom))]
+    runs: list[list[int]] = []
+    for x in lit:
+        if runs and x == runs[-1][-1] + 1:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
+    assert len(runs) >= 3, runs  # the arrows, and the words between them
+    assert runs[1][0] - runs[0][-1] > 8 and runs[-1][0] - runs[-2][-1] > 8, (width, runs)

@@ -9,6 +9,7 @@ from functools import lru_cache
 import pygame
 
 from client.ui import paper, theme
+from game.i18n import _
 
 LABEL_MARGIN = 22  # a label's room in a button: clear of its pencilled edge on both sides
 
@@ -110,7 +111,7 @@ class ButtonGroup:
         if not self.buttons:
             return
         n = len(self.buttons)
-        for _ in range(n):
+        for _step in range(n):
             self.focus = (self.focus + delta) % n
             if self.buttons[self.focus].enabled:
                 return
@@ -315,7 +316,7 @@ class ChoiceRow:
                                       self.label_width - LABEL_GAP)
         if self.spinner is not None:
             self._draw_spinner(surface, size, color if focused else theme.GRID)
-        for i, (chip, (_, lbl)) in enumerate(zip(self.chips, self.choices)):
+        for i, (chip, (_value, lbl)) in enumerate(zip(self.chips, self.choices)):
             on = i == self.index
             # a chip is a slip of paper; the chosen one is inked in, and rung in ink when the
             # row has the keyboard's focus
@@ -337,11 +338,21 @@ class ChoiceRow:
                    anchor="center")
         theme.text(surface, "›", (chip.right - 14, chip.centery), size + 4, theme.PAPER,
                    anchor="center")
-        label = f"{self.choices[self.index][1]}  ({self.index + 1}/{len(self.choices)})"
-        if theme.font(12).size(label)[0] > chip.width - 48:  # narrow: the choice alone
+        label = spinner_label(self.choices[self.index][1], self.index, len(self.choices))
+        room = chip.width - SPINNER_ARROWS
+        if theme.shrink(label, room, size - 2) < min(14, size - 2):  # narrow: the choice alone
             label = self.choices[self.index][1]
-        text_size, label = theme.fit(label, chip.width - 48, size - 2)
+        text_size, label = theme.fit(label, room, size - 2)
         theme.text(surface, label, chip.center, text_size, theme.PAPER, anchor="center")
+
+
+SPINNER_ARROWS = 64  # a spinner's width kept for its arrows and the air beside them
+
+
+def spinner_label(choice: str, index: int, count: int) -> str:
+    """A spinner's words: the choice and where it stands among them, "Hard  (4/4)"."""
+    # TRANSLATORS: a choice and its place among the choices, in a selector ("Hard  (4/4)")
+    return _("{choice}  ({n}/{count})").format(choice=choice, n=index + 1, count=count)
 
 
 class TextField:
