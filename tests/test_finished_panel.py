@@ -10,17 +10,8 @@ import pytest
 from client.scenes.base import start_match
 from client.scenes.play import PlayScene
 from game.match import Match, Seat
-from tests.harness import Harness
 
 BOARD_TOOLS = ("Hint", "Autoplay", "Speed", "Show hint", "Hide hint")
-
-
-@pytest.fixture
-def h():
-    harness = Harness((1000, 700))
-    harness.app.push("title")
-    yield harness
-    harness.close()
 
 
 def finished(game_id: str, seats: list[Seat], options: dict | None = None) -> Match:
