@@ -237,16 +237,16 @@ class ContinueScene(_FileListScene):
     """The games in progress, each kept in its own autosave: game, opponent, move, when."""
 
     title = N_("Continue a game")
-
-    def __init__(self, app: App):
-        super().__init__(app)
-        self.buttons.set([Button(_("Continue (Enter)"), self.open_selected),
-                          Button(_("Delete (Del)"), self.delete_selected),
-                          Button(_("Back"), self.back)])
-
+    open_words = N_("Continue (Enter)")
     listed = staticmethod(saves.list_autosaves)
     # TRANSLATORS: the second line of a game in progress in the Continue list
     when_words = N_("Move {n} · left {when}")
+
+    def __init__(self, app: App):
+        super().__init__(app)
+        self.buttons.set([Button(_(self.open_words), self.open_selected),
+                          Button(_("Delete (Del)"), self.delete_selected),
+                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         entries, problems = [], []
@@ -290,15 +290,10 @@ class LoadGameScene(ContinueScene):
     move), not by their file names."""
 
     title = N_("Load a saved game")
+    open_words = N_("Load (Enter)")
     listed = staticmethod(saves.list_saves)
     # TRANSLATORS: the second line of a saved game in the Load list
     when_words = N_("Move {n} · saved {when}")
-
-    def __init__(self, app: App):
-        super().__init__(app)
-        self.buttons.set([Button(_("Load (Enter)"), self.open_selected),
-                          Button(_("Delete (Del)"), self.delete_selected),
-                          Button(_("Back"), self.back)])
 
     def open_selected(self) -> None:
         if not self.entries:
