@@ -223,9 +223,7 @@ class Review(Steps):
         a move is judged by agree with the next move's and with the graph, and a fall the search
         of one position missed is charged to the move that made it, not to a later one."""
         ply, mover = entry["ply"], entry["seat"]
-        after = self._next_before(ply, mover)
-        if after is None:
-            after = self.realised(self.match.states[ply + 1], mover)
+        after = self._worth_after(ply, mover)
         if entry["best"] == entry["move"]:
             best = after
         else:
@@ -256,9 +254,7 @@ class Review(Steps):
         mover once their answers were known (the next position, judged as it really was)."""
         ply, mover = entry["ply"], entry["seat"]
         state = self.match.states[ply]
-        after = self._next_before(ply, mover)
-        if after is None:
-            after = self.realised(self.match.states[ply + 1], mover)
+        after = self._worth_after(ply, mover)
         if entry["best"] == entry["move"]:
             return _plain({"after": after, "best_after": after})
         try:
@@ -270,6 +266,12 @@ class Review(Steps):
         best_after = self.realised(best_state, mover, 1 / 3) if best_state is not None \
             else None
         return _plain({"after": after, "best_after": best_after})
+
+    def _worth_after(self, ply: int, mover: int) -> float:
+        """What the position after ply's move is worth to its mover: the next ply's judgement
+        if it was made, else that position judged now (a finished game: its result)."""
+        after = self._next_before(ply, mover)
+        return self.realised(self.match.states[ply + 1], mover) if after is None else after
 
     def _next_before(self, ply: int, mover: int) -> float | None:
         """The next ply's judgement, turned to `mover`'s side, if the next ply was judged."""

@@ -131,9 +131,10 @@ class PlayView(Scene):
                     for label, action in self.board.actions()]
         buttons.append(Button(_("Rules"), self.show_rules))
         buttons.append(Button(_("Menu (Esc)"), self.ask_leave))
-        focus = self.panel_buttons.focus
-        self.panel_buttons.set(buttons)
-        self.panel_buttons.focus = min(focus, len(buttons) - 1)
+        unfocused = self.panel_buttons.focus < 0  # the keyboard has not come to the panel
+        self.panel_buttons.set(buttons)  # the focus stays on its button, as its label says
+        if unfocused:
+            self.panel_buttons.focus = -1
         self.relayout()
 
     def toggle_sound(self) -> None:
