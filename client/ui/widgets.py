@@ -338,11 +338,12 @@ class ChoiceRow:
                    anchor="center")
         theme.text(surface, "›", (chip.right - 14, chip.centery), size + 4, theme.PAPER,
                    anchor="center")
-        label = spinner_label(self.choices[self.index][1], self.index, len(self.choices))
+        choice = self.choices[self.index][1]
+        label = spinner_label(choice, self.index, len(self.choices))
         room = chip.width - SPINNER_ARROWS
-        if theme.shrink(label, room, size - 2) < min(14, size - 2):  # narrow: the choice alone
-            label = self.choices[self.index][1]
-        text_size, label = theme.fit(label, room, size - 2)
+        text_size = theme.shrink(label, room, size - 2)
+        if text_size < min(14, size - 2):  # narrow: the choice alone, cut if it must be
+            text_size, label = theme.fit(choice, room, size - 2)
         theme.text(surface, label, chip.center, text_size, theme.PAPER, anchor="center")
 
 
