@@ -240,7 +240,8 @@ class App:
         self.toasts = [(m, t) for m, t in self.toasts if t > now]
         y = surface.get_height() - 16
         for message, _until in reversed(self.toasts):
-            img = theme.render(message, 18, theme.PAPER)
+            size, words = theme.fit(message, surface.get_width() - 48, 18)  # a long file name
+            img = theme.render(words, size, theme.PAPER)
             box = img.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
             surface.blit(img, img.get_rect(center=box.center))

@@ -332,3 +332,25 @@ def test_no_wrapped_chinese_line_begins_with_closing_punctuation(parts, width):
     if len(lines) > 1 and len(lines[-1]) == 1:  # no character alone on the last line, unless
         assert lines[-2][-1] in "，。：）…" or len(lines[-2]) <= 2 or \
             lines[-2].isdigit(), lines  # it can't be helped (a number is never broken)
+
+
+def test_a_crafted_save_in_the_load_list_is_said_in_the_language_and_fits_the_window(h):
+    """A damaged file and one with a 200-letter name: the list says each was put aside in the
+    player's language (it said 'not a save file (damaged or truncated: ExtraData)'), and the
+    message stays inside the window."""
+    folder = saves.saves_dir()
+    (folder / "evil.pasave").write_bytes(b"\x93not a save" * 100)
+    (folder / ("x" * 200 + ".pasave")).write_bytes(bytes(range(256)) * 8)
+    i18n.set_language("zh_CN")
+    scene = h.app.push("loads")
+    h.wait_until(lambda: not scene.loading)
+    said = [m for m, _until in h.app.toasts]
+    assert any(m.startswith("“evil”无法读取") for m in said), said
+    assert not any("damaged" in m or "ExtraData" in m for m in said), said
+    surface = pygame.Surface((800, 560))
+    h.app._draw_toasts(surface)
+    rows = range(560 - 140, 560)  # where the toasts stand, the newest lowest
+    assert any(surface.get_at((400, y))[:3] == theme.INK[:3] for y in rows)  # drawn, and
+    assert not any(surface.get_at((x, y))[:3] == theme.INK[:3]  # inside the window
+                   for x in (0, 799) for y in rows)
+    assert not scene.entries  # both set aside, neither offered

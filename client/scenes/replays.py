@@ -253,8 +253,10 @@ class ContinueScene(_FileListScene):
         for entry in self.listed():
             try:
                 entries.append((entry, saves.load(entry.path)))
-            except storage.FileError as exc:
-                problems.append(f"{entry.name}: {exc}")
+            except storage.FileError:  # saves.load has set it aside
+                # TRANSLATORS: a saved game's file that is damaged or not a save at all
+                problems.append(_("“{name}” cannot be read: it is put aside").format(
+                    name=entry.name))
         return entries, problems
 
     def describe(self, e) -> tuple[str, str]:
