@@ -84,7 +84,7 @@ class App:
         self.sound.configure(settings.get("sound"), settings.get("volume"))
         problem = settings.take_problem()
         if problem:
-            self.toast(problem)
+            self.toast(problem.say())
 
     # --- the stack
     @property

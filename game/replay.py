@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import storage
+from game.i18n import Text
 from game.match import Match
 from game.rules import RulesError, Termination
 from game.text import LINE_MAX, NAME_MAX, clean_number, clean_text
@@ -114,8 +115,9 @@ def _result_data(result: dict, seats: int) -> tuple[int | None, tuple[int, ...],
     return winner, score, termination if termination in known else None
 
 
-def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]:
-    """Replays newest first (optionally one game's), and messages about files set aside."""
+def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[Text]]:
+    """Replays newest first (optionally one game's), and what to tell of files that cannot be
+    read (each put aside)."""
     entries, problems = [], []
     for path in replays_dir().glob(f"*{SUFFIX}"):
         try:
@@ -127,9 +129,8 @@ def list_replays(game: str | None = None) -> tuple[list[ReplayEntry], list[str]]
                                 clean_text(result.get("line", ""), LINE_MAX),
                                 [clean_text(s.get("name", "?"), NAME_MAX) for s in seats][:8],
                                 len(body.get("moves", [])), *_result_data(result, len(seats)))
-        except (storage.FileError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            moved = storage.set_aside(path)
-            problems.append(f"{path.name}: {exc}" + (" (set aside)" if moved else ""))
+        except (storage.FileError, KeyError, TypeError, ValueError, AttributeError):
+            problems.append(storage.unreadable(path.stem, storage.set_aside(path)))
             continue
         if game is None or entry.game == game:
             entries.append(entry)

@@ -100,7 +100,7 @@ def load(path: Path | str) -> Match:
             raise storage.FileError(f"saved game cannot be rebuilt: {exc}") from exc
     except storage.FileError as exc:
         moved = storage.set_aside(path) if Path(path).exists() else None
-        raise storage.FileError(f"{exc} (set aside)" if moved else str(exc)) from exc
+        raise storage.FileError(str(exc), kept=moved) from exc
 
 
 def read_extra(name: str) -> dict:
@@ -138,6 +138,16 @@ class SaveEntry:
     path: Path
     name: str
     modified: float
+
+
+def unreadable(entry: SaveEntry, kept: Path | None) -> Text:
+    """What a player is told of a save that cannot be read: an autosave's name means nothing
+    to them, so it is called a game in progress."""
+    if not entry.name.startswith(AUTOSAVE):
+        return storage.unreadable(entry.name, kept)
+    if kept is None:
+        return Text(N_("A game in progress cannot be read"))
+    return Text(N_("A game in progress cannot be read: it is put aside"))
 
 
 def list_saves() -> list[SaveEntry]:

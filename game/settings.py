@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game import storage
+from game.i18n import N_, Text
 from game.text import NAME_MAX, clean_number, clean_text
 
 FORMAT = 1
@@ -42,7 +43,7 @@ _lock = threading.Lock()
 _saving: list[threading.Thread] = []  # put's background saves not known to be done
 _values: dict[str, Any] | None = None
 _defaults: dict[str, Any] | None = None
-_problem: str | None = None  # a one-line message about a damaged settings file, shown once
+_problem: Text | None = None  # what to tell of a damaged settings file, shown once
 
 
 _declared: dict[str, Setting] = {}
@@ -126,8 +127,10 @@ def _load() -> dict[str, Any]:
                 read = storage.read_file(p, "settings", FORMAT)
                 body = read if isinstance(read, dict) else {}
             except storage.FileError as exc:
-                moved = storage.set_aside(p)
-                _problem = f"Settings reset: {exc}" + (f" (kept as {moved.name})" if moved else "")
+                storage.set_aside(p)  # kept for whoever wants to look; never read again
+                # TRANSLATORS: said once at start when the settings file was damaged
+                _problem = Text(N_("The settings could not be read: they start afresh"),
+                                {"error": str(exc)})  # the why, for a developer
         _file_body = body
         _values = {key: _valid(body.get(key), copy.deepcopy(d), key) for key, d in known.items()}
     return _values
@@ -169,7 +172,7 @@ def save_now() -> None:
             pass  # a read-only disk must not stop the game; the values stay in memory
 
 
-def take_problem() -> str | None:
+def take_problem() -> Text | None:
     """The message about a damaged settings file, once."""
     global _problem
     with _lock:

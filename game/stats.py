@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 from game import storage
+from game.i18n import N_, Text
 
 FORMAT = 1
 KIND = "stats"
@@ -82,7 +83,7 @@ Table = dict[str, dict[str, Record]]  # game id -> opponent -> record
 _lock = threading.Lock()  # the table in memory
 _save_lock = threading.Lock()  # one write at a time, each of the newest table
 _table: Table | None = None
-_problem: str | None = None  # the damaged file's name and why, said once
+_problem: Text | None = None  # what to tell of a damaged file, said once
 
 
 def path():
@@ -103,8 +104,10 @@ def _read() -> Table:
     try:
         body = storage.unpack_file(storage.read_bytes(p, MAX_BYTES), KIND, FORMAT)
     except storage.FileError as exc:
-        moved = storage.set_aside(p)
-        _problem = f"{exc}" + (f" (kept as {moved.name})" if moved else "")
+        storage.set_aside(p)  # kept for whoever wants to look; never read again
+        # TRANSLATORS: said on the statistics screen when its file was damaged
+        _problem = Text(N_("The statistics could not be read: they start afresh"),
+                        {"error": str(exc)})  # the why, for a developer
         return {}
     table: Table = {}
     games = body.get("games")
@@ -170,8 +173,8 @@ def _write() -> None:
             pass  # a read-only disk must not stop the game; the counts stay in memory
 
 
-def take_problem() -> str | None:
-    """Why the statistics file was set aside, once (None if it was not)."""
+def take_problem() -> Text | None:
+    """What to tell of a statistics file that was set aside, once (None if none was)."""
     global _problem
     with _lock:
         _loaded()

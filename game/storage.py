@@ -13,11 +13,19 @@ from typing import Any
 import msgpack
 import platformdirs
 
+from game.i18n import N_, Text
+
 APP_DIR_NAME = "PaperArcade"
 
 
 class FileError(ValueError):
-    """A file that cannot be used: damaged, truncated, of another kind or a newer version."""
+    """A file that cannot be used: damaged, truncated, of another kind or a newer version.
+    Its words are for logs; a player is told `unreadable(...)`. `kept` is where the file was
+    put aside, if it was."""
+
+    def __init__(self, message: str, kept: Path | None = None):
+        super().__init__(message)
+        self.kept = kept
 
 
 def _base(kind: str) -> Path:
@@ -243,6 +251,16 @@ def set_aside(path: Path | str) -> Path | None:
     except OSError:
         return None
     return target
+
+
+def unreadable(name: str, kept: Path | None) -> Text:
+    """What a player is told of a file that cannot be read, in the player's language (the
+    technical reason is English and of no use to them)."""
+    if kept is None:
+        # TRANSLATORS: a file that is damaged or not of the arcade, left where it is
+        return Text(N_("“{name}” cannot be read"), {"name": name})
+    # TRANSLATORS: a file that is damaged or not of the arcade, moved out of the list
+    return Text(N_("“{name}” cannot be read: it is put aside"), {"name": name})
 
 
 def write_file(path: Path | str, kind: str, version: int, body: dict[str, Any]) -> None:

@@ -69,7 +69,7 @@ def test_a_fifo_in_the_replays_folder_does_not_hang_the_list(race):
     replay.save_replay(m, 1.0)
     os.mkfifo(replay.replays_dir() / f"fifo{replay.SUFFIX}")
     entries, problems = replay.list_replays()
-    assert len(entries) == 1 and len(problems) == 1 and "not a regular file" in problems[0]
+    assert len(entries) == 1 and [p.params["name"] for p in problems] == ["fifo"]
 
 
 def test_settings_linked_to_dev_zero_are_reset_with_a_message(tmp_path):
@@ -79,7 +79,7 @@ def test_settings_linked_to_dev_zero_are_reset_with_a_message(tmp_path):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.symlink_to("/dev/zero")
     assert settings.get("sound") is not None
-    assert "not a regular file" in settings.take_problem()
+    assert "not a regular file" in settings.take_problem().params["error"]
 
 
 def test_a_file_of_empty_arrays_is_refused_by_its_size(tmp_path):

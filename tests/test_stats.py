@@ -63,7 +63,7 @@ def test_a_damaged_file_is_set_aside_with_a_message_and_the_counts_start_afresh(
     stats.path().write_bytes(data)
     assert _reread() == {}
     problem = stats.take_problem()
-    assert problem and "kept as stats.msgpack.damaged-" in problem
+    assert problem and problem.key.startswith("The statistics could not be read")
     assert stats.take_problem() is None  # said once
     assert not stats.path().exists()
     assert list(stats.path().parent.glob("stats.msgpack.damaged-*"))
@@ -75,7 +75,7 @@ def test_an_oversized_file_is_refused_unread():
     body = {"games": {"ataxx": {"hard": {"junk": "x" * (stats.MAX_BYTES + 10)}}}}
     stats.path().write_bytes(storage.pack_file(stats.KIND, stats.FORMAT, body))
     assert _reread() == {}
-    assert "too large" in stats.take_problem()
+    assert "too large" in stats.take_problem().params["error"]
 
 
 def test_records_that_are_not_counts_are_dropped_and_the_rest_kept():
@@ -159,7 +159,7 @@ def test_the_screen_says_when_the_file_was_set_aside(h):
     h.app.push("stats")
     h.wait_until(lambda: h.top.table is not None)
     h.frame()
-    assert any("Statistics file damaged" in text for text, _ in h.app.toasts)
+    assert any("statistics could not be read" in text for text, _ in h.app.toasts)
 
 
 # --- the mute button is a setting

@@ -354,3 +354,103 @@ def test_a_crafted_save_in_the_load_list_is_said_in_the_language_and_fits_the_wi
     assert not any(surface.get_at((x, y))[:3] == theme.INK[:3]  # inside the window
                    for x in (0, 799) for y in rows)
     assert not scene.entries  # both set aside, neither offered
+
+
+JUNK = b"\x93not an arcade file" * 60
+
+
+def _damaged_replay():
+    replay.replays_dir().mkdir(parents=True, exist_ok=True)
+    (replay.replays_dir() / f"junk{replay.SUFFIX}").write_bytes(JUNK)
+    return "junk", lambda h: h.app.push("replays")
+
+
+def _lying_replay():
+    """A replay the list can describe but that cannot be rebuilt: opening it says so."""
+    game = Match("jungle", None, 3)
+    game.play(game.legal_moves()[0])
+    body = replay.replay_body(game)
+    body["moves"] = [[99, 99, 99]]
+    from game import storage
+    path = replay.replays_dir() / f"liar{replay.SUFFIX}"
+    storage.write_file(path, replay.KIND, replay.FORMAT, body)
+
+    def act(h):
+        scene = h.app.push("replays")
+        h.wait_until(lambda: not scene.loading and scene.entries)
+        scene.open_selected()
+    return "liar", act
+
+
+def _damaged_autosave(count: int):
+    def make():
+        for i in range(count):
+            (saves.saves_dir() / f"{saves.AUTOSAVE}-{i}.pasave").write_bytes(JUNK)
+        return f"{saves.AUTOSAVE}-0", lambda h: (h.app.pop(), h.app.push("title"),
+                                                 h.app.top.continue_game())
+    return make
+
+
+def _damaged_named_save():
+    (saves.saves_dir() / "mine.pasave").write_bytes(JUNK)
+    return "mine", lambda h: h.app.push("loads")
+
+
+def _damaged_stats():
+    from game import stats
+    stats.reset_for_tests()
+    stats.path().parent.mkdir(parents=True, exist_ok=True)
+    stats.path().write_bytes(JUNK)
+    return "", lambda h: h.app.push("stats")
+
+
+def _damaged_lan_save():
+    """A LAN game left unfinished whose save is damaged: taking it up says so."""
+    from client.scenes.lobby import LobbyScene
+    from tests.fakes.ports import spare_port
+    (saves.saves_dir() / "lan-friend.pasave").write_bytes(JUNK)
+    return "", lambda h: h.app.push(LobbyScene(h.app, listen_port=spare_port(),
+                                               take_up="lan-friend"))
+
+
+@pytest.mark.parametrize("make", [_damaged_replay, _lying_replay, _damaged_autosave(1),
+                                  _damaged_autosave(2), _damaged_named_save, _damaged_stats,
+                                  _damaged_lan_save],
+                         ids=["replay list", "replay opened", "Continue", "Continue list",
+                              "Load list", "statistics", "LAN take-up"])
+def test_a_damaged_file_is_told_of_in_the_players_language(h, make):
+    """Wherever the arcade finds a file it cannot read, the player is told so in Chinese on a
+    Chinese screen: the file's name may be Latin, no other word is (they read 'not a replay
+    file (damaged or truncated: ExtraData) (set aside)' and 'Could not continue: …')."""
+    saves.saves_dir().mkdir(parents=True, exist_ok=True)
+    name, act = make()
+    i18n.set_language("zh_CN")
+    act(h)
+    h.frames(3)
+    scene = h.app.top
+    if getattr(scene, "loading", False):
+        h.wait_until(lambda: not scene.loading)
+        h.frames(2)
+    said = [m for m, _until in h.app.toasts]
+    assert said, "nothing was said of the damaged file"
+    for message in said:
+        assert re.search(r"[\u4e00-\u9fff]", message), message
+        assert not re.findall(r"[A-Za-z]{2,}", message.replace(name, "")), message
+
+
+def test_damaged_settings_are_told_of_in_the_systems_language(monkeypatch):
+    """The settings file is read as the arcade starts, so its damage is told in the system's
+    language (it said 'Settings reset: not a settings file …' whatever the language)."""
+    monkeypatch.setenv("LANGUAGE", "zh_CN")
+    settings.path().parent.mkdir(parents=True, exist_ok=True)
+    settings.path().write_bytes(JUNK)
+    settings.reset_for_tests()
+    harness = Harness((800, 560))
+    try:
+        said = [m for m, _until in harness.app.toasts]
+        assert len(said) == 1 and re.search(r"[\u4e00-\u9fff]", said[0]), said
+        assert not re.findall(r"[A-Za-z]{2,}", said[0]), said
+        assert list(settings.path().parent.glob(f"{settings.path().name}.damaged-*"))
+    finally:
+        i18n.set_language("en")
+        harness.close()

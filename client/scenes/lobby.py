@@ -218,8 +218,11 @@ class LobbyScene(Scene):
         the guest knocks at the host's address."""
         try:
             session = takeup.take_up(name)
-        except (ValueError, OSError, storage.FileError) as exc:
-            self.app.toast(_("Could not continue: {error}").format(error=exc))
+        except (ValueError, storage.FileError):  # the English reason is of no use to a player
+            self.app.toast(_("This LAN game cannot be taken up: its save is damaged"))
+            return
+        except OSError as exc:  # the port is taken, or the network is down
+            self.app.toast(_("Could not continue: {error}").format(error=exc.strerror or exc))
             return
         self._play(session)
 

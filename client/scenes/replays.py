@@ -72,7 +72,7 @@ class _FileListScene(Scene):
             self.entries, problems = done.value
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
             for p in problems[:3]:
-                self.app.toast(p)
+                self.app.toast(p.say())
 
     def open_selected(self) -> None:
         raise NotImplementedError
@@ -212,9 +212,8 @@ class ReplayBrowserScene(_FileListScene):
         entry = self.entries[self.selected]
         try:
             match, _body = replay.load_replay(entry.path)
-        except storage.FileError as exc:
-            moved = storage.set_aside(entry.path)
-            self.app.toast(f"{entry.path.name}: {exc}" + (_(" (set aside)") if moved else ""))
+        except storage.FileError:
+            self.app.toast(storage.unreadable(entry.path.stem, storage.set_aside(entry.path)).say())
             self.reload()
             return
         self.app.push("replay", match=match, path=entry.path)
@@ -253,10 +252,8 @@ class ContinueScene(_FileListScene):
         for entry in self.listed():
             try:
                 entries.append((entry, saves.load(entry.path)))
-            except storage.FileError:  # saves.load has set it aside
-                # TRANSLATORS: a saved game's file that is damaged or not a save at all
-                problems.append(_("“{name}” cannot be read: it is put aside").format(
-                    name=entry.name))
+            except storage.FileError as exc:  # saves.load has put it aside
+                problems.append(saves.unreadable(entry, exc.kept))
         return entries, problems
 
     def describe(self, e) -> tuple[str, str]:

@@ -180,8 +180,10 @@ class ReviewScene(Scene):
             if found is not None:
                 try:
                     replay.store_review(found, job.result)
-                except (storage.FileError, OSError) as exc:
-                    note = str(exc)
+                except storage.FileError:  # its English reason is of no use to a player
+                    note = storage.unreadable(Path(found).stem, None).say()
+                except OSError as exc:
+                    note = exc.strerror or str(exc)
             return "done", job.result, found, note
 
         self.worker.submit(work)

@@ -14,7 +14,7 @@ from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel
 from game import registry, stats
-from game.i18n import _, format_number
+from game.i18n import Text, _, format_number
 
 if TYPE_CHECKING:
     from client.app import App
@@ -65,7 +65,7 @@ class StatsScene(Scene):
                                     Button(_("Forget them all"), self.ask_forget)],
                                    vertical=False)
         self.table: stats.Table | None = None  # None until read (off the loop thread)
-        self.problem: str | None = None
+        self.problem: Text | None = None
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
         self.note_lines: list[str] = []
         self._read()
@@ -114,8 +114,7 @@ class StatsScene(Scene):
 
     def update(self, dt: float) -> None:
         if self.problem:
-            self.app.toast(_("Statistics file damaged, set aside: {why}").format(
-                why=self.problem))
+            self.app.toast(self.problem.say())
             self.problem = None
 
     def layout(self, size: tuple[int, int]) -> None:

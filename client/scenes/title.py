@@ -102,10 +102,8 @@ class TitleScene(Scene):
         path = entry.path
         try:
             match = saves.load(path)
-        except storage.FileError as exc:
-            moved = storage.set_aside(path)
-            self.app.toast(_("Could not continue: {error}").format(error=exc)
-                           + (_(" (file set aside)") if moved else ""))
+        except storage.FileError as exc:  # saves.load has put it aside
+            self.app.toast(saves.unreadable(entry, exc.kept).say())
             self._build()
             return
         start_match(self.app, match, save_name=entry.name)
