@@ -10,7 +10,7 @@ from ai.base import LEVEL_TITLES, LEVELS
 from client.boards.base import game_settings
 from client.scenes.base import Scene
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, lay_out_form, panel
 from game import i18n, settings
 from game.i18n import _, person
 
@@ -105,10 +105,9 @@ class SettingsScene(Scene):
         widest = max(theme.font(size).size(r.label)[0] for r in self.rows) + 16
         label_w = min(max(190, widest), col_w * 2 // 5) if columns == 1 else \
             min(190, col_w * 2 // 5)
-        for i, r in enumerate(self.rows):
-            col, k = divmod(i, per_column)
-            r.layout(pygame.Rect(box.x + 24 + col * (col_w + 24), box.y + 14 + k * row_h, col_w,
-                                 row_h - 8), label_w)
+        lay_out_form([(r, pygame.Rect(box.x + 24 + i // per_column * (col_w + 24),
+                                      box.y + 14 + i % per_column * row_h, col_w, row_h - 8))
+                      for i, r in enumerate(self.rows)], label_w)
         self.buttons.layout_row(40, h - 72, 160, 48)
 
     def draw(self, surface: pygame.Surface) -> None:

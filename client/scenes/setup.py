@@ -10,7 +10,7 @@ import pygame
 from ai.base import LEVEL_TITLES, LEVELS
 from client.scenes.base import Scene, start_match
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, panel
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, lay_out_form, panel
 from game import clock, registry, settings
 from game.i18n import _
 from game.match import Match, Seat
@@ -200,10 +200,9 @@ class SetupScene(Scene):
         reserve = 84 if self.clock is not None else 60  # the clock's note above the keys
         row_h = max(36, min(52 + max(0, h - 800) // 28,
                             (self.box.height - reserve) // max(1, len(rows))))
-        y = self.box.y + 16
-        for row in rows:
-            row.layout(pygame.Rect(self.box.x + 24, y, self.box.width - 48, row_h - 8), 190)
-            y += row_h
+        lay_out_form([(row, pygame.Rect(self.box.x + 24, self.box.y + 16 + i * row_h,
+                                        self.box.width - 48, row_h - 8))
+                      for i, row in enumerate(rows)], 190)
         self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
 
     def draw(self, surface: pygame.Surface) -> None:

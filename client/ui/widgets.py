@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Protocol
 
 import pygame
 
@@ -206,12 +207,15 @@ def sheet(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
 
 
 def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool,
-                    room: int | None = None) -> tuple[int, tuple[int, int, int]]:
-    """A form row's label within room pixels; returns the text size and ink colour the row
-    goes on with."""
-    size = max(14, min(22, rect.height // 2))
+                    room: int | None = None, shared: int | None = None
+                    ) -> tuple[int, tuple[int, int, int]]:
+    """A form row's label within room pixels, at the form's shared size if it has one; returns
+    the text size and ink colour the row goes on with."""
+    size = row_text_size(rect.height)
     color = theme.ACCENT if focused else theme.INK
-    label_size, lines = row_label_lines(label, size, rect.height, room, focused)
+    at_shared = _lines_at(label, shared, rect.height, room, focused) if shared and room else None
+    label_size, lines = (shared, at_shared) if shared and at_shared else \
+        row_label_lines(label, size, rect.height, room, focused)
     step = theme.font(label_size, focused).get_linesize() - 2
     top = rect.centery - step * (len(lines) - 1) // 2
     for i, line in enumerate(lines):
@@ -222,6 +226,15 @@ def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focu
 
 # a row's label ends this far before its control: clear of the control's focus ring
 LABEL_GAP = 6 + paper.FOCUS_OUTSET
+
+
+class FormRow(Protocol):
+    """A row of a form: a label, then its control (ChoiceRow, TextField)."""
+
+    label: str
+
+    def layout(self, rect: pygame.Rect, label_width: int, label_size: int | None = None
+               ) -> None: ...
 
 
 @lru_cache(maxsize=256)
@@ -236,13 +249,52 @@ def row_label_lines(label: str, size: int, height: int, room: int | None, bold: 
     if text == label:
         return one, (label,)
     for two in range(size, 12, -1):
-        font = theme.font(two, bold)
-        lines = theme.wrap(label, room, two, bold)
-        if len(lines) == 2 and font.get_linesize() - 2 + font.get_height() <= height + 4 and \
-                all(font.size(line)[0] <= room for line in lines):
-            return two, tuple(lines)
+        lines = _lines_at(label, two, height, room, bold)
+        if lines is not None and len(lines) == 2:
+            return two, lines
     small, text = theme.fit(label, room, size, bold=bold)
     return small, (text,)
+
+
+def row_text_size(height: int) -> int:
+    """The size of a form row's label, and of its choices, for a row this high."""
+    return max(14, min(22, height // 2))
+
+
+@lru_cache(maxsize=512)
+def _lines_at(label: str, size: int, height: int, room: int, bold: bool
+              ) -> tuple[str, ...] | None:
+    """The label at exactly this size: one line, or two that fit the row's height; None if
+    it fits neither way."""
+    font = theme.font(size, bold)
+    if font.size(label)[0] <= room:
+        return (label,)
+    lines = theme.wrap(label, room, size, bold)
+    if len(lines) == 2 and font.get_linesize() - 2 + font.get_height() <= height + 4 and \
+            all(font.size(line)[0] <= room for line in lines):
+        return tuple(lines)
+    return None
+
+
+def lay_out_form(placed: Sequence[tuple[FormRow, pygame.Rect]], label_width: int) -> None:
+    """Lay out a form's rows with one label size, so the labels down a form match and none
+    changes size as the focus moves: the largest at which every label fits its room (bold,
+    as a focused label is) on one line, but for those too long for one line even a fifth
+    smaller, which take two. Where none fits them all, each row finds its own."""
+    room = label_width - LABEL_GAP
+    lowest = min((rect.height for _row, rect in placed), default=0)
+    size = row_text_size(max((rect.height for _row, rect in placed), default=0))
+    floor = max(13, size * 4 // 5)
+
+    def lines(label: str, at: int) -> int:  # 3: fits neither on one line nor on two
+        return len(_lines_at(label, at, lowest, room, True) or "...")
+    most = {row.label: 1 if lines(row.label, floor) == 1 else 2 for row, _rect in placed}
+
+    def fits(at: int) -> bool:
+        return all(lines(label, at) <= n for label, n in most.items())
+    shared = next((at for at in range(size, 12, -1) if fits(at)), None)
+    for row, rect in placed:
+        row.layout(rect, label_width, shared)
 
 
 MIN_CHIP_SCALE = 0.8  # below this the chips' labels would not be readable
@@ -261,6 +313,7 @@ class ChoiceRow:
         self.rect = pygame.Rect(0, 0, 600, 40)
         self.chips: list[pygame.Rect] = []
         self.label_width = 0  # set by layout
+        self.label_size: int | None = None  # the form's shared label size, set by layout
         # When the chips do not fit at a readable size: one chip showing the choice, with
         # arrows either side (its left half goes back, its right half on).
         self.spinner: pygame.Rect | None = None
@@ -276,9 +329,12 @@ class ChoiceRow:
             if self.on_change:
                 self.on_change(self.value)
 
-    def layout(self, rect: pygame.Rect, label_width: int) -> None:
+    def layout(self, rect: pygame.Rect, label_width: int, label_size: int | None = None
+               ) -> None:
+        """Place the row; `label_size` is its form's shared label size (lay_out_form)."""
         self.rect = pygame.Rect(rect)
         self.label_width = label_width
+        self.label_size = label_size
         x = rect.x + label_width
         width_left = rect.right - x
         size = max(14, min(20, rect.height // 2))
@@ -313,7 +369,7 @@ class ChoiceRow:
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused,
-                                      self.label_width - LABEL_GAP)
+                                      self.label_width - LABEL_GAP, self.label_size)
         if self.spinner is not None:
             self._draw_spinner(surface, size, color if focused else theme.GRID)
         for i, (chip, (_value, lbl)) in enumerate(zip(self.chips, self.choices)):
@@ -366,10 +422,14 @@ class TextField:
         self.rect = pygame.Rect(0, 0, 600, 40)
         self.box = pygame.Rect(0, 0, 400, 34)
         self.label_width = 0  # set by layout
+        self.label_size: int | None = None  # the form's shared label size, set by layout
 
-    def layout(self, rect: pygame.Rect, label_width: int) -> None:
+    def layout(self, rect: pygame.Rect, label_width: int, label_size: int | None = None
+               ) -> None:
+        """Place the row; `label_size` is its form's shared label size (lay_out_form)."""
         self.rect = pygame.Rect(rect)
         self.label_width = label_width
+        self.label_size = label_size
         self.box = pygame.Rect(rect.x + label_width, rect.y + 3, rect.right - rect.x - label_width,
                                rect.height - 6)
 
@@ -387,7 +447,7 @@ class TextField:
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused,
-                                      self.label_width - LABEL_GAP)
+                                      self.label_width - LABEL_GAP, self.label_size)
         pygame.draw.rect(surface, (255, 253, 246), self.box)
         paper.rect(surface, theme.GRID, self.box, 1)
         if focused:
