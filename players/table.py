@@ -283,7 +283,7 @@ class Table:
         """The other player is gone: this side takes the game."""
         r = self.remote
         if r is not None and not self.match.over and not r.connected:
-            self.match.resign(r.peer_seat, "the other player left; game claimed",
+            self.match.resign(r.peer_seat, N_("the other player left; game claimed"),
                               Termination.DISCONNECT)
             self._emit(EventKind.REFRESH)
 

@@ -4,7 +4,7 @@ the other side's seat becomes a bot or someone here; otherwise the screen says w
 import random
 
 from client.scenes.base import start_match
-from game import saves
+from game import i18n, saves
 from net.secrets import banqi, planes
 from players.bot import AIController
 from tests.harness import Harness
@@ -75,6 +75,13 @@ def test_a_lan_planes_save_without_the_other_layout_says_it_cannot_go_on():
         assert "never in this file" in harness.top.detail
         harness.click_button("OK")
         assert type(harness.top).__name__ not in ("PlayScene", "ConfirmScene")
+    harness = Harness()
+    i18n.set_language("zh_CN")  # and why is said in the player's language
+    try:
+        start_match(harness.app, hosted)
+        assert "从未存进" in harness.top.detail, harness.top.detail
+    finally:
+        i18n.set_language("en")
 
 
 def test_a_lan_game_with_nothing_hidden_goes_on_here():

@@ -4,11 +4,12 @@ token, and a stranger is refused; a claimed win leaves no unfinished save. In me
 is tests/fakes/wire.py, and knocking again runs at once on an injected clock."""
 
 import random
+import re
 
 import msgpack
 import pytest
 
-from game import saves
+from game import i18n, saves
 from game.match import Match
 from net import headless
 from net import session as lan
@@ -162,6 +163,12 @@ def test_a_table_over_the_lan_saves_what_a_restart_needs_and_a_claimed_win_remov
     table.tick()
     assert table.match.over
     assert not saves.path_for(lan.lan_save_name(h.match)).exists()
+    i18n.set_language("zh_CN")  # the claim is said in the player's language, as every end is
+    try:
+        said = table.match.outcome().detail.say()
+    finally:
+        i18n.set_language("en")
+    assert re.search(r"[\u4e00-\u9fff]", said) and not re.search(r"[A-Za-z]{2,}", said), said
 
 
 def test_headless_play_leaves_no_unfinished_lan_save_after_a_claimed_win(monkeypatch):

@@ -22,6 +22,7 @@ from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayPlayerScene
 from client.scenes.review import ReviewScene
 from game import registry, replay
+from game.i18n import DEFAULT_NAMES
 from game.match import Match, Seat
 from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
@@ -247,6 +248,8 @@ def test_try_again_from_here_starts_a_game_at_that_ply(h, choice, kinds):
     assert new.view(None) == match.rules.view(match.states[at - 1], None)
     mover = new.to_move()
     assert (new.seats[mover].kind, new.seats[1 - mover].kind) == kinds
+    for old, seat in zip(match.seats, new.seats):  # a name the arcade gives is said in the
+        assert seat.name == old.name or seat.name in DEFAULT_NAMES, seat.name  # language
     assert len(match.moves) == 16  # the reviewed game is untouched
 
 

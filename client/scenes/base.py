@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
-from ai.base import DEFAULT_SECONDS, LEVELS
+from ai.base import DEFAULT_SECONDS, LEVEL_TITLES, LEVELS
 from game import saves, settings
 from game.i18n import _
-from game.match import Match
+from game.match import Level, Match
 from players.base import Controller
 from players.driver import controller_for
 
@@ -136,7 +136,7 @@ def continue_here(app: App, match: Match, save_name: str | None = None, *,
             seat = match.seats[i]
             seat.kind = kind
             if kind == "ai":
-                seat.level, seat.name = "normal", _("Bot ({level})").format(level=_("normal"))
+                seat.level, seat.name = Level.NORMAL.value, f"{LEVEL_TITLES[Level.NORMAL]} bot"
         start_match(app, match, save_name, replace=replace, **play)
 
     def choose() -> None:

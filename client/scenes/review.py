@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from ai.base import LEVEL_TITLES
 from ai.review import DEEP, QUICK, Review, Settings, reusable
 from ai.review_process import ProcessReview
 from ai.worker import Worker
@@ -348,12 +349,12 @@ class ReviewScene(Scene):
         seats = []
         for i, s in enumerate(old.seats):
             if i == mover or not bot:
-                name = s.name if s.kind == "human" else (_("You") if i == mover
-                                                          else _("Player {n}").format(n=i + 1))
+                # default names stay English in the record, said in the language (person)
+                name = s.name if s.kind == "human" else ("You" if i == mover else f"Player {i + 1}")
                 seats.append(Seat("human", name))
             else:
                 level = s.level if s.kind == "ai" else "hard"
-                seats.append(Seat("ai", _("Bot ({level})").format(level=_(str(level))), level))
+                seats.append(Seat("ai", f"{LEVEL_TITLES[level]} bot", level))
         try:
             match = rebuilt(old, ply, seats)
         except RulesError as exc:

@@ -45,8 +45,8 @@ class PlaneLayouts(Secrets):
         """A layout kept "hidden" in this file was never here: no one at this computer could
         answer a shot at it honestly, so the game cannot go on."""
         if not match.over and "hidden" in match.state.layouts:
-            return ("The other side's planes were never in this file: only its own computer "
-                    "knew them, so no one here could answer a shot at them honestly.")
+            return N_("The other side's planes were never in this file: only its own computer "
+                      "knew them, so no one here could answer a shot at them honestly.")
         return ""
 
     def own_echo(self, sent: Any, echo: Any) -> bool:
