@@ -170,7 +170,7 @@ class HostList:
     def __init__(self, port: int = PORT, now: Callable[[], float] = time.monotonic):
         self.port = port
         self.now = now  # the clock hosts are heard and forgotten on (tests move their own)
-        self.error: str | None = None
+        self.error: Text | None = None  # why it cannot listen ("why": the system's words)
         self._hosts: dict[str, HostInfo] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -238,7 +238,8 @@ class HostList:
                 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
             s.bind(("", self.port))
         except OSError as exc:
-            self.error = f"cannot listen for hosts on UDP port {self.port}: {exc.strerror or exc}"
+            self.error = Text(N_("Cannot listen for games on this network: UDP port {port} is "
+                                 "taken or blocked"), {"port": self.port, "why": str(exc)})
             return
         s.settimeout(0.5)
         with s:

@@ -18,8 +18,10 @@ from collections.abc import Callable
 from typing import Any
 
 from game import APP_VERSION, registry
+from game.i18n import N_, Text
 from game.match import Match
 from game.rules import RulesError
+from net import messages
 from net.discovery import PROTOCOL
 from net.link import HEARTBEAT, Link, LinkError, connect, encode, read_frame
 from net.peer_text import clean_hello
@@ -70,21 +72,23 @@ def hello(game: str | None, options: dict | None, name: str, token: str = "") ->
             "options": options, "name": str(name)[:40], "token": token}
 
 
-def check_hello(message: dict, game: str, options: dict) -> str | None:
+def check_hello(message: dict, game: str, options: dict) -> Text | None:
     """None if a guest's hello fits this host's game; else the reason it is refused."""
     if message.get("type") != "hello":
-        return "the first message must be a hello"
+        return Text(messages.NOT_HELLO)
     if message.get("protocol") != PROTOCOL:
-        return f"protocol {message.get('protocol')!r} does not match {PROTOCOL!r}"
+        return Text(messages.OTHER_PROTOCOL, {"theirs": str(message.get("protocol"))[:20],
+                                              "ours": PROTOCOL})
     if message.get("version") != APP_VERSION:
-        return f"Paper Arcade {message.get('version')!r} cannot play {APP_VERSION!r}"
+        return Text(messages.OTHER_VERSION, {"theirs": str(message.get("version"))[:20],
+                                             "ours": APP_VERSION})
     # a guest that joins by address alone sends no game: it takes the host's
     if message.get("game") is not None and message.get("game") != game:
-        return f"this host plays {game}, not {message.get('game')!r}"
+        return Text(messages.OTHER_GAME)
     if message.get("game") is not None and message.get("options") != options:
-        return "the game options do not match the host's"
+        return Text(messages.OTHER_OPTIONS)
     if not isinstance(message.get("name"), str) or not isinstance(message.get("token"), str):
-        return "a hello without a name or token"
+        return Text(messages.NO_NAME)
     return None
 
 
@@ -126,21 +130,21 @@ class Host:
                 continue
             pause = 0.01
             if not self._greeting.acquire(blocking=False):
-                self._turn_away(sock, "too many connections at once")
+                self._turn_away(sock, Text(messages.TOO_MANY))
                 continue
             try:
                 threading.Thread(target=self._greet, args=(sock,), daemon=True,
                                  name="lan-hello").start()
             except RuntimeError:  # no thread to be had
                 self._greeting.release()
-                self._turn_away(sock, "too many connections at once")
+                self._turn_away(sock, Text(messages.TOO_MANY))
 
-    def _turn_away(self, sock: socket.socket, problem: str) -> None:
-        self.refused.append(problem)
+    def _turn_away(self, sock: socket.socket, problem: Text) -> None:
+        self.refused.append(problem.english())
         del self.refused[:-50]
         try:
             sock.settimeout(1.0)
-            sock.sendall(encode({"type": "refused", "reason": problem}))
+            sock.sendall(encode(messages.refused_frame(problem)))
         except OSError:
             pass
         sock.close()
@@ -158,7 +162,7 @@ class Host:
                 self._turn_away(sock, problem)
                 return
             if self.arrivals.full():
-                self._turn_away(sock, "too many players are waiting to be let in")
+                self._turn_away(sock, Text(messages.QUEUE_FULL))
                 return
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             self.arrivals.put((Link(sock).start(), clean_hello(message)))
@@ -172,15 +176,42 @@ class Host:
             return None
 
 
+NO_ANSWER = N_("no answer from the host")
+NO_WELCOME = N_("the host did not answer with a welcome")
+
+
+class JoinFailed(ConnectionError):
+    """Joining a host did not work; `text` says why, in the player's language when said (its
+    str() is the English, for logs)."""
+
+    def __init__(self, text: Text):
+        super().__init__(text.english())
+        self.text = text
+
+
+def unreachable(exc: OSError) -> Text:
+    """Why a host could not be reached, in words a player can act on."""
+    if isinstance(exc, ConnectionRefusedError):
+        return Text(N_("nobody is hosting a game there"))
+    if isinstance(exc, socket.gaierror):
+        return Text(N_("no computer on the network has that name"))
+    if isinstance(exc, TimeoutError):
+        return Text(NO_ANSWER)
+    return Text(N_("the network said: {error}"), {"error": exc.strerror or str(exc)})
+
+
 def join(address: tuple[str, int], game: str | None, options: dict | None, name: str,
          token: str = "", wait: float = 120.0,
          heartbeat: float = HEARTBEAT) -> tuple[Link, dict]:
     """Guest: connect, say hello and wait for the welcome, all within `wait` seconds (the
     host's keep-alive pings are skipped while its player decides, and this side pings every
-    `heartbeat` seconds). Blocking: call it off the loop. ConnectionError with the host's
-    reason if refused."""
+    `heartbeat` seconds). Blocking: call it off the loop. JoinFailed with the reason
+    (the host's, if it refused) if it does not work."""
     deadline = time.monotonic() + wait
-    sock = connect(*address, timeout=min(5.0, wait))
+    try:
+        sock = connect(*address, timeout=min(5.0, wait))
+    except OSError as exc:
+        raise JoinFailed(unreachable(exc)) from None
     try:
         sock.sendall(encode(hello(game, options, name, token)))
         beat = time.monotonic() + heartbeat
@@ -197,13 +228,13 @@ def join(address: tuple[str, int], game: str | None, options: dict | None, name:
             message = read_frame(sock, deadline)
             if message.get("type") != "ping":
                 break
-    except (LinkError, OSError) as exc:
+    except (LinkError, OSError):
         sock.close()
-        raise ConnectionError(f"no answer from the host: {exc}") from None
+        raise JoinFailed(Text(NO_ANSWER)) from None
     if message.get("type") == "refused":
         sock.close()
-        raise ConnectionError(f"refused: {str(message.get('reason', ''))[:200]}")
+        raise JoinFailed(messages.refusal_said(message))
     if message.get("type") != "welcome" or type(message.get("seat")) is not int:
         sock.close()
-        raise ConnectionError("the host did not answer with a welcome")
+        raise JoinFailed(Text(NO_WELCOME))
     return Link(sock).start(), message

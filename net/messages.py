@@ -87,6 +87,45 @@ def refusal(message: dict, game_fields: Mapping[str, FieldTypes], *, over: bool,
     return None
 
 
+# Why a host turns a guest away: the "refused" frame's key (its values are plain)
+NOT_HELLO = N_("the first message must be a hello")
+OTHER_PROTOCOL = N_("the other arcade speaks LAN protocol {theirs}, this one {ours}")
+OTHER_VERSION = N_("Paper Arcade {theirs} cannot play with Paper Arcade {ours}")
+OTHER_GAME = N_("the host now plays another game")
+OTHER_OPTIONS = N_("the game options do not match the host's")
+NO_NAME = N_("a hello without a name or token")
+TOO_MANY = N_("too many connections at once")
+QUEUE_FULL = N_("too many players are waiting to be let in")
+DECLINED = N_("{name} declined")
+IN_A_GAME = N_("this host is in a game")
+REFUSALS = {NOT_HELLO, OTHER_PROTOCOL, OTHER_VERSION, OTHER_GAME, OTHER_OPTIONS, NO_NAME,
+            TOO_MANY, QUEUE_FULL, DECLINED, IN_A_GAME}
+
+
+def refused_frame(reason: Text) -> dict:
+    """The frame a host turns a guest away with: English, and the key with its values so the
+    guest's arcade can say it in its player's language."""
+    return {"type": "refused", "reason": reason.english()[:200], "key": reason.key,
+            "values": {k: _plain(v) for k, v in reason.params.items()}}
+
+
+def refusal_said(message: dict) -> Text:
+    """A host's refusal as a Text: its key if it is one this arcade knows, else its English
+    reason, cleaned."""
+    key, values = message.get("key"), _clean(message.get("values"))
+    if isinstance(key, str) and key in REFUSALS and values is not None:
+        return Text(str(key), values)
+    return Text(peer_line(message.get("reason", ""), 200))
+
+
+def _clean(params: Any) -> dict[str, Any] | None:
+    """A peer's values for a known key: at most four, short, and plain; None if not."""
+    if not isinstance(params, dict) or len(params) > 4:
+        return None
+    return {str(k)[:20]: peer_line(v, 80) if isinstance(v, str) else v
+            for k, v in params.items() if isinstance(v, (str, int)) and type(v) is not bool}
+
+
 def error_frame(kind: Any, reason: Text) -> dict:
     """The error frame that answers a refused message: English text, and the key with its
     values so the other arcade can say it in its player's language."""
@@ -104,10 +143,8 @@ def _plain(value: Any) -> Any:
 def said(message: dict) -> Text:
     """An error frame from the peer as a Text: its key if it is one this arcade knows (with
     short, clean values), else its English text, cleaned."""
-    key, params = message.get("reason"), message.get("values")
-    if key in KNOWN_KEYS and isinstance(params, dict) and len(params) <= 4:
-        clean = {str(k)[:20]: peer_line(v, 80) if isinstance(v, str) else v
-                 for k, v in params.items() if isinstance(v, (str, int)) and type(v) is not bool}
+    key, clean = message.get("reason"), _clean(message.get("values"))
+    if isinstance(key, str) and key in KNOWN_KEYS and clean is not None:  # {} is unhashable
         return Text(REFUSED, {"kind": str(message.get("kind", ""))[:40] or "?",
                               "reason": Text(str(key), clean)})
     return Text(peer_line(message.get("text", ""), 200))

@@ -20,6 +20,7 @@ from game import APP_VERSION
 from game.i18n import N_, Text
 from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
+from net import messages
 from net.discovery import PROTOCOL
 from net.hosting import Host, check_lan_options, join, secrets_for
 from net.link import Link
@@ -148,7 +149,7 @@ class Rejoin:
                 if hello_.get("token") == self.token:
                     self.resume(link)
                     return
-                link.send({"type": "refused", "reason": "this host is in a game"})
+                link.send(messages.refused_frame(Text(messages.IN_A_GAME)))
                 link.close("refused")
         elif not self.is_host and self.address is not None:
             if self._rejoined.empty() and not self._knocking and self.now() >= self._next_knock:

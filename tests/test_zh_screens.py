@@ -20,7 +20,7 @@ from client.boards.jungle import Board as JungleBoard
 from client.scenes.base import start_match
 from client.ui import theme
 from game import i18n, replay, saves, settings
-from game.i18n import _, pgettext
+from game.i18n import Text, _, pgettext
 from game.match import Match, Seat
 from game.rules import jungle
 from tests.fakes.cancel import frozen_clock
@@ -454,3 +454,77 @@ def test_damaged_settings_are_told_of_in_the_systems_language(monkeypatch):
     finally:
         i18n.set_language("en")
         harness.close()
+
+
+def _lobby(h):
+    from client.scenes.lobby import LobbyScene
+    from tests.fakes.ports import spare_port
+    scene = LobbyScene(h.app, listen_port=spare_port())
+    h.app.push(scene)
+    i18n.set_language("zh_CN")
+    return scene
+
+
+def _only_chinese(message: str, allowed: str = "") -> None:
+    assert re.search(r"[\u4e00-\u9fff]", message), message
+    rest = message
+    for part in allowed.split():
+        rest = rest.replace(part, "")
+    assert not re.findall(r"[A-Za-z]{2,}", rest), message
+
+
+def test_joining_by_address_is_refused_in_the_players_language(h):
+    """An empty or mistyped address, nobody hosting there, a host that says no: each is said
+    in Chinese on a Chinese screen (they were 'no address given', '[Errno 111] Connection
+    refused' and 'refused: Ann declined')."""
+    from net import messages
+    from net.hosting import Host, JoinFailed
+    from tests.fakes.ports import spare_port
+    scene = _lobby(h)
+    for typed in ("", "a:b:c:d"):
+        scene.address.value = typed
+        scene.join_address()
+        _only_chinese(h.app.toasts[-1][0], "host port")
+    port = spare_port()
+    scene.join(f"127.0.0.1:{port}", None, None)  # nobody listens there
+    h.wait_until(lambda: not scene.status)
+    _only_chinese(h.app.toasts[-1][0])
+    host = Host("ataxx", {}, 0, "127.0.0.1")
+    try:  # a host that turns the guest away: its reason travels as a key and is said here
+        hello = {"type": "hello", "protocol": "old", "version": "x", "game": None,
+                 "options": None, "name": "G", "token": ""}
+        import socket as socket_
+
+        from net.link import encode, read_frame
+        with socket_.create_connection(("127.0.0.1", host.port)) as s:
+            s.sendall(encode(hello))
+            s.settimeout(5)
+            frame = read_frame(s)
+        said = messages.refusal_said(frame)
+        assert said.key == messages.OTHER_PROTOCOL
+        _only_chinese(said.say(), "old paper arcade lan")  # the two protocols' names
+        declined = messages.refused_frame(Text(messages.DECLINED, {"name": "Ann"}))
+        _only_chinese(messages.refusal_said(declined).say(), "Ann")
+        assert isinstance(JoinFailed(said), ConnectionError)
+    finally:
+        host.stop()
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(["type", "reason", "key", "values", "text", "kind"]),
+                       st.one_of(st.text(max_size=300), st.integers(), st.none(),
+                                 st.dictionaries(st.text(max_size=30),
+                                                 st.one_of(st.text(max_size=500), st.integers(),
+                                                           st.booleans(), st.lists(st.integers())),
+                                                 max_size=6))))
+def test_a_hosts_refusal_is_said_whatever_it_holds(frame):
+    """A modified peer may send any refusal or error frame: what this side says is a known
+    key with short plain values, or the peer's English cleaned and cut; never a crash, never
+    a long line (an unhashable key, {"reason": {}}, crashed the error frame's reading)."""
+    from net import messages
+    for said in (messages.refusal_said(frame), messages.said(frame)):
+        words = said.say()
+        assert isinstance(words, str) and len(words) <= 400
+        if said.key in messages.REFUSALS:
+            assert all(isinstance(v, (str, int)) and len(str(v)) <= 80
+                       for v in said.params.values())

@@ -17,9 +17,10 @@ from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import LABEL_MARGIN, Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
-from game.i18n import _, options_said
+from game.i18n import Text, _, options_said
 from game.rules import RulesError
-from net import discovery, takeup
+from net import discovery, messages, takeup
+from net.hosting import NO_WELCOME, JoinFailed, unreachable
 from net.link import DEFAULT_PORT, parse_address
 from net.session import (
     Host,
@@ -129,8 +130,10 @@ class LobbyScene(Scene):
     def join_address(self) -> None:
         try:
             where = parse_address(self.address.value, DEFAULT_PORT)
-        except ValueError as exc:
-            self.app.toast(str(exc))
+        except ValueError:
+            typed = self.address.value.strip()
+            self.app.toast(_("“{typed}” is not an address: type host or host:port").format(
+                typed=typed) if typed else _("Type the host's address first"))
             self.app.sound.play("refused")
             return
         self.join(f"{where[0]}:{where[1]}", None, None)
@@ -142,8 +145,12 @@ class LobbyScene(Scene):
         def work() -> None:
             try:
                 self.joining.put(("ok", where, join(where, game, options, self.name)))
-            except (ConnectionError, OSError, ValueError) as exc:
-                self.joining.put(("error", where, str(exc)))
+            except JoinFailed as exc:
+                self.joining.put(("error", where, exc.text))
+            except OSError as exc:
+                self.joining.put(("error", where, unreachable(exc)))
+            except ValueError:  # a frame that is no message
+                self.joining.put(("error", where, Text(NO_WELCOME)))
 
         threading.Thread(target=work, daemon=True, name="lan-join").start()
 
@@ -197,7 +204,7 @@ class LobbyScene(Scene):
             self._play(session)
 
         def decline() -> None:
-            link.send({"type": "refused", "reason": f"{self.name} declined"})
+            link.send(messages.refused_frame(Text(messages.DECLINED, {"name": self.name})))
             link.close("declined")
 
         self.app.push("confirm",
@@ -248,14 +255,14 @@ class LobbyScene(Scene):
         self.status = ""
         if kind == "error":
             self.app.toast(_("Could not join {address}: {error}").format(
-                address=f"{where[0]}:{where[1]}", error=result))
+                address=f"{where[0]}:{where[1]}", error=result.say()))
             self.app.sound.play("refused")
             return
         try:
             session = start_joined(*result, host_name="the host")
         except (RulesError, ConnectionError, KeyError, TypeError, ValueError) as exc:
-            result[0].close("bad welcome")
-            self.app.toast(_("Could not join: {error}").format(error=exc))
+            result[0].close(f"bad welcome: {exc}")
+            self.app.toast(_("Could not join: the host's welcome makes no sense"))
             return
         session.address = where
         self._play(session)
@@ -365,7 +372,7 @@ class LobbyScene(Scene):
         panel(surface, right)
         theme.text(surface, _("Games on this network"), (left.x + 18, left.y + 16), 22, bold=True)
         if self.hosts.error:
-            for i, line in enumerate(theme.wrap(self.hosts.error, left.width - 36, 17)[:3]):
+            for i, line in enumerate(theme.wrap(self.hosts.error.say(), left.width - 36, 17)[:3]):
                 theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.ACCENT)
         elif not self.host_buttons.buttons and (limit := discovery.limits()) is not None:
             for i, line in enumerate(theme.wrap(limit.say(), left.width - 36, 17)[:4]):
