@@ -218,7 +218,7 @@ def join(address: tuple[str, int], game: str | None, options: dict | None, name:
         while True:
             now = time.monotonic()
             if now >= deadline:
-                raise LinkError(f"no welcome within {wait:g} s")
+                raise LinkError(NO_ANSWER)
             if now >= beat:  # still here, however busy the host's own pings keep the socket
                 sock.sendall(encode({"type": "ping"}))
                 beat = now + heartbeat

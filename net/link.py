@@ -18,8 +18,11 @@ import struct
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 import msgpack
+
+from game.i18n import N_, Text
 
 DEFAULT_PORT = 47475  # the TCP port a host listens on unless told otherwise
 MAX_FRAME = 64 * 1024
@@ -30,20 +33,32 @@ RATE, BURST = 1000.0, 2000  # frames a second a peer may send on average, and in
 _LENGTH = struct.Struct(">I")
 
 
+CLOSED = N_("the connection was closed")
+LOST = N_("the connection was lost")
+NO_WHOLE_MESSAGE = N_("no whole message in time")
+
+
 class LinkClosed(dict):
-    """What receive() hands on once, last, when the link is gone: {"type": "_closed", "reason"}.
-    Its own class, so a peer that sends a map with that type is not taken for it."""
+    """What receive() hands on once, last, when the link is gone: {"type": "_closed", "reason",
+    "text"} (why, in English and as a Text to say). Its own class, so a peer that sends a map
+    with that type is not taken for it."""
 
 
 class LinkError(Exception):
-    """A frame that breaks the protocol, or a link that is gone."""
+    """A frame that breaks the protocol, or a link that is gone; `text` says which, for the
+    player (its str() is the English, for logs)."""
+
+    def __init__(self, key: str, params: dict[str, Any] | None = None):
+        self.text = Text(key, dict(params or {}))
+        super().__init__(self.text.english())
 
 
 def encode(message: dict) -> bytes:
     """One frame holding message; LinkError if it is too big to send."""
     body = msgpack.packb(message, use_bin_type=True)
     if len(body) > MAX_FRAME:
-        raise LinkError(f"a {message.get('type')!r} message of {len(body)} bytes is too big")
+        raise LinkError(N_("a {kind} message of {size} bytes is too big"),
+                        {"kind": str(message.get("type"))[:40], "size": len(body)})
     return _LENGTH.pack(len(body)) + body
 
 
@@ -54,9 +69,10 @@ def decode(body: bytes) -> dict:
                                   max_str_len=MAX_FRAME, max_array_len=MAX_FRAME,
                                   max_map_len=4096)
     except Exception as exc:  # msgpack raises several kinds on junk
-        raise LinkError(f"a frame that is not msgpack ({type(exc).__name__})") from None
+        raise LinkError(N_("a frame that is not msgpack ({error})"),
+                        {"error": type(exc).__name__}) from None
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-        raise LinkError("a frame that is not a message (a map with a string 'type')")
+        raise LinkError(N_("a frame that is not a message (a map with a string 'type')"))
     return message
 
 
@@ -68,12 +84,12 @@ def _read_exactly(sock: socket.socket, n: int, deadline: float | None = None,
         if deadline is not None:  # one limit for the whole read, not one per recv
             remaining = deadline - now()
             if remaining <= 0:
-                raise LinkError("no whole message in time")
+                raise LinkError(NO_WHOLE_MESSAGE)
             sock.settimeout(remaining)
         chunk = sock.recv(min(left, 65536))
         if not chunk:
-            raise LinkError("the connection was closed" if left == n and not parts
-                            else "the connection was closed in the middle of a frame")
+            raise LinkError(CLOSED if left == n and not parts
+                            else N_("the connection was closed in the middle of a frame"))
         parts.append(chunk)
         left -= len(chunk)
     return b"".join(parts)
@@ -86,12 +102,13 @@ def read_frame(sock: socket.socket, deadline: float | None = None,
     try:
         (length,) = _LENGTH.unpack(_read_exactly(sock, 4, deadline, now))
         if length > MAX_FRAME:
-            raise LinkError(f"a frame of {length} bytes (at most {MAX_FRAME})")
+            raise LinkError(N_("a frame of {size} bytes (at most {most})"),
+                            {"size": length, "most": MAX_FRAME})
         return decode(_read_exactly(sock, length, deadline, now))
     except TimeoutError:
         if deadline is None:
             raise
-        raise LinkError("no whole message in time") from None
+        raise LinkError(NO_WHOLE_MESSAGE) from None
 
 
 class Link:
@@ -104,7 +121,8 @@ class Link:
         self.peer = peer or _peer_name(sock)
         self.heartbeat, self.timeout = heartbeat, timeout
         self.inbox: queue.Queue[dict] = queue.Queue(MAX_INBOX)
-        self.closed_reason: str | None = None
+        self.closed_reason: str | None = None  # why the link is gone, in English (logs)
+        self.closed_text: Text | None = None  # the same, to say to the player
         self.last_heard = now()
         self._send_lock = threading.Lock()
         self._closed = threading.Event()
@@ -132,13 +150,14 @@ class Link:
         try:
             frame = encode(message)
         except (LinkError, TypeError, ValueError) as exc:
-            self.close(f"could not send: {exc}")
+            self.close(Text(N_("this side could not send a message ({error})"),
+                            {"error": type(exc).__name__}))
             return False
         try:
             with self._send_lock:
                 self.sock.sendall(frame)
         except OSError as exc:
-            self.close(f"the connection broke ({exc.strerror or exc})")
+            self.close(Text(LOST, {"error": exc.strerror or str(exc)}))
             return False
         if self.record_sent:
             self.sent.append(message)
@@ -163,12 +182,16 @@ class Link:
         if not self._closed.is_set() or self._told_closed or not self.inbox.empty():
             return None
         self._told_closed = True
-        return LinkClosed(type="_closed", reason=self.closed_reason or "closed")
+        return LinkClosed(type="_closed", reason=self.closed_reason or "closed",
+                          text=self.closed_text or Text(CLOSED))
 
-    def close(self, reason: str = "closed") -> None:
+    def close(self, reason: Text | str = "closed") -> None:
+        """End the link; `reason` is said to this side's player (a str: this side's own
+        English, for logs and tests)."""
         if self._closed.is_set():
             return
-        self.closed_reason = reason
+        self.closed_text = reason if isinstance(reason, Text) else Text(reason)
+        self.closed_reason = self.closed_text.english()
         self._closed.set()
         try:
             self.sock.shutdown(socket.SHUT_RDWR)
@@ -181,34 +204,40 @@ class Link:
             try:
                 message = read_frame(self.sock)
             except LinkError as exc:
-                self.close(str(exc))
+                self.close(exc.text)
                 return
             except TimeoutError:
-                self.close(f"the other side has been silent for {self.timeout:g} s")
+                self.close(self._silent())
                 return
-            except OSError:
-                self.close("the connection was lost")
+            except OSError as exc:
+                self.close(Text(LOST, {"error": exc.strerror or str(exc)}))
                 return
             now = self.last_heard = self.now()
             self._allowance = min(BURST, self._allowance + (now - self._counted) * RATE) - 1
             self._counted = now
             if self._allowance < 0:
-                self.close(f"the other side sent more than {RATE:g} messages a second")
+                self.close(Text(N_("the other side sent more than {n} messages a second"),
+                                {"n": f"{RATE:g}"}))
                 return
             if message["type"] == "ping":
                 continue
             try:
                 self.inbox.put_nowait(message)
             except queue.Full:
-                self.close(f"the other side sent more than {MAX_INBOX} messages unread")
+                self.close(Text(N_("the other side sent more than {n} messages unread"),
+                                {"n": MAX_INBOX}))
                 return
 
     def _beat_loop(self) -> None:
         while not self._closed.wait(self.heartbeat):
             if self.now() - self.last_heard > self.timeout:
-                self.close(f"the other side has been silent for {self.timeout:g} s")
+                self.close(self._silent())
                 return
             self.send({"type": "ping"})
+
+    def _silent(self) -> Text:
+        return Text(N_("the other side has been silent for {seconds} s"),
+                    {"seconds": f"{self.timeout:g}"})
 
 
 def _peer_name(sock: socket.socket) -> str:

@@ -201,7 +201,7 @@ class Rejoin:
         self._note(EventKind.REFRESH)
 
     # --- a lost link
-    def _link_lost(self, reason: str) -> None:
+    def _link_lost(self, reason: Text) -> None:
         was, self.connected = self.connected, False
         self.waiting = False
         self.withdraw_questions()

@@ -146,7 +146,8 @@ class Session(Offers, Ends, Rejoin):
     def pump(self) -> None:
         while (message := self.link.receive()) is not None:
             if isinstance(message, LinkClosed):
-                self._link_lost(peer_line(message["reason"]))
+                text = message.get("text")
+                self._link_lost(text if isinstance(text, Text) else Text(message["reason"]))
             else:
                 self.handle(message)
         if self.match.over:
@@ -196,7 +197,7 @@ class Session(Offers, Ends, Rejoin):
         self.violation = f"{self.peer_name} broke the protocol: {why}"[:300]
         self.send({"type": "error", "text": self.violation})
         self._say(N_("{name} broke the protocol: {why}"), why=why[:250])
-        self.link.close(self.violation)
+        self.link.close(Text(N_("{name} broke the protocol"), {"name": self.peer_name}))
         self.withdraw_questions()
 
     # --- the moves

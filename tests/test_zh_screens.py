@@ -528,3 +528,31 @@ def test_a_hosts_refusal_is_said_whatever_it_holds(frame):
         if said.key in messages.REFUSALS:
             assert all(isinstance(v, (str, int)) and len(str(v)) <= 80
                        for v in said.params.values())
+
+
+def test_a_lost_link_is_said_in_the_players_language():
+    """The other program quits mid-game: the host's player is told in Chinese (it read
+    '连接中断：the connection was lost'), on a real socket as on the memory link."""
+    import socket as socket_
+
+    from net.link import CLOSED, Link, LinkClosed
+    from players.events import EventKind
+    from tests.fakes.wire import memory_pair
+    a, b = socket_.socketpair()
+    near, far = Link(a, peer="near").start(), Link(b, peer="far").start()
+    far.close("the guest's window was closed")
+    closed = None
+    for _tries in range(200):
+        closed = near.wait(0.05)
+        if isinstance(closed, LinkClosed):
+            break
+    assert isinstance(closed, LinkClosed) and closed["text"] == Text(CLOSED), closed
+    h, g = memory_pair("ataxx", seed=5)
+    g.link.close("the guest's window was closed")
+    i18n.set_language("zh_CN")
+    try:
+        lost = [e for e in h.events() if e.kind is EventKind.PEER_LOST]
+        assert len(lost) == 1
+        _only_chinese(lost[0].text.say())
+    finally:
+        i18n.set_language("en")

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from collections import deque
 
+from game.i18n import Text
 from net import session as lan
-from net.link import LinkClosed, decode, encode
+from net.link import CLOSED, LinkClosed, decode, encode
 
 
 class MemoryLink:
@@ -18,6 +19,7 @@ class MemoryLink:
         self.inbox: deque[dict] = deque()
         self.other: MemoryLink | None = None
         self.closed_reason: str | None = None
+        self.closed_text: Text | None = None
         self._told_closed = False
         self.sent: list[dict] = []
         self.record_sent = True
@@ -42,15 +44,17 @@ class MemoryLink:
             return self.inbox.popleft()
         if self.closed_reason is not None and not self._told_closed:
             self._told_closed = True
-            return LinkClosed(type="_closed", reason=self.closed_reason)
+            return LinkClosed(type="_closed", reason=self.closed_reason, text=self.closed_text)
         return None
 
-    def close(self, reason: str = "closed") -> None:
-        """Close both ends (a TCP link closed on one side is closed on the other)."""
+    def close(self, reason: Text | str = "closed") -> None:
+        """Close both ends: a TCP link closed on one side is closed on the other, which reads
+        only that the connection was closed."""
         if self.closed_reason is None:
-            self.closed_reason = reason
+            self.closed_text = reason if isinstance(reason, Text) else Text(reason)
+            self.closed_reason = self.closed_text.english()
             if self.other is not None:
-                self.other.close(reason)
+                self.other.close(Text(CLOSED))
 
 
 def link_pair() -> tuple[MemoryLink, MemoryLink]:
