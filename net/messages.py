@@ -52,7 +52,7 @@ class Refused(RulesError):
     """A message refused by a handler, with its reason as a Text."""
 
     def __init__(self, key: str, **params: Any):
-        self.text = Text(key, params)
+        self.text: Text = Text(key, params)
         super().__init__(self.text.english())
 
 

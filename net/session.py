@@ -112,9 +112,9 @@ class Session(Offers, Ends, Rejoin):
         """The local seat's move. RulesError (and nothing sent) if it is refused here."""
         m = self.match
         if m.over or m.to_move() != self.seat or self.waiting:
-            raise RulesError("wait for your turn")
+            raise messages.Refused(N_("wait for your turn"))
         if not self.connected:
-            raise RulesError("the other player is not connected")
+            raise messages.Refused(N_("the other player is not connected"))
         if self.hidden.submit(move):
             return
         if self.is_host:
@@ -179,7 +179,7 @@ class Session(Offers, Ends, Rejoin):
         try:
             handler(message)
         except RulesError as exc:
-            reason = exc.text if isinstance(exc, messages.Refused) else Text(str(exc)[:200])
+            reason = exc.text or Text(str(exc)[:200])
             self.send(messages.error_frame(kind, reason))
         except Exception as exc:  # a Violation, or any failure a crafted message could cause
             self.cut_off(f"{kind}: {exc}" if isinstance(exc, Violation)

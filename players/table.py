@@ -200,8 +200,8 @@ class Table:
             return None
         if self.hidden_hotseat and self.shown_viewer != seat:
             return None
-        if self.remote is not None and self.remote.waiting:
-            return None
+        if self.remote is not None and (self.remote.waiting or not self.remote.connected):
+            return None  # the move would be refused: the board offers none
         return seat
 
     def sight(self) -> Sight:
@@ -296,7 +296,7 @@ class Table:
             try:
                 self.remote.submit(move)
             except RulesError as exc:
-                return Text(N_("Not allowed: {reason}"), {"reason": str(exc)})
+                return Text(N_("Not allowed: {reason}"), {"reason": exc.text or str(exc)})
             return None
         mover = self.match.to_move()
         try:

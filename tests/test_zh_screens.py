@@ -556,3 +556,29 @@ def test_a_lost_link_is_said_in_the_players_language():
         _only_chinese(lost[0].text.say())
     finally:
         i18n.set_language("en")
+
+
+def test_no_move_is_offered_while_the_other_player_is_away_and_a_late_one_is_said():
+    """The other player's link is down and this side chose to wait: the board offers no move
+    (it offered them all, and each was refused with 'the other player is not connected' in
+    English)."""
+    from players.base import Controller, HumanController
+    from players.table import Table
+    from tests.fakes.wire import memory_pair
+    h, g = memory_pair("ataxx", seed=5)
+    seat = h.seat
+    controllers = [Controller(), Controller()]
+    controllers[seat] = HumanController()
+    table = Table(h.match, controllers, remote=h, io=lambda work: work())
+    assert h.match.to_move() == seat and table.human_to_move() == seat
+    g.link.close("gone")
+    table.tick()
+    assert not h.connected and table.human_to_move() is None
+    i18n.set_language("zh_CN")
+    try:
+        refused = table.play(h.match.legal_moves()[0])
+        assert refused is not None
+        _only_chinese(refused.say())
+    finally:
+        i18n.set_language("en")
+    assert not h.match.moves

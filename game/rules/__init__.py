@@ -22,7 +22,10 @@ from game.i18n import Text
 
 
 class RulesError(ValueError):
-    """A malformed or illegal move, option or text form. Nothing was changed."""
+    """A malformed or illegal move, option or text form. Nothing was changed. Its str() is
+    English; `text`, where one is given, says it in the player's language."""
+
+    text: Text | None = None
 
 
 class Termination(enum.Enum):
