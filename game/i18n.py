@@ -16,6 +16,7 @@ import datetime as _dt
 import gettext
 import locale
 import os
+import string
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,6 +62,36 @@ class Text:
         except (KeyError, IndexError, ValueError):
             return self.key.format(**values) if values else self.key
 
+    def to_data(self) -> dict[str, Any]:
+        """The Text as plain data for a file: its key and its values (a Text among them as
+        data too, anything else as its str)."""
+        return {"key": self.key, "values": {
+            k: v.to_data() if isinstance(v, Text) else v if isinstance(v, str) or (
+                type(v) is int) else str(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_data(cls, data: Any, depth: int = 2) -> Text | None:
+        """A Text read back from a file, which may be crafted: None unless every field of its
+        key is a plain name its values fill (no attribute, index, conversion or format spec
+        that could make a huge or revealing string), with at most four short printable
+        values, Texts among them nested at most `depth` deep."""
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str) \
+                or not 0 < len(data["key"]) <= 400 or not isinstance(data.get("values"), dict):
+            return None
+        values: dict[str, Any] = {}
+        for name, value in data["values"].items():
+            if not isinstance(name, str) or not name.isidentifier() or len(values) == 4:
+                return None
+            if isinstance(value, dict) and depth > 0:
+                value = cls.from_data(value, depth - 1)
+            elif not (type(value) is int or isinstance(value, str) and len(value) <= 200
+                      and value.isprintable()):
+                value = None
+            if value is None:
+                return None
+            values[name] = value
+        return cls(data["key"], values) if _fields_are_plain(data["key"], values) else None
+
     def english(self) -> str:
         """The words in English (logs, --headless lines)."""
         values = {k: v.english() if isinstance(v, Text) else v for k, v in self.params.items()}
@@ -68,6 +99,16 @@ class Text:
             return self.key.format(**values)
         except (KeyError, IndexError, ValueError):
             return self.key
+
+
+def _fields_are_plain(key: str, values: Mapping[str, Any]) -> bool:
+    """Every replacement field of `key` is `{name}` for one of `values`."""
+    try:
+        fields = [(f, spec, conv) for _lit, f, spec, conv in string.Formatter().parse(key)
+                  if f is not None]
+    except ValueError:  # an unmatched brace
+        return False
+    return all(f in values and not spec and conv is None for f, spec, conv in fields)
 
 
 def pgettext(context: str, message: str) -> str:

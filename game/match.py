@@ -124,11 +124,13 @@ class Ending:
 
     loser: int | None
     termination: Termination
-    detail: str = ""
+    detail: str = ""  # the English (a catalogue key where `said` is None)
+    said: Text | None = None  # the words with their values, said in the player's language
 
     def to_dict(self) -> dict:
-        return {"loser": self.loser, "termination": self.termination.value,
-                "detail": self.detail}
+        out = {"loser": self.loser, "termination": self.termination.value,
+               "detail": self.detail}
+        return out | {"said": self.said.to_data()} if self.said is not None else out
 
     @classmethod
     def from_dict(cls, d: Any, players: int) -> Ending:
@@ -141,7 +143,8 @@ class Ending:
             termination = Termination(d.get("termination"))
         except (ValueError, TypeError):
             raise RulesError(f"bad ending: {d.get('termination')!r}") from None
-        return cls(loser, termination, clean_text(d.get("detail", ""), LINE_MAX))
+        return cls(loser, termination, clean_text(d.get("detail", ""), LINE_MAX),
+                   Text.from_data(d.get("said")))  # a crafted one is dropped
 
 
 class Match:
@@ -181,13 +184,9 @@ class Match:
         end = self.ending
         if end is None:
             return self._rules_outcome()
-        detail = Text(end.detail) if end.detail else None
+        detail = end.said or (Text(end.detail) if end.detail else None)
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
-            name = self.seats[end.loser].name
-            who = Text(name) if name in DEFAULT_NAMES else name  # a default name is said too
-            detail = Text(N_("{name} ({side}) resigned"), {
-                "name": who, "side": Text(self.rules.SEAT_NAMES[end.loser])}) \
-                if self.rules.PLAYERS > 1 else Text(N_("{name} resigned"), {"name": who})
+            detail = Text(N_("{name} resigned"), {"name": self.seat_words(end.loser)})
         # two players: the other seat wins; one gives up alone, and of three or more the
         # match cannot say who would have won
         winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None
@@ -227,6 +226,15 @@ class Match:
         """True while the game is in its setup phase (planes)."""
         return self.rules.SETUP and self.rules.setup_pending(self.state)
 
+    def seat_words(self, seat: int) -> Text:
+        """A seat as the screen names it, said in the player's language: the player's name (a
+        default name translated) and, of two or more, the game's colour."""
+        name = self.seats[seat].name
+        who: str | Text = Text(name) if name in DEFAULT_NAMES else name
+        if self.rules.PLAYERS == 1:
+            return Text("{name}", {"name": who})
+        return Text(N_("{name} ({side})"), {"name": who, "side": Text(self.rules.SEAT_NAMES[seat])})
+
     def seat_title(self, seat: int) -> str:
         """How the screen names a seat: the player's name and the game's colour."""
         name = self.seats[seat].name
@@ -245,11 +253,13 @@ class Match:
         self.states.append(new_state)
         return new_state
 
-    def resign(self, seat: int, detail: str = "",
+    def resign(self, seat: int, detail: str | Text = "",
                termination: Termination = Termination.RESIGNATION) -> None:
-        """Seat gives up, or forfeits (a program that failed, a lost link: say why)."""
+        """Seat gives up, or forfeits (a program that failed, a lost link: say why, as a
+        catalogue key or a Text)."""
         if not self.over and seat in range(self.rules.PLAYERS):
-            self.ending = Ending(seat, termination, detail)
+            self.ending = Ending(seat, termination, detail.english()[:LINE_MAX], detail) \
+                if isinstance(detail, Text) else Ending(seat, termination, detail)
 
     def agree_draw(self, detail: str = N_("Draw agreed")) -> None:
         """Both players agreed to end the game as a draw."""

@@ -175,7 +175,8 @@ class Ends:
         self.verdict = verdict
         self._note(EventKind.NOTICE, text=verdict.said)
         if not verdict.ok:
-            self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200])
+            self.match.ending = Ending(self.peer_seat, Termination.FAILURE, str(verdict)[:200],
+                                       verdict.said)
             self._note(EventKind.REFRESH)
 
 

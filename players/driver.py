@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from game.i18n import N_, Text
 from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
+from game.text import clean_text
 from players.base import Controller, Decision, HumanController, SeatFailure
 from players.bot import AIController
 from players.program import AgentController
@@ -33,7 +35,7 @@ def controller_for(seat: Seat, seconds: float | None = None, seed: int | None = 
 
 
 Submit = Callable[[Any], Any]
-Forfeit = Callable[[int, str, Termination], None]
+Forfeit = Callable[[int, Text, Termination], None]
 
 
 class SeatDriver:
@@ -75,8 +77,9 @@ class SeatDriver:
             self._asked = key
         try:
             return ctrl.poll()
-        except SeatFailure as exc:
-            self.forfeit(seat, str(exc), exc.termination)
+        except SeatFailure as exc:  # the program's own words are for its author: English
+            self.forfeit(seat, Text(N_("Lost through a failure: {why}"),
+                                    {"why": clean_text(str(exc), 200)}), exc.termination)
             return None
 
     def apply(self, move: Any) -> bool:
@@ -87,13 +90,14 @@ class SeatDriver:
         try:
             self.submit(move)
         except RulesError as exc:
-            self.forfeit(seat, f"{self.match.seat_title(seat)} played an illegal move: {exc}",
-                         Termination.ILLEGAL_MOVE)
+            self.forfeit(seat, Text(N_("{name} played an illegal move: {why}"), {
+                "name": self.match.seat_words(seat), "why": clean_text(str(exc), 200)}),
+                Termination.ILLEGAL_MOVE)
             return False
         return True
 
-    def forfeit(self, seat: int, detail: str, termination: Termination) -> None:
-        self.failure = detail
+    def forfeit(self, seat: int, detail: Text, termination: Termination) -> None:
+        self.failure = detail.english()
         self.cancel()
         self._forfeit(seat, detail, termination)
 

@@ -373,10 +373,10 @@ class Table:
         else:
             self.match.play(move)
 
-    def _forfeit(self, seat: int, detail: str, why: Termination) -> None:
+    def _forfeit(self, seat: int, detail: Text, why: Termination) -> None:
         """A seat failed (a program died or lied, a bot broke): it loses, and it is said."""
         if self.remote is not None:
-            self.remote.resign(detail)
+            self.remote.resign(detail.english())
         else:
             self.match.resign(seat, detail, why)
         self.pending = None

@@ -12,13 +12,16 @@ a time or all at once, so any two messages may cross.
 """
 
 import random
+import re
 
 import hypothesis.strategies as st
+import msgpack
 import pytest
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from ai.base import Budget, decide_setup
+from game import i18n
 from game.match import Match
 from game.rules import RulesError
 from net import session as lan
@@ -329,6 +332,14 @@ def test_a_peer_still_owing_its_reveal_when_this_side_leaves_is_unverified():
     assert h.match.over and not h.verdict
     h.close()
     assert not h.verdict.ok and "unverified" in h.match.result_line()
+    again = Match.from_record(msgpack.unpackb(msgpack.packb(h.match.to_record())))
+    i18n.set_language("zh_CN")  # and said in the player's language, after a reload too
+    try:
+        for match in (h.match, again):
+            said = match.outcome().words.say()
+            assert re.search(r"[\u4e00-\u9fff]", said) and "unverified" not in said, said
+    finally:
+        i18n.set_language("en")
 
 
 def test_a_reveal_lost_with_the_link_goes_again_on_the_resume():

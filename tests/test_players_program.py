@@ -58,7 +58,7 @@ def test_misbehaving_agent_loses_with_a_reason(race, program, words):
     match, ctrl = play_against(agent(*program), race, time_ms=600_000)
     out = match.outcome()
     assert out.winner == 1 and match.resigned == 0 and match.moves == []
-    assert words in out.reason and out.reason.startswith("program ")
+    assert words in out.reason and out.reason.startswith("Lost through a failure: program ")
     assert ctrl.proc.proc.poll() is not None  # it was ended
 
 

@@ -582,3 +582,63 @@ def test_no_move_is_offered_while_the_other_player_is_away_and_a_late_one_is_sai
     finally:
         i18n.set_language("en")
     assert not h.match.moves
+
+
+_VALUE = st.one_of(st.text(max_size=250), st.integers(), st.booleans(), st.none(),
+                   st.lists(st.integers(), max_size=3), st.floats())
+
+
+@hypothesis.settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.recursive(st.fixed_dictionaries({"key": st.text(max_size=60), "values": st.dictionaries(
+        st.text(max_size=8), _VALUE, max_size=5)}),
+        lambda inner: st.fixed_dictionaries({"key": st.text(max_size=60), "values":
+                                             st.dictionaries(st.text(max_size=8), inner,
+                                                             max_size=3)}), max_leaves=6),
+    st.sampled_from([{"key": "{n:>999999999}", "values": {"n": 1}},
+                     {"key": "{n.__class__.__mro__}", "values": {"n": "x"}},
+                     {"key": "{n!r}{0}", "values": {"n": "x"}},
+                     {"key": "{", "values": {}}]),
+    _VALUE))
+def test_words_read_from_a_file_are_said_safely_whatever_they_hold(data):
+    """An ending's words are kept in saves and replays as a Text's data; a crafted file may
+    hold anything there. What is read back is a Text whose every field is a plain name it
+    fills (no format spec could make a billion-space line, no attribute could show the
+    program's insides), or nothing."""
+    text = Text.from_data(data)
+    if text is None:
+        return
+    i18n.set_language("zh_CN")
+    try:
+        words = text.say()
+    finally:
+        i18n.set_language("en")
+    assert len(words) <= 60 + 4 * 3 * (200 + 60) and len(text.english()) <= len(words) + 4000
+    assert Text.from_data(text.to_data()) == text  # and it goes round again unchanged
+
+
+def test_a_failed_program_is_said_in_the_language_with_its_own_words_kept():
+    """A 'Program…' seat that fails: the loss is said in the player's language; what the
+    program did wrong stays in its author's English, inside that sentence (it read 'program
+    mybot cannot start …' alone)."""
+    from game.rules import Termination
+    from players.base import Controller, SeatFailure
+    from players.driver import SeatDriver
+
+    class Broken(Controller):
+        def request(self, match, seat):
+            pass
+
+        def poll(self):
+            raise SeatFailure("program mybot cannot start 'mybot --play': No such file")
+
+    match = Match("ataxx", None, 3, [Seat("agent", "mybot"), Seat("human", "Ann")])
+    driver = SeatDriver(match, [Broken(), Controller()])
+    assert driver.poll() is None
+    assert match.over and match.ending.termination is Termination.FAILURE
+    i18n.set_language("zh_CN")
+    try:
+        said = match.outcome().words.say()
+    finally:
+        i18n.set_language("en")
+    assert said.startswith("因故障判负") and "cannot start" in said, said
