@@ -13,6 +13,7 @@ This module imports nothing of the project, so every layer may use it.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import gettext
 import locale
 import os
@@ -99,6 +100,28 @@ class Text:
             return self.key.format(**values)
         except (KeyError, IndexError, ValueError):
             return self.key
+
+
+# The operating system's errors a player meets, in words the catalogues hold (the system's own
+# words are English on most machines).
+_SYSTEM_ERRORS = {
+    errno.ENOSPC: N_("the disk is full"), errno.EDQUOT: N_("the disk is full"),
+    errno.EACCES: N_("permission denied"), errno.EPERM: N_("permission denied"),
+    errno.EROFS: N_("the disk is read-only"), errno.ENOENT: N_("no such file or folder"),
+    errno.ENAMETOOLONG: N_("the name is too long"), errno.EADDRINUSE: N_("the port is in use"),
+    errno.EADDRNOTAVAIL: N_("that address is not this computer's"),
+    errno.ENETUNREACH: N_("the network cannot be reached"),
+    errno.EHOSTUNREACH: N_("the network cannot be reached"),
+    errno.ETIMEDOUT: N_("no answer in time"), errno.ECONNRESET: N_("the connection was reset"),
+}
+
+
+def system_error(exc: OSError) -> Text:
+    """An operating system error in the player's language where it is one a player meets;
+    else in the system's own words."""
+    if exc.errno in _SYSTEM_ERRORS:
+        return Text(_SYSTEM_ERRORS[exc.errno])
+    return Text("{error}", {"error": exc.strerror or str(exc)})
 
 
 def _fields_are_plain(key: str, values: Mapping[str, Any]) -> bool:

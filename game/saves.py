@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game import storage
-from game.i18n import N_, Text
+from game.i18n import N_, Text, system_error
 from game.match import Match
 from game.replay import file_date
 from game.rules import RulesError
@@ -74,7 +74,7 @@ def save_in_background(match: Match, name: str = AUTOSAVE, done: list | None = N
             if name != AUTOSAVE and not quiet:
                 msg = saved
         except OSError as exc:
-            msg = Text(N_("Could not save: {error}"), {"error": exc.strerror or str(exc)})
+            msg = Text(N_("Could not save: {error}"), {"error": system_error(exc)})
         if done is not None and msg is not None:
             done.append(msg)
 

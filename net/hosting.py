@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game import APP_VERSION, registry
-from game.i18n import N_, Text
+from game.i18n import N_, Text, system_error
 from game.match import Match
 from game.rules import RulesError
 from net import messages
@@ -197,7 +197,7 @@ def unreachable(exc: OSError) -> Text:
         return Text(N_("no computer on the network has that name"))
     if isinstance(exc, TimeoutError):
         return Text(NO_ANSWER)
-    return Text(N_("the network said: {error}"), {"error": exc.strerror or str(exc)})
+    return Text(N_("the network said: {error}"), {"error": system_error(exc)})
 
 
 def join(address: tuple[str, int], game: str | None, options: dict | None, name: str,

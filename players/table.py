@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from game import replay, saves, stats
 from game.clock import GameClock, control
-from game.i18n import N_, Text
+from game.i18n import N_, Text, system_error
 from game.match import Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from players.base import Controller, Decision
@@ -471,7 +471,7 @@ class Table:
                 replay.save_replay(match, duration)
             except OSError as exc:
                 notices.append(Text(N_("Replay not saved: {error}"),
-                                    {"error": exc.strerror or str(exc)}).say())
+                                    {"error": system_error(exc)}).say())
 
         if self.quitting:
             write()

@@ -642,3 +642,27 @@ def test_a_failed_program_is_said_in_the_language_with_its_own_words_kept():
     finally:
         i18n.set_language("en")
     assert said.startswith("因故障判负") and "cannot start" in said, said
+
+
+def test_a_save_on_a_full_disk_is_said_in_the_language(monkeypatch):
+    """The system's own words for a full disk are English: the arcade says the errors a
+    player meets itself (it read '无法保存：No space left on device')."""
+    import errno
+
+    from game import storage
+    match = Match("ataxx", None, 3)
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(storage, "write_file", full)
+    done: list = []
+    saves.save_in_background(match, "mine", done).join(10)
+    i18n.set_language("zh_CN")
+    try:
+        assert len(done) == 1
+        _only_chinese(done[0].say())
+        assert "磁盘已满" in done[0].say()
+        for code in (errno.EACCES, errno.EROFS, errno.EADDRINUSE, errno.ENETUNREACH):
+            _only_chinese(i18n.system_error(OSError(code, "English words")).say())
+    finally:
+        i18n.set_language("en")

@@ -17,7 +17,7 @@ from client.scenes.base import Scene
 from client.ui import theme
 from client.ui.widgets import LABEL_MARGIN, Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
-from game.i18n import Text, _, options_said
+from game.i18n import Text, _, options_said, system_error
 from game.rules import RulesError
 from net import discovery, messages, takeup
 from net.hosting import NO_WELCOME, JoinFailed, unreachable
@@ -164,7 +164,7 @@ class LobbyScene(Scene):
             try:
                 self.host = Host(game, options, 0)  # the usual port is taken: any will do
             except OSError as exc:
-                self.app.toast(_("Cannot host: {error}").format(error=exc.strerror or exc))
+                self.app.toast(_("Cannot host: {error}").format(error=system_error(exc).say()))
                 return
         except RulesError as exc:
             self.app.toast(_("Cannot host: {error}").format(error=exc))
@@ -229,7 +229,8 @@ class LobbyScene(Scene):
             self.app.toast(_("This LAN game cannot be taken up: its save is damaged"))
             return
         except OSError as exc:  # the port is taken, or the network is down
-            self.app.toast(_("Could not continue: {error}").format(error=exc.strerror or exc))
+            self.app.toast(_("Could not continue: {error}").format(
+                error=system_error(exc).say()))
             return
         self._play(session)
 

@@ -21,6 +21,7 @@ from game.i18n import (
     pgettext,
     result_summary,
     result_words,
+    system_error,
     view_title,
 )
 from game.match import Match
@@ -86,7 +87,7 @@ class _FileListScene(Scene):
             try:
                 entry.path.unlink()
             except OSError as exc:
-                self.app.toast(_("Could not delete: {error}").format(error=exc.strerror or exc))
+                self.app.toast(_("Could not delete: {error}").format(error=system_error(exc).say()))
             self.reload()
 
         self.app.push("confirm", message=_("Delete this file?"), on_yes=delete, yes=_("Delete"),

@@ -21,7 +21,7 @@ from client.scenes.base import Scene, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
-from game.i18n import N_, _, format_number, format_percent, pgettext, seat_title
+from game.i18n import N_, _, format_number, format_percent, pgettext, seat_title, system_error
 from game.match import Match, Seat
 from game.rules import RulesError
 
@@ -184,7 +184,7 @@ class ReviewScene(Scene):
                 except storage.FileError:  # its English reason is of no use to a player
                     note = storage.unreadable(Path(found).stem, None).say()
                 except OSError as exc:
-                    note = exc.strerror or str(exc)
+                    note = system_error(exc).say()
             return "done", job.result, found, note
 
         self.worker.submit(work)
