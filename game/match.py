@@ -186,7 +186,10 @@ class Match:
             return self._rules_outcome()
         detail = end.said or (Text(end.detail) if end.detail else None)
         if not detail and end.termination is Termination.RESIGNATION and end.loser is not None:
-            detail = Text(N_("{name} resigned"), {"name": self.seat_words(end.loser)})
+            who = self._name_words(end.loser)
+            detail = Text(N_("{name} ({side}) resigned"), {
+                "name": who, "side": Text(self.rules.SEAT_NAMES[end.loser])}) \
+                if self.rules.PLAYERS > 1 else Text(N_("{name} resigned"), {"name": who})
         # two players: the other seat wins; one gives up alone, and of three or more the
         # match cannot say who would have won
         winner = 1 - end.loser if end.loser is not None and self.rules.PLAYERS == 2 else None
@@ -229,11 +232,15 @@ class Match:
     def seat_words(self, seat: int) -> Text:
         """A seat as the screen names it, said in the player's language: the player's name (a
         default name translated) and, of two or more, the game's colour."""
-        name = self.seats[seat].name
-        who: str | Text = Text(name) if name in DEFAULT_NAMES else name
+        who = self._name_words(seat)
         if self.rules.PLAYERS == 1:
             return Text("{name}", {"name": who})
         return Text(N_("{name} ({side})"), {"name": who, "side": Text(self.rules.SEAT_NAMES[seat])})
+
+    def _name_words(self, seat: int) -> str | Text:
+        """A seat's name, a default name to be said in the player's language."""
+        name = self.seats[seat].name
+        return Text(name) if name in DEFAULT_NAMES else name
 
     def seat_title(self, seat: int) -> str:
         """How the screen names a seat: the player's name and the game's colour."""

@@ -666,3 +666,16 @@ def test_a_save_on_a_full_disk_is_said_in_the_language(monkeypatch):
             _only_chinese(i18n.system_error(OSError(code, "English words")).say())
     finally:
         i18n.set_language("en")
+
+
+def test_a_resignation_is_said_as_one_phrase():
+    """'{name} ({side}) resigned' is one phrase in the catalogue: composing it from the seat's
+    words put a space inside the Chinese ('Ann（红方） 认输')."""
+    match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.resign(0)
+    i18n.set_language("zh_CN")
+    try:
+        said = match.outcome().words.say()
+    finally:
+        i18n.set_language("en")
+    assert said.startswith("Ann（") and said.endswith("）认输") and " " not in said, said
