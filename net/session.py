@@ -37,7 +37,9 @@ from net.ending import (
 )
 from net.hosting import (  # noqa: F401 (the LAN's names, as the client and headless know them)
     HELLO_TIMEOUT,
+    NO_WELCOME,
     Host,
+    JoinFailed,
     check_hello,
     check_lan_options,
     fixed_lan_options,
@@ -46,6 +48,7 @@ from net.hosting import (  # noqa: F401 (the LAN's names, as the client and head
     lan_games,
     lan_save_name,
     secrets_for,
+    unreachable,
 )
 from net.link import Link, LinkClosed
 from net.messages import MESSAGES  # noqa: F401

@@ -20,10 +20,11 @@ from game import registry, settings, storage
 from game.i18n import Text, _, options_said, system_error
 from game.rules import RulesError
 from net import discovery, messages, takeup
-from net.hosting import NO_WELCOME, JoinFailed, unreachable
 from net.link import DEFAULT_PORT, parse_address
 from net.session import (
+    NO_WELCOME,
     Host,
+    JoinFailed,
     Session,
     check_lan_options,
     fixed_lan_options,
@@ -32,6 +33,7 @@ from net.session import (
     lan_save_name,
     start_hosted,
     start_joined,
+    unreachable,
 )
 from players.base import Controller, HumanController
 
