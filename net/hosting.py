@@ -110,7 +110,12 @@ class Host:
         threading.Thread(target=self._accept_loop, daemon=True, name="lan-accept").start()
 
     def stop(self) -> None:
+        """Stop listening, at once: the port is free as this returns."""
         self._stop.set()
+        try:  # close() alone leaves the socket listening while accept() blocks on it
+            self.server.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         try:
             self.server.close()
         except OSError:
@@ -129,6 +134,9 @@ class Host:
                 pause = min(pause * 2, 1.0)
                 continue
             pause = 0.01
+            if self._stop.is_set():  # came in as the host stopped
+                sock.close()
+                return
             if not self._greeting.acquire(blocking=False):
                 self._turn_away(sock, Text(messages.TOO_MANY))
                 continue

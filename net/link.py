@@ -255,6 +255,12 @@ def connect(host: str, port: int, timeout: float = 5.0) -> socket.socket:
     return sock
 
 
+def address_text(where: tuple[str, int]) -> str:
+    """An address as a player types it back: host:port, [v6]:port (parse_address's inverse)."""
+    host, port = where
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
 def parse_address(text: str, default_port: int) -> tuple[str, int]:
     """'host', 'host:port' or '[v6]:port' -> (host, port); ValueError if it isn't one."""
     text = text.strip()

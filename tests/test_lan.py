@@ -13,6 +13,8 @@ from pathlib import Path
 
 import msgpack
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ai.base import Budget, decide_setup
 from game.i18n import Text
@@ -20,7 +22,7 @@ from game.rules import RulesError
 from net import discovery, messages
 from net import session as lan
 from net.hosting import JoinFailed
-from net.link import MAX_FRAME, Link, LinkError, decode, encode, parse_address
+from net.link import MAX_FRAME, Link, LinkError, address_text, decode, encode, parse_address
 from net.secrets import Open, commitment
 from net.session import Host, join, start_hosted, start_joined
 from players.events import EventKind
@@ -683,3 +685,26 @@ def test_a_signal_closes_a_lan_game_without_the_question_a_closed_window_asks():
             signal.signal(s, handler)
         guest.close()
         h.close()
+
+
+def test_a_stopped_host_frees_its_port_at_once():
+    """Found in a real-window pass: after 'Stop hosting' the port went on listening (close()
+    does not end a listening socket another thread is blocked in accept() on), so a guest that
+    joined was taken in by nobody and waited two minutes, and taking up a LAN game on that
+    port said it was in use."""
+    host = Host("ataxx", {}, 0, "127.0.0.1")
+    with socket.create_connection(("127.0.0.1", host.port)) as s:  # the accept loop runs,
+        s.sendall(b"junk")
+    pump_until([], lambda: len(host.refused) == 1)  # and is back in accept()
+    host.stop()
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", host.port), timeout=5).close()
+
+
+@given(host=st.one_of(st.from_regex(r"[a-z0-9][a-z0-9.-]{0,30}", fullmatch=True),
+                      st.ip_addresses().map(str)),
+       port=st.integers(1, 65535))
+def test_an_address_said_back_reads_as_the_same_address(host, port):
+    """The lobby shows and knocks at the address it parsed once (it parsed host:port again,
+    so 'a:b:c' became 'a:b:c:47475:47475' and '::1' lost its port)."""
+    assert parse_address(address_text((host, port)), 1) == (host, port)

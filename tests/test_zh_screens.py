@@ -486,7 +486,7 @@ def test_joining_by_address_is_refused_in_the_players_language(h):
         scene.join_address()
         _only_chinese(h.app.toasts[-1][0], "host port")
     port = spare_port()
-    scene.join(f"127.0.0.1:{port}", None, None)  # nobody listens there
+    scene.join(("127.0.0.1", port), None, None)  # nobody listens there
     h.wait_until(lambda: not scene.status)
     _only_chinese(h.app.toasts[-1][0])
     host = Host("ataxx", {}, 0, "127.0.0.1")

@@ -20,7 +20,7 @@ from game import registry, settings, storage
 from game.i18n import Text, _, options_said, system_error
 from game.rules import RulesError
 from net import discovery, messages, takeup
-from net.link import DEFAULT_PORT, parse_address
+from net.link import DEFAULT_PORT, address_text, parse_address
 from net.session import (
     NO_WELCOME,
     Host,
@@ -117,7 +117,8 @@ class LobbyScene(Scene):
         found = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
         self.found = found[:6]
         self.host_buttons.set([Button(self._host_label(h, True),
-                                      lambda h=h: self.join(h.address, h.game, h.options))
+                                      lambda h=h: self.join(parse_address(h.address, DEFAULT_PORT),
+                                                            h.game, h.options))
                                for h in self.found])
         actions = [Button(_("Connect to address"), self.join_address)]
         if self.host is None:
@@ -138,11 +139,12 @@ class LobbyScene(Scene):
                 typed=typed) if typed else _("Type the host's address first"))
             self.app.sound.play("refused")
             return
-        self.join(f"{where[0]}:{where[1]}", None, None)
+        self.join(where, None, None)
 
-    def join(self, address: str, game: str | None, options: dict | None) -> None:
-        where = parse_address(address, DEFAULT_PORT)
-        self.status = _("Connecting to {address}… the host decides").format(address=address)
+    def join(self, where: tuple[str, int], game: str | None, options: dict | None) -> None:
+        """Knock at a host, off the loop; its answer is taken up by update()."""
+        self.status = _("Connecting to {address}… the host decides").format(
+            address=address_text(where))
 
         def work() -> None:
             try:
@@ -258,7 +260,7 @@ class LobbyScene(Scene):
         self.status = ""
         if kind == "error":
             self.app.toast(_("Could not join {address}: {error}").format(
-                address=f"{where[0]}:{where[1]}", error=result.say()))
+                address=address_text(where), error=result.say()))
             self.app.sound.play("refused")
             return
         try:
