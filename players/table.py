@@ -279,10 +279,17 @@ class Table:
         if self.remote is not None:
             self.remote.chat(text)
 
+    @property
+    def peer_away(self) -> bool:
+        """Over the LAN, the game not over and the other player's link down: it may be
+        waited for or claimed."""
+        r = self.remote
+        return r is not None and not self.match.over and not r.connected
+
     def claim(self) -> None:
         """The other player is gone: this side takes the game."""
         r = self.remote
-        if r is not None and not self.match.over and not r.connected:
+        if r is not None and self.peer_away:
             self.match.resign(r.peer_seat, N_("the other player left; game claimed"),
                               Termination.DISCONNECT)
             self._emit(EventKind.REFRESH)

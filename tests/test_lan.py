@@ -593,11 +593,26 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
         moves = list(play.match.moves)
         assert not play.try_move("not a move", by_human=True)
         assert play.match.moves == moves
-        # the guest leaves: the host is asked to claim or wait
+        # the guest leaves: the host is asked to claim or wait; it waits, and may claim later
+        # from the panel (found in a real window: after Wait nothing could claim the game, the
+        # panel still offered a draw to nobody, and Menu said the other player would be told)
         guest.close()
         h.wait_until(lambda: isinstance(h.top, ConfirmScene))
+        h.click_button("Wait")
+        h.frame()
+        assert h.top is play and play.status_text() == "Waiting for Guest to come back"
+        labels = [b.label for b in play.panel_buttons.buttons]
+        assert "Claim the game" in labels and "Offer a draw" not in labels, labels
+        play.ask_leave()
+        assert "Continue over the LAN" in h.top.detail
+        h.click_button("Stay")
         h.click_button("Claim the game")
         assert play.match.over and play.match.outcome().winner == play.session.seat
+        h.frames(3)
+        if h.top is play:
+            play.show_result()
+        rematch = h.top.buttons.buttons[0]  # the result card: no rematch with one who is gone
+        assert rematch.label.startswith("Rematch") and not rematch.enabled
     finally:
         h.close()
 

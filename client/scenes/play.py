@@ -120,8 +120,10 @@ class PlayScene(PlayView):
         if self.match.over or not self.humans or self.demo:
             self.leave_game()
             return
-        detail = (_("It is saved: choose Continue on the title screen to go on.")
-                  if self.session is None else _("The other player will be told."))
+        detail = _("It is saved: choose Continue on the title screen to go on.") \
+            if self.session is None else _("The other player will be told.") \
+            if not self.table.peer_away else \
+            _("It is saved: choose Continue over the LAN on the title screen to go on.")
         self.app.push("confirm", message=_("Leave this game?"), on_yes=self.leave_game,
                       yes=_("Leave"), no=_("Stay"), detail=detail)
 
@@ -259,6 +261,7 @@ class PlayScene(PlayView):
             elif kind is EventKind.NOTICE:
                 self.app.toast(event.text.say())
             elif kind is EventKind.PEER_LOST:
+                self._build_buttons()  # Claim in the panel, for after a Wait
                 self.app.push(
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "

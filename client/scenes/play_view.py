@@ -111,7 +111,9 @@ class PlayView(Scene):
             buttons.append(Button(undo, self.undo, hotkey=pygame.K_u, enabled=t.can_undo()))
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
-            if self.session is not None:
+            if self.session is not None and t.peer_away:  # waited for: it may be claimed
+                buttons.append(Button(_("Claim the game"), self.claim_game))
+            elif self.session is not None:
                 buttons.append(Button(_("Offer a draw"), t.offer_draw,
                                       enabled=not self.match.over))
                 buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
@@ -233,6 +235,9 @@ class PlayView(Scene):
         if m.over:
             reason = outcome_reason(m.outcome())
             return reason[:1].upper() + reason[1:] if reason else _("Game over")
+        if self.table.peer_away:
+            name = person(m.seats[self.session.peer_seat].name) if self.session else ""
+            return _("Waiting for {name} to come back").format(name=name)
         seat = m.to_move()
         who = seat_title(m, seat)
         setup = m.setup_pending()

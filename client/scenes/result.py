@@ -36,8 +36,10 @@ class ResultScene(Scene):
         it (under the fog, the other side has not shown the whole) has no replay or review."""
         match = self.play.match
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
-        rematch = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r) \
-            if self.play.session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
+        session = self.play.session
+        rematch = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r,
+                         enabled=session.connected) \
+            if session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
         record = [Button(_("Watch replay"), self.watch_replay),
                   Button(_("Review"), self.review, hotkey=pygame.K_v)] if self.complete else []
         return [rematch, *record, Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
