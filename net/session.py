@@ -199,7 +199,7 @@ class Session(Offers, Ends, Rejoin):
             return
         self.violation = f"{self.peer_name} broke the protocol: {why}"[:300]
         self.send({"type": "error", "text": self.violation})
-        self._say(N_("{name} broke the protocol: {why}"), why=why[:250])
+        self._say(N_("{name} broke the protocol"))  # the why, English, is in self.violation
         self.link.close(Text(N_("{name} broke the protocol"), {"name": self.peer_name}))
         self.withdraw_questions()
 

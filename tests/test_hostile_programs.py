@@ -88,7 +88,7 @@ def test_hostile_programs_lose_their_arena_games(race, tmp_path, program):
     assert [r.error for r in run.results] == ["", ""]
     assert run.wdl() == (0, 0, 2)  # lost, not voided
     for r in run.results:
-        assert r.reason.startswith("program ")
+        assert r.reason.startswith("Lost through a failure: program ")
     if pidfile.exists():
         assert gone_soon(int(pidfile.read_text()))
     name = program[0]

@@ -679,3 +679,21 @@ def test_a_resignation_is_said_as_one_phrase():
     finally:
         i18n.set_language("en")
     assert said.startswith("Ann（") and said.endswith("）认输") and " " not in said, said
+
+
+def test_a_peer_that_breaks_the_protocol_is_said_so_in_the_language():
+    """What this side found wrong stays in English for logs (`violation`); the player is told
+    who broke the protocol in their language (it read '…违反了通信协议：move: …')."""
+    from players.events import EventKind
+    from tests.fakes.wire import memory_pair
+    h, g = memory_pair("ataxx", seed=5)
+    g.cut_off("move: a move for a seat it does not hold")
+    assert "a seat it does not hold" in g.violation
+    i18n.set_language("zh_CN")
+    try:
+        said = [e.text.say() for e in g.events() if e.kind is EventKind.NOTICE]
+        assert said
+        for words in said:
+            _only_chinese(words, g.peer_name)
+    finally:
+        i18n.set_language("en")
