@@ -697,3 +697,16 @@ def test_a_peer_that_breaks_the_protocol_is_said_so_in_the_language():
             _only_chinese(words, g.peer_name)
     finally:
         i18n.set_language("en")
+
+
+def test_a_replays_folder_that_cannot_be_read_is_said_in_the_language(h, monkeypatch):
+    """The folder itself refused (it read '无法读取文件夹：[Errno 13] Permission denied')."""
+    import errno
+
+    def refused(_game=None):
+        raise PermissionError(errno.EACCES, "Permission denied")
+    monkeypatch.setattr(replay, "list_replays", refused)
+    i18n.set_language("zh_CN")
+    scene = h.app.push("replays")
+    h.wait_until(lambda: not scene.loading)
+    _only_chinese(h.app.toasts[-1][0])

@@ -68,7 +68,9 @@ class _FileListScene(Scene):
         if done is not None:
             self.loading = False
             if done.error is not None:
-                self.app.toast(_("Could not read the folder: {error}").format(error=done.error))
+                error = done.error
+                self.app.toast(_("Could not read the folder: {error}").format(
+                    error=system_error(error).say() if isinstance(error, OSError) else error))
                 return
             self.entries, problems = done.value
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
