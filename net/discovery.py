@@ -174,6 +174,7 @@ class HostList:
         self._hosts: dict[str, HostInfo] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
+        self._sock: socket.socket | None = None  # the listening socket, while it listens
         self._thread = threading.Thread(target=self._run, daemon=True, name="host-list")
 
     def start(self) -> HostList:
@@ -181,7 +182,16 @@ class HostList:
         return self
 
     def stop(self) -> None:
-        self._stop.set()
+        """Stop listening, at once: the port is free as this returns."""
+        with self._lock:
+            self._stop.set()
+            sock, self._sock = self._sock, None
+        if sock is not None:
+            try:  # wakes the thread blocked in recvfrom (ENOTCONN is said, and it still wakes)
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
 
     def hosts(self) -> list[HostInfo]:
         """The hosts heard lately, newest game first."""
@@ -242,6 +252,11 @@ class HostList:
                                  "taken or blocked"), {"port": self.port, "why": str(exc)})
             return
         s.settimeout(0.5)
+        with self._lock:
+            if self._stop.is_set():  # stopped before it listened
+                s.close()
+                return
+            self._sock = s
         with s:
             while not self._stop.is_set():
                 try:
