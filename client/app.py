@@ -238,7 +238,8 @@ class App:
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         now = time.monotonic()
         self.toasts = [(m, t) for m, t in self.toasts if t > now]
-        y = surface.get_height() - 16
+        top = self.top
+        y = top.toast_floor(surface.get_height()) if top is not None else surface.get_height() - 16
         for message, _until in reversed(self.toasts):
             size, words = theme.fit(message, surface.get_width() - 48, 18)  # a long file name
             img = theme.render(words, size, theme.PAPER)

@@ -50,11 +50,8 @@ class Harness:
 
     def find_buttons(self) -> list:
         scene = self.top
-        found = []
-        for value in vars(scene).values():
-            if isinstance(value, ButtonGroup):
-                found += value.buttons
-        return found
+        groups = {id(v): v for v in vars(scene).values() if isinstance(v, ButtonGroup)}
+        return [b for group in groups.values() for b in group.buttons]  # a footer once
 
     def wait_until(self, predicate, timeout: float = 10.0) -> None:
         end = time.monotonic() + timeout

@@ -710,3 +710,27 @@ def test_a_replays_folder_that_cannot_be_read_is_said_in_the_language(h, monkeyp
     scene = h.app.push("replays")
     h.wait_until(lambda: not scene.loading)
     _only_chinese(h.app.toasts[-1][0])
+
+
+@pytest.mark.parametrize("screen", ["replays", "loads", "stats", "settings", "rules", "setup"])
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_a_message_stands_clear_of_the_buttons_along_the_foot(screen, size):
+    """A message about a file stood over Back and Delete at the window's foot."""
+    harness = Harness(size)
+    try:
+        args = {"game_id": "dots"} if screen in ("rules", "setup") else {}
+        scene = harness.app.push(screen, **args)
+        harness.frames(2)
+        assert scene.footer is not None and scene.footer.buttons
+        for words in ("“20261128-888888-junk”无法读取，已移到一旁", "短", "x" * 300):
+            harness.app.toast(words)
+        surface = pygame.Surface(size)
+        surface.fill((255, 255, 255))
+        harness.app._draw_toasts(surface)
+        inked = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 2)
+                 if surface.get_at((x, y))[:3] == theme.INK[:3]]
+        assert inked, "no message was drawn"
+        for button in scene.footer.buttons:
+            assert not any(button.rect.collidepoint(p) for p in inked), button.label
+    finally:
+        harness.close()

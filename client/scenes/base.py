@@ -20,6 +20,7 @@ from players.driver import controller_for
 
 if TYPE_CHECKING:
     from client.app import App
+    from client.ui.widgets import ButtonGroup
 
 
 class Scene:
@@ -31,6 +32,13 @@ class Scene:
     """
 
     opaque = True  # False for dialogs: the scene below is drawn first, dimmed
+    footer: ButtonGroup | None = None  # a row of buttons along the window's foot
+
+    def toast_floor(self, height: int) -> int:
+        """The lowest a toast may stand: clear above the footer's buttons (a message about a
+        file stood over Back and Delete), else near the window's foot."""
+        tops = [b.rect.top for b in self.footer.buttons] if self.footer is not None else []
+        return min(tops, default=height - 6) - 10
 
     def __init__(self, app: App):
         self.app = app

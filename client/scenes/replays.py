@@ -48,6 +48,7 @@ class _FileListScene(Scene):
         self.worker = Worker()
         self.rows: list[tuple[int, pygame.Rect]] = []
         self.buttons = ButtonGroup(vertical=False)
+        self.footer = self.buttons
         self.box = pygame.Rect(0, 0, 0, 0)  # the list's panel, placed by layout
         self.list_top = 0  # where the list starts in the panel
         self.reload()

@@ -28,6 +28,7 @@ class RulesScene(Scene):
         self.info = registry.get(game_id)
         self.scroll = 0
         self.buttons = ButtonGroup([Button(_("Back"), self.back)])
+        self.footer = self.buttons
         self.max_scroll = 0
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
         self.lines: list[tuple[str, bool]] = []  # (text, is a heading), wrapped by layout

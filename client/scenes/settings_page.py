@@ -45,6 +45,7 @@ class SettingsScene(Scene):
         ]
         self.focus = 0
         self.buttons = ButtonGroup([Button(_("Done"), self.back)])
+        self.footer = self.buttons
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def change(self, key: str, value) -> None:

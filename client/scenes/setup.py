@@ -91,6 +91,7 @@ class SetupScene(Scene):
         self.buttons = ButtonGroup([Button(_("Start"), self.start),
                                     Button(_("Rules"), self.show_rules),
                                     Button(_("Back"), self.back)], vertical=False)
+        self.footer = self.buttons
         self.focus = min(self.focus, len(self.visible_rows()))
         self.relayout()
 

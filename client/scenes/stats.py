@@ -64,6 +64,7 @@ class StatsScene(Scene):
         self.buttons = ButtonGroup([Button(_("Back"), self.back),
                                     Button(_("Forget them all"), self.ask_forget)],
                                    vertical=False)
+        self.footer = self.buttons
         self.table: stats.Table | None = None  # None until read (off the loop thread)
         self.problem: Text | None = None
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
