@@ -65,4 +65,7 @@ class Harness:
         pygame.image.save(self.app.screen, str(path))
 
     def close(self) -> None:
+        """Close every scene, as quitting the arcade does (a lobby left open kept listening on
+        its port for the rest of the run), then the window."""
+        self.app.close_all()
         pygame.display.quit()

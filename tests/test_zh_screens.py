@@ -347,12 +347,13 @@ def test_a_crafted_save_in_the_load_list_is_said_in_the_language_and_fits_the_wi
     said = [m for m, _until in h.app.toasts]
     assert any(m.startswith("“evil”无法读取") for m in said), said
     assert not any("damaged" in m or "ExtraData" in m for m in said), said
-    surface = pygame.Surface((800, 560))
+    width, height = h.app.size
+    surface = pygame.Surface((width, height))
     h.app._draw_toasts(surface)
-    rows = range(560 - 140, 560)  # where the toasts stand, the newest lowest
-    assert any(surface.get_at((400, y))[:3] == theme.INK[:3] for y in rows)  # drawn, and
-    assert not any(surface.get_at((x, y))[:3] == theme.INK[:3]  # inside the window
-                   for x in (0, 799) for y in rows)
+    rows = range(height - 240, height)  # where the toasts stand, above the footer
+    assert any(surface.get_at((width // 2, y))[:3] == theme.INK[:3] for y in rows)  # drawn,
+    assert not any(surface.get_at((x, y))[:3] == theme.INK[:3]  # and inside the window
+                   for x in (0, width - 1) for y in rows)
     assert not scene.entries  # both set aside, neither offered
 
 
