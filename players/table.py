@@ -200,8 +200,8 @@ class Table:
             return None
         if self.hidden_hotseat and self.shown_viewer != seat:
             return None
-        if self.remote is not None and (self.remote.waiting or not self.remote.connected):
-            return None  # the move would be refused: the board offers none
+        if self._held():  # the move would be refused: the board offers none
+            return None
         return seat
 
     def sight(self) -> Sight:
@@ -369,7 +369,8 @@ class Table:
                     self.wait_until = self.now() + self.pace / self.watch_speed
 
     def _held(self) -> bool:
-        """Over the LAN: a bot at this seat waits while its last move is out or the link down."""
+        """Over the LAN: this side's seat waits while its last move is out or the link is
+        down (a bot does not ask, and a person is offered no move)."""
         r = self.remote
         return r is not None and (r.waiting or not r.connected)
 
