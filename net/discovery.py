@@ -175,6 +175,7 @@ class HostList:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._sock: socket.socket | None = None  # the listening socket, while it listens
+        self.settled = threading.Event()  # set once it listens, or has given up (see error)
         self._thread = threading.Thread(target=self._run, daemon=True, name="host-list")
 
     def start(self) -> HostList:
@@ -242,6 +243,12 @@ class HostList:
 
     def _run(self) -> None:
         try:
+            self._listen()
+        finally:
+            self.settled.set()
+
+    def _listen(self) -> None:
+        try:
             s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             if hasattr(socket, "SO_REUSEPORT"):
@@ -257,6 +264,7 @@ class HostList:
                 s.close()
                 return
             self._sock = s
+        self.settled.set()
         with s:
             while not self._stop.is_set():
                 try:

@@ -510,6 +510,24 @@ def test_discovery_on_loopback():
     assert "255.255.255.255" in discovery.broadcast_addresses()
 
 
+def test_the_host_list_says_when_it_listens_or_has_given_up():
+    """Whoever waits for the list to listen waits on `settled`, never by probing the port."""
+    port = spare_port()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as holder:
+        holder.bind(("", port))  # without SO_REUSEPORT: nobody else may bind it
+        refused = discovery.HostList(port).start()
+        assert refused.settled.wait(10)
+        assert refused.error is not None and refused.error.params["port"] == port
+    hosts = discovery.HostList(port).start()
+    try:
+        assert hosts.settled.wait(10) and hosts.error is None
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            with pytest.raises(OSError):  # it holds the port as `settled` is set
+                probe.bind(("", port))
+    finally:
+        hosts.stop()
+
+
 def test_discovery_forgets_a_host_not_heard_for_forget_seconds():
     """On the list's own clock, fed a beacon by hand (the list is never started)."""
     clock = [1000.0]

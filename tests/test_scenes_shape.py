@@ -112,7 +112,10 @@ def test_lobby_stops_listening_after_lobby_game_menu(h, race):
     port = spare_port()
     lobby = LobbyScene(h.app, listen_port=port)
     h.app.push(lobby)
-    h.wait_until(lambda: not _udp_port_free(port))  # the lobby listens for hosts
+    # Wait on the list's own word: probing by binding the port could win the race to it, and
+    # the lobby would find its port taken (CI stop 51).
+    assert lobby.hosts.settled.wait(10) and lobby.hosts.error is None
+    assert not _udp_port_free(port)  # the lobby listens for hosts
     start_match(h.app, Match(race, None, 3, [Seat("human", "A"), Seat("ai", "B", "easy")]))
     play = h.top
     assert isinstance(play, PlayScene)
