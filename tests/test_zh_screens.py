@@ -5,6 +5,7 @@ language (or of the player's choice); Jungle's usual ranks."""
 
 from __future__ import annotations
 
+import errno
 import random
 import re
 
@@ -22,7 +23,7 @@ from client.ui import theme
 from game import i18n, replay, saves, settings
 from game.i18n import Text, _, pgettext
 from game.match import Match, Seat
-from game.rules import jungle
+from game.rules import RulesError, jungle
 from tests.fakes.cancel import frozen_clock
 from tests.harness import Harness
 
@@ -735,3 +736,14 @@ def test_a_message_stands_clear_of_the_buttons_along_the_foot(screen, size):
             assert not any(button.rect.collidepoint(p) for p in inked), button.label
     finally:
         harness.close()
+
+
+def test_a_failure_is_told_in_the_language_where_the_arcade_has_the_words(zh):
+    """What the toasts 'Cannot start', 'Cannot host' and 'Could not read the folder' say."""
+    from client.scenes.base import error_words
+    from net.messages import NOT_OVER, Refused
+
+    assert error_words(Refused(NOT_OVER)) == _(NOT_OVER) != NOT_OVER
+    assert error_words(OSError(errno.ENOSPC, "No space left on device")) == _("the disk is full")
+    assert not latin(error_words(PermissionError(errno.EACCES, "Permission denied", "x")))
+    assert error_words(RulesError("bad seat 3")) == "bad seat 3"  # no words: the error's own

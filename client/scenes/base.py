@@ -13,8 +13,9 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS, LEVEL_TITLES, LEVELS
 from game import saves, settings
-from game.i18n import _
+from game.i18n import _, system_error
 from game.match import Level, Match
+from game.rules import RulesError
 from players.base import Controller
 from players.driver import controller_for
 
@@ -97,6 +98,16 @@ def level_seconds(level: str) -> float:
     return float(settings.get("ai_seconds")) * DEFAULT_SECONDS[level] / DEFAULT_SECONDS["hard"]
 
 
+def error_words(exc: BaseException) -> str:
+    """Why something failed, in the player's language where the arcade has the words (a
+    refusal of the rules, the system's common errors); else the error's own."""
+    if isinstance(exc, RulesError) and exc.text is not None:
+        return exc.text.say()
+    if isinstance(exc, OSError):
+        return system_error(exc).say()
+    return str(exc)
+
+
 def controllers_for(app: App, match: Match) -> list[Controller] | None:
     """A controller for each seat, or None (and a toast saying why) if one cannot be made."""
     controllers: list[Controller] = []
@@ -106,7 +117,7 @@ def controllers_for(app: App, match: Match) -> list[Controller] | None:
         except (ValueError, OSError, ImportError) as exc:
             for c in controllers:
                 c.close()
-            app.toast(_("Cannot start: {error}").format(error=exc))
+            app.toast(_("Cannot start: {error}").format(error=error_words(exc)))
             return None
     return controllers
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from client.scenes.base import Scene
+from client.scenes.base import Scene, error_words
 from client.ui import theme
 from client.ui.widgets import LABEL_MARGIN, Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
@@ -168,10 +168,10 @@ class LobbyScene(Scene):
             try:
                 self.host = Host(game, options, 0)  # the usual port is taken: any will do
             except OSError as exc:
-                self.app.toast(_("Cannot host: {error}").format(error=system_error(exc).say()))
+                self.app.toast(_("Cannot host: {error}").format(error=error_words(exc)))
                 return
         except RulesError as exc:
-            self.app.toast(_("Cannot host: {error}").format(error=exc))
+            self.app.toast(_("Cannot host: {error}").format(error=error_words(exc)))
             return
         from game import APP_VERSION
         self.beacon = discovery.Beacon({"name": self.name, "game": game, "options": options,

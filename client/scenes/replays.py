@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.worker import Worker
-from client.scenes.base import Scene, start_match
+from client.scenes.base import Scene, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, sheet
 from game import registry, replay, saves, settings, storage
@@ -71,7 +71,7 @@ class _FileListScene(Scene):
             if done.error is not None:
                 error = done.error
                 self.app.toast(_("Could not read the folder: {error}").format(
-                    error=system_error(error).say() if isinstance(error, OSError) else error))
+                    error=error_words(error)))
                 return
             self.entries, problems = done.value
             self.selected = min(self.selected, max(0, len(self.entries) - 1))

@@ -17,7 +17,7 @@ from ai.base import LEVEL_TITLES
 from ai.review import DEEP, QUICK, Review, Settings, reusable
 from ai.review_process import ProcessReview
 from ai.worker import Worker
-from client.scenes.base import Scene, start_match
+from client.scenes.base import Scene, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
@@ -358,7 +358,7 @@ class ReviewScene(Scene):
         try:
             match = rebuilt(old, ply, seats)
         except RulesError as exc:
-            self.app.toast(_("Cannot start: {error}").format(error=exc))
+            self.app.toast(_("Cannot start: {error}").format(error=error_words(exc)))
             return
         start_match(self.app, match)
 
