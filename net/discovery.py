@@ -1,8 +1,9 @@
 """Finding hosts: a UDP beacon every second, and a listener that keeps the list of hosts.
 
-The beacon is a msgpack map (app, protocol, host and player name, game, options, TCP port) sent
-as a subnet-directed broadcast on every IPv4 interface and to 255.255.255.255. A host silent for
-FORGET seconds drops off the list.
+The beacon is a msgpack map (app, protocol, host and player name, game, options, TCP port, the
+announcing lobby's id) sent as a subnet-directed broadcast on every IPv4 interface and to
+255.255.255.255. A host silent for FORGET seconds drops off the list; one that stops says so
+once ("gone"), and drops off at once.
 
 The interfaces' broadcast addresses are asked of the kernel with ioctl where there is one
 (fcntl: Linux, the BSDs, macOS); elsewhere (Windows) each local IPv4 address's /24 broadcast is
@@ -133,6 +134,7 @@ class Beacon:
         return self
 
     def stop(self) -> None:
+        """Stop announcing; the listeners are told once that the game is gone."""
         self._stop.set()
 
     def _run(self) -> None:
@@ -140,12 +142,16 @@ class Beacon:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
             while not self._stop.is_set():
-                for target in self.targets or broadcast_addresses():
-                    try:
-                        s.sendto(data, (target, self.port))
-                    except OSError:
-                        pass  # an interface without a route: the others still get it
+                self._send(s, data)
                 self._stop.wait(INTERVAL)
+            self._send(s, msgpack.packb({**self.message, "gone": True}, use_bin_type=True))
+
+    def _send(self, s: socket.socket, data: bytes) -> None:
+        for target in self.targets or broadcast_addresses():
+            try:
+                s.sendto(data, (target, self.port))
+            except OSError:
+                pass  # an interface without a route: the others still get it
 
 
 def _small(value: object) -> bool:
@@ -162,6 +168,7 @@ class HostInfo:
     options: dict
     app_version: str
     seen: float
+    lobby: str = ""  # the announcing lobby's id: a lobby hides its own games by it
 
 
 class HostList:
@@ -219,15 +226,22 @@ class HostList:
                     isinstance(k, str) and clean_text(k, FIELD_MAX) == k and _small(v)
                     for k, v in options.items()):
                 return None
+            if m.get("gone") is True:  # the host stopped: off the list at once
+                with self._lock:
+                    self._hosts.pop(f"{sender}:{port}", None)
+                return None
             game, version = m.get("game", "?"), m.get("version", "")
             if not isinstance(game, str) or not isinstance(version, str) \
                     or len(game) > FIELD_MAX or len(version) > FIELD_MAX:
                 return None
             if clean_text(game, FIELD_MAX) != game or clean_text(version, FIELD_MAX) != version:
                 return None
+            lobby = m.get("id", "")
+            if not isinstance(lobby, str) or clean_text(lobby, FIELD_MAX) != lobby:
+                return None
             name = clean_text(m.get("name"), NAME_MAX) or "?"
             info = HostInfo(f"{sender}:{port}", name, game, dict(options), version,
-                            self.now())
+                            self.now(), lobby)
         except Exception:  # a beacon is a hint, never worth a crash
             return None
         with self._lock:

@@ -540,6 +540,43 @@ def test_discovery_forgets_a_host_not_heard_for_forget_seconds():
     assert hosts.hosts() == []
 
 
+def test_a_stopped_beacon_takes_its_game_off_the_list_at_once():
+    """The list's clock never moves here: only the beacon's last word can take the game off."""
+    port = spare_port()
+    hosts = discovery.HostList(port, now=lambda: 1000.0).start()
+    beacon = discovery.Beacon({"name": "Ann", "game": "dots", "options": {}, "port": 5555},
+                              port, ["127.0.0.1"])
+    try:
+        assert hosts.settled.wait(10) and hosts.error is None
+        beacon.start()
+        pump_until([], lambda: hosts.hosts())
+        other = {**beacon.message, "port": 5556, "name": "Bob"}
+        assert hosts.heard(msgpack.packb(other), "127.0.0.1")
+        assert hosts.heard(msgpack.packb({**other, "port": 5557, "gone": True}),
+                           "127.0.0.1") is None  # a game that is not there: nothing changes
+        beacon.stop()
+        pump_until([], lambda: [h.name for h in hosts.hosts()] == ["Bob"])
+    finally:
+        beacon.stop(), hosts.stop()
+
+
+def test_the_lobby_lists_every_game_but_its_own_whatever_their_ports(lobby):
+    h, scene = lobby
+    here = {"type": "beacon", "protocol": discovery.PROTOCOL, "game": "dots", "options": {},
+            "port": 47475}
+    for name, lobby_id, sender in [("Me", scene.id, "10.0.0.2"), ("Ann", "a1", "10.0.0.3"),
+                                   ("Bob", "", "10.0.0.4")]:  # an arcade before lobby ids
+        assert scene.hosts.heard(msgpack.packb({**here, "name": name, "id": lobby_id}), sender)
+    h.frame()
+    assert sorted(host.name for host in scene.found) == ["Ann", "Bob"]
+    h.click_button("Host this game")  # hosting on a port of its own: still the others only
+    h.frame()
+    assert sorted(host.name for host in scene.found) == ["Ann", "Bob"]
+    scene.stop_hosting()
+    h.frame()
+    assert sorted(host.name for host in scene.found) == ["Ann", "Bob"]
+
+
 def test_headless_host_and_join_print_the_same_line():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -6,6 +6,7 @@ Everything that waits (listening, connecting, the hello) runs off the loop; the 
 from __future__ import annotations
 
 import queue
+import secrets
 import socket
 import threading
 from enum import Enum
@@ -89,11 +90,17 @@ class Area(Enum):
     ACTIONS = "actions"
 
 
+def _shown(host: discovery.HostInfo) -> tuple:
+    """What a host's button shows and joins."""
+    return host.address, host.name, host.game, sorted(host.options.items(), key=str)
+
+
 class LobbyScene(Scene):
     def __init__(self, app: App, listen_port: int = discovery.PORT, take_up: str | None = None):
         super().__init__(app)
         self.take_up = take_up  # a LAN save to go on with: its side waits for the other
         self.hosts = discovery.HostList(listen_port).start()
+        self.id = secrets.token_hex(8)  # in this lobby's beacons: it lists others' games only
         self.name = lan_name()
         games = lan_games()
         self.game_row = ChoiceRow(_("Host"), [(g, _(registry.get(g).title)) for g in games],
@@ -112,10 +119,12 @@ class LobbyScene(Scene):
         self._rebuild()
 
     # --- the lists
+    def _heard(self) -> list[discovery.HostInfo]:
+        """The games heard on the network, this lobby's own (hosted now or lately) left out."""
+        return [h for h in self.hosts.hosts() if h.lobby != self.id]
+
     def _rebuild(self) -> None:
-        own = self.host.port if self.host is not None else None
-        found = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
-        self.found = found[:6]
+        self.found = self._heard()[:6]
         self.host_buttons.set([Button(self._host_label(h, True),
                                       lambda h=h: self.join(parse_address(h.address, DEFAULT_PORT),
                                                             h.game, h.options))
@@ -175,7 +184,8 @@ class LobbyScene(Scene):
             return
         from game import APP_VERSION
         self.beacon = discovery.Beacon({"name": self.name, "game": game, "options": options,
-                                        "port": self.host.port, "version": APP_VERSION},
+                                        "port": self.host.port, "version": APP_VERSION,
+                                        "id": self.id},
                                        self.hosts.port).start()
         self.status = _("Hosting {game} on port {port}: waiting for a player…").format(
             game=_(registry.get(game).title), port=self.host.port)
@@ -245,9 +255,7 @@ class LobbyScene(Scene):
             self._take_up(name)
             return
         if int(pygame.time.get_ticks() / 500) % 2 == 0 or not self.host_buttons.buttons:
-            own = self.host.port if self.host is not None else None
-            heard = [h for h in self.hosts.hosts() if not h.address.endswith(f":{own}")]
-            if len(heard) != len(self.host_buttons.buttons):
+            if [_shown(h) for h in self._heard()[:6]] != [_shown(h) for h in self.found]:
                 self._rebuild()
         if self.host is not None and self.app.top is self:
             arrival = self.host.next_arrival()
