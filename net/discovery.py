@@ -37,6 +37,7 @@ FORGET = 5.0
 PROTOCOL = "paper-arcade-lan/1"
 MAX_HOSTS = 32  # hosts the list keeps; beacons from more are ignored until some are forgotten
 MAX_PER_SENDER = 4  # hosts one address may announce (one per port)
+RECEIVE_TIMEOUT = 0.5  # the listener looks at its stop flag at least this often
 MAX_DATAGRAM = 2048  # a beacon is a few hundred bytes
 NAME_MAX, FIELD_MAX, OPTIONS_MAX = 40, 32, 16
 _SIOCGIFADDR, _SIOCGIFNETMASK = 0x8915, 0x891B
@@ -194,12 +195,17 @@ class HostList:
         with self._lock:
             self._stop.set()
             sock, self._sock = self._sock, None
-        if sock is not None:
-            try:  # wakes the thread blocked in recvfrom (ENOTCONN is said, and it still wakes)
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-            sock.close()
+        if sock is None:
+            return
+        try:  # wakes the thread blocked in recvfrom (ENOTCONN is said, and it still wakes)
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        # A thread inside recvfrom holds the port bound until it returns, closed or not (the
+        # lobby test found it bound after stop, on a loaded machine): wait for it, a moment at
+        # most, since it is awake; its receive timeout bounds the wait in any case.
+        self._thread.join(2 * RECEIVE_TIMEOUT)
+        sock.close()
 
     def hosts(self) -> list[HostInfo]:
         """The hosts heard lately, newest game first."""
@@ -272,7 +278,7 @@ class HostList:
             self.error = Text(N_("Cannot listen for games on this network: UDP port {port} is "
                                  "taken or blocked"), {"port": self.port, "why": str(exc)})
             return
-        s.settimeout(0.5)
+        s.settimeout(RECEIVE_TIMEOUT)
         with self._lock:
             if self._stop.is_set():  # stopped before it listened
                 s.close()

@@ -502,9 +502,9 @@ def test_discovery_on_loopback():
             and found.game == "dots" and found.options == {"rows": 3}
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:  # junk is ignored
             s.sendto(os.urandom(50), ("127.0.0.1", port))
-        beacon.stop()
-        hosts_seen = hosts.hosts()
-        assert len(hosts_seen) == 1
+            s.sendto(msgpack.packb({**beacon.message, "port": 5556}), ("127.0.0.1", port))
+        pump_until([], lambda: len(hosts.hosts()) == 2)  # the beacon after the junk is heard
+        assert [h.address for h in hosts.hosts()] == ["127.0.0.1:5555", "127.0.0.1:5556"]
     finally:
         beacon.stop(), hosts.stop()
     assert "255.255.255.255" in discovery.broadcast_addresses()
@@ -526,6 +526,8 @@ def test_the_host_list_says_when_it_listens_or_has_given_up():
                 probe.bind(("", port))
     finally:
         hosts.stop()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.bind(("", port))  # free as stop returns: its thread has left recvfrom
 
 
 def test_discovery_forgets_a_host_not_heard_for_forget_seconds():
