@@ -259,6 +259,12 @@ def test_two_new_lan_players_are_not_both_called_player(h, monkeypatch):
     from players.base import Controller, HumanController
     monkeypatch.setattr(socket_module, "gethostname", lambda: "kitchen.lan")
     assert lobby.lan_name() == "Player (kitchen)"
+    from game import i18n
+    i18n.set_language("zh_CN")
+    try:  # in the language's own brackets
+        assert lobby.lan_name() == "玩家（kitchen）"
+    finally:
+        i18n.set_language("en")
     settings.put("player_name", "Ann")
     assert lobby.lan_name() == "Ann"
 

@@ -78,7 +78,7 @@ def lan_name() -> str:
     if name and name != settings.DEFAULTS["player_name"]:
         return name[:40]
     host = socket.gethostname().split(".")[0][:24]
-    return (_("Player") + (f" ({host})" if host else ""))[:40]
+    return (_("Player ({computer})").format(computer=host) if host else _("Player"))[:40]
 
 
 class Area(Enum):
