@@ -21,25 +21,44 @@ from tests.fakes.ticking import TickingClock
 from tests.fakes.wire import Clock
 from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
 
+MARKER = {"type": "end_of_raw_frames"}  # a type no one knows: always answered with an error
+_unread: dict[int, list] = {}  # what reached each sender's link while raw() waited
 
-def raw(sender, frames, receiver, settle=0.15):
-    """Send messages from `sender`'s socket as a modified program would; `receiver` pumps."""
+
+def _is_marker_error(m) -> bool:
+    return m.get("type") == "error" and m.get("kind") == MARKER["type"]
+
+
+def raw(sender, frames, receiver):
+    """Send messages from `sender`'s socket as a modified program would, then MARKER; the
+    receiver pumps until the marker's error is back at the sender (messages are handled in
+    order, so every frame before it has been) or it has cut the sender off. Its notes."""
     try:
-        for f in frames:
+        for f in frames + [MARKER]:
             sender.link.sock.sendall(encode(f))
     except OSError:  # the honest side cut the link off
         pass
-    time.sleep(settle)
-    return receiver.events()
+    notes, got = [], _unread.setdefault(id(sender), [])
+
+    def settled() -> bool:
+        notes.extend(receiver.events())
+        while (m := sender.link.receive()) is not None:
+            got.append(m)
+        return bool(receiver.violation) or not receiver.link.open \
+            or any(_is_marker_error(m) for m in got)
+
+    pump_until([], settled)
+    got[:] = [m for m in got if not _is_marker_error(m)]
+    return notes
 
 
-def replies(session, wait=0.1):
-    """What reached `session`'s link unread (the honest side's error frames)."""
-    time.sleep(wait)
-    got = []
+def replies(session):
+    """What reached `session`'s link unread since the last call (the honest side's error
+    frames), the raw() markers' errors left out."""
+    got = _unread.pop(id(session), [])
     while (m := session.link.receive()) is not None:
         got.append(m)
-    return got
+    return [m for m in got if not _is_marker_error(m)]
 
 
 def to_guest_turn(h, g):
@@ -125,8 +144,8 @@ def test_a_planes_guest_answers_one_shot_per_ply():
         pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves) == 2)
         assert not h.match.setup_pending() and h.match.to_move() == h.seat
         ply, cells = len(g.match.moves), g.match.legal_moves()[:100]
-        raw(h, [{"type": "shot", "ply": ply, "cell": c} for c in cells], g, settle=0.4)
-        got = replies(h, 0.3)
+        raw(h, [{"type": "shot", "ply": ply, "cell": c} for c in cells], g)
+        got = replies(h)
         answers = [m for m in got if m["type"] == "answer"]  # the same one again may be
         assert answers and {a["cell"] for a in answers} == {cells[0]}  # re-asked on a resume
         assert sum(m["type"] == "error" for m in got) >= len(set(cells)) - 1
@@ -432,7 +451,7 @@ def test_random_messages_at_random_phases_never_break_the_host(game):
                     m[field] = rng.choice(VALUES + [len(h.match.moves)])
                 frames.append(m)
             moves = list(h.match.moves)
-            raw(g, frames, h, settle=0.1)  # must not raise
+            raw(g, frames, h)  # must not raise
             if h.violation:
                 break
             assert h.match.moves[:len(moves)] == moves
