@@ -203,8 +203,8 @@ class HostList:
             pass
         # A thread inside recvfrom holds the port bound until it returns, closed or not (the
         # lobby test found it bound after stop, on a loaded machine): wait for it, a moment at
-        # most, since it is awake; its receive timeout bounds the wait in any case.
-        self._thread.join(2 * RECEIVE_TIMEOUT)
+        # most, since it is awake (the bound is for a machine stalled for seconds).
+        self._thread.join(10 * RECEIVE_TIMEOUT)
         sock.close()
 
     def hosts(self) -> list[HostInfo]:

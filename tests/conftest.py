@@ -5,13 +5,20 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
+import hypothesis  # noqa: E402
 import pytest  # noqa: E402
+
+# No per-example deadline anywhere: on a loaded 2-core machine one stalled example would fail
+# a property that holds (a test that times something says so itself, with an injected clock).
+hypothesis.settings.register_profile("arcade", deadline=None)
+hypothesis.settings.load_profile("arcade")
 
 # One cache folder for the whole run: made by the first process (pytest, or xdist's controller)
 # and inherited by the workers and the programs tests start, so a compiled kernel or a solved
@@ -66,8 +73,17 @@ def arcade_home(tmp_path, monkeypatch):
     settings.reset_for_tests()
     stats.reset_for_tests()
     yield home
+    _join_disk_writes()
     settings.reset_for_tests()
     stats.reset_for_tests()
+
+
+def _join_disk_writes() -> None:
+    """A save, a statistics count or a replay still being written lands in this test's home,
+    not the next one's (their threads read PAPER_ARCADE_HOME as they write)."""
+    for thread in threading.enumerate():
+        if thread.name in ("save", "stats-save", "table-io"):
+            thread.join(60)
 
 
 @pytest.fixture

@@ -580,16 +580,14 @@ def test_the_lobby_lists_every_game_but_its_own_whatever_their_ports(lobby):
 
 
 def test_headless_host_and_join_print_the_same_line():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     env = dict(os.environ)
     host = subprocess.Popen([sys.executable, "main.py", "--host", "dots", "--headless", "--ai",
-                             "random", "--port", str(port)], cwd=ROOT, env=env,
+                             "random", "--port", "0"], cwd=ROOT, env=env,  # 0: any free port
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         for line in host.stderr:  # until "hosting dots on port N" (a warning may come first)
             if line.startswith("hosting"):
+                port = int(line.split()[-1])
                 break
         with socket.create_connection(("127.0.0.1", port)) as junk:  # junk first
             junk.sendall(os.urandom(300))
