@@ -10,15 +10,29 @@ from client.app import App
 from client.ui.widgets import ButtonGroup
 
 
+class FrameClock:
+    """The arcade's clock under test: it moves only as frames are stepped, dt a frame, so a
+    timer (the result card's pause, a message's life) fires after frames, not wall-clock time."""
+
+    def __init__(self) -> None:
+        self.t = 1000.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
 class Harness:
     def __init__(self, size: tuple[int, int] = (1100, 720)):
         self.app = App(size)
+        self.clock = FrameClock()
+        self.app.now = self.clock
 
     @property
     def top(self):
         return self.app.top
 
     def frame(self, *events: pygame.event.Event, dt: float = 1 / 60) -> None:
+        self.clock.t += dt
         self.app.step(list(events), dt)
 
     def frames(self, n: int, dt: float = 1 / 60) -> None:

@@ -120,3 +120,19 @@ def test_watch_two_bots_then_replay(h):
     assert player.ply == len(match.moves) - 1
     h.key(pygame.K_HOME)
     assert player.ply == 0 and player.board.view["pile"] == 7
+
+
+def test_the_final_position_shows_for_a_moment_on_the_arcades_clock(h):
+    """The pause before the result card is read on the app's clock, which the harness moves
+    only with its frames: no wall-clock wait, and none is needed."""
+    from client.scenes.play import RESULT_DELAY
+    start_match(h.app, Match("race", None, 1, [Seat("human", "A"), Seat("human", "B")]))
+    play = h.top
+    play.match.resign(0)
+    h.frame(dt=0)  # the end is seen
+    h.clock.t += RESULT_DELAY * 0.9
+    h.frame(dt=0)
+    assert h.top is play  # the board still shows
+    h.clock.t += RESULT_DELAY * 0.1
+    h.frame(dt=0)
+    assert isinstance(h.top, ResultScene) and h.top.play is play

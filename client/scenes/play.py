@@ -8,6 +8,7 @@ the end; this scene only draws it, asks the player's questions and plays the sou
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
@@ -32,8 +33,9 @@ class PlayScene(PlayView):
     def __init__(self, app: App, match: Match, controllers: list[Controller], *,
                  session: Any = None, demo: bool = False, save_name: str | None = None,
                  watch_speed: float = 1.0, time_control: str = "none",
-                 now: Any = time.monotonic):
+                 now: Callable[[], float] | None = None):
         super().__init__(app)
+        now = now or app.now
         save_name = save_name or saves.autosave_name(match)
         kept = None
         if session is None and not demo and any(c.local_human for c in controllers):
