@@ -67,7 +67,8 @@ class Harness:
         groups = {id(v): v for v in vars(scene).values() if isinstance(v, ButtonGroup)}
         return [b for group in groups.values() for b in group.buttons]  # a footer once
 
-    def wait_until(self, predicate, timeout: float = 10.0) -> None:
+    def wait_until(self, predicate, timeout: float = 30.0) -> None:
+        """Frames until predicate holds; the timeout only guards against a hang."""
         end = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > end:

@@ -106,7 +106,9 @@ def test_the_2048_banner_shows_once_the_tile_is_made(board):
     board.draw(surface)
 
 
-def wait_for(b: Board, condition, seconds=5.0):
+def wait_for(b: Board, condition, seconds=30.0):
+    """Until condition holds (a hang guard: the first hint may start the bot process, seconds on
+    a loaded machine)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         b.update(1 / 60)

@@ -61,7 +61,8 @@ def local_move(s, rng):
     return rng.choice(m.legal_moves())
 
 
-def pump_until(sessions, done, limit=10.0):
+def pump_until(sessions, done, limit=30.0):
+    """Pump until done(); the limit only guards against a hang."""
     end = time.monotonic() + limit
     while not done() and time.monotonic() < end:
         for s in sessions:
