@@ -254,7 +254,7 @@ class LobbyScene(Scene):
             name, self.take_up = self.take_up, None
             self._take_up(name)
             return
-        if int(pygame.time.get_ticks() / 500) % 2 == 0 or not self.host_buttons.buttons:
+        if int(self.app.now() / 0.5) % 2 == 0 or not self.host_buttons.buttons:
             if [_shown(h) for h in self._heard()[:6]] != [_shown(h) for h in self.found]:
                 self._rebuild()
         if self.host is not None and self.app.top is self:
