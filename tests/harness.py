@@ -8,23 +8,15 @@ import pygame
 
 from client.app import App
 from client.ui.widgets import ButtonGroup
-
-
-class FrameClock:
-    """The arcade's clock under test: it moves only as frames are stepped, dt a frame, so a
-    timer (the result card's pause, a message's life) fires after frames, not wall-clock time."""
-
-    def __init__(self) -> None:
-        self.t = 1000.0
-
-    def __call__(self) -> float:
-        return self.t
+from tests.fakes.wire import Clock
 
 
 class Harness:
     def __init__(self, size: tuple[int, int] = (1100, 720)):
         self.app = App(size)
-        self.clock = FrameClock()
+        # the arcade's clock moves only as frames are stepped, dt a frame: a timer (the result
+        # card's pause, a message's life) fires after frames, not wall-clock time
+        self.clock = Clock()
         self.app.now = self.clock
 
     @property

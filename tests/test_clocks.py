@@ -19,18 +19,11 @@ from game.rules import Termination
 from players.base import Controller, HumanController
 from tests.fakes.cancel import frozen_clock
 from tests.fakes.remote import SilentRemote
+from tests.fakes.wire import Clock
 
 TWO = [Seat("human", "Ann"), Seat("human", "Ben")]
 FIVE = control("5")
 TEN_FIVE = control("10+5")
-
-
-class FakeTime:
-    def __init__(self, t: float = 1000.0):
-        self.t = t
-
-    def __call__(self) -> float:
-        return self.t
 
 
 class Silent(Controller):
@@ -42,21 +35,21 @@ class Silent(Controller):
 
 
 def _clocked(h, match: Match, time_control: str = "5", controllers=None) -> tuple[PlayScene,
-                                                                                   FakeTime]:
+                                                                                   Clock]:
     if controllers is None:
         start_match(h.app, match, time_control=time_control)
     else:
         h.app.push("play", match=match, controllers=controllers, time_control=time_control)
     play = h.top
     assert isinstance(play, PlayScene) and play.clock is not None
-    fake = FakeTime()
+    fake = Clock()
     play.clock.now = fake
     return play, fake
 
 
 # --- the clock itself
 def test_the_running_seat_is_charged_and_the_increment_follows_its_move():
-    fake = FakeTime()
+    fake = Clock()
     clock = GameClock(TEN_FIVE, now=fake)
     clock.run(0)
     fake.t += 12.5
@@ -71,7 +64,7 @@ def test_the_running_seat_is_charged_and_the_increment_follows_its_move():
 
 
 def test_a_move_off_the_clock_earns_no_increment_and_a_flag_falls_at_zero():
-    fake = FakeTime()
+    fake = Clock()
     clock = GameClock(TEN_FIVE, now=fake)
     clock.moved(0)  # a setup, made while no clock ran
     assert clock.left(0) == 600
@@ -157,7 +150,7 @@ def test_planes_clocks_wait_for_the_setup_and_stop_behind_the_hand_over(h):
     match = Match("planes", None, 5, list(TWO))
     start_match(h.app, match, time_control="5")
     play = h.app.find(PlayScene)
-    fake = FakeTime()
+    fake = Clock()
     play.clock.now = fake
     import random
 

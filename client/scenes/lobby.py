@@ -18,7 +18,7 @@ from client.scenes.base import Scene, error_words
 from client.ui import theme
 from client.ui.widgets import LABEL_MARGIN, Button, ButtonGroup, ChoiceRow, TextField, panel
 from game import registry, settings, storage
-from game.i18n import Text, _, options_said, system_error
+from game.i18n import Text, _, options_said
 from game.rules import RulesError
 from net import discovery, messages, takeup
 from net.link import DEFAULT_PORT, address_text, parse_address
@@ -92,7 +92,7 @@ class Area(Enum):
 
 def _shown(host: discovery.HostInfo) -> tuple:
     """What a host's button shows and joins."""
-    return host.address, host.name, host.game, sorted(host.options.items(), key=str)
+    return host.address, host.name, host.game, host.options
 
 
 class LobbyScene(Scene):
@@ -243,8 +243,7 @@ class LobbyScene(Scene):
             self.app.toast(_("This LAN game cannot be taken up: its save is damaged"))
             return
         except OSError as exc:  # the port is taken, or the network is down
-            self.app.toast(_("Could not continue: {error}").format(
-                error=system_error(exc).say()))
+            self.app.toast(_("Could not continue: {error}").format(error=error_words(exc)))
             return
         self._play(session)
 
@@ -254,9 +253,8 @@ class LobbyScene(Scene):
             name, self.take_up = self.take_up, None
             self._take_up(name)
             return
-        if int(self.app.now() / 0.5) % 2 == 0 or not self.host_buttons.buttons:
-            if [_shown(h) for h in self._heard()[:6]] != [_shown(h) for h in self.found]:
-                self._rebuild()
+        if [_shown(h) for h in self._heard()[:6]] != [_shown(h) for h in self.found]:
+            self._rebuild()
         if self.host is not None and self.app.top is self:
             arrival = self.host.next_arrival()
             if arrival is not None:

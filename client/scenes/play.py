@@ -122,10 +122,12 @@ class PlayScene(PlayView):
         if self.match.over or not self.humans or self.demo:
             self.leave_game()
             return
-        detail = _("It is saved: choose Continue on the title screen to go on.") \
-            if self.session is None else _("The other player will be told.") \
-            if not self.table.peer_away else \
-            _("It is saved: choose Continue over the LAN on the title screen to go on.")
+        if self.session is None:
+            detail = _("It is saved: choose Continue on the title screen to go on.")
+        elif self.table.peer_away:
+            detail = _("It is saved: choose Continue over the LAN on the title screen to go on.")
+        else:
+            detail = _("The other player will be told.")
         self.app.push("confirm", message=_("Leave this game?"), on_yes=self.leave_game,
                       yes=_("Leave"), no=_("Stay"), detail=detail)
 

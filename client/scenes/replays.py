@@ -69,9 +69,8 @@ class _FileListScene(Scene):
         if done is not None:
             self.loading = False
             if done.error is not None:
-                error = done.error
                 self.app.toast(_("Could not read the folder: {error}").format(
-                    error=error_words(error)))
+                    error=error_words(done.error)))
                 return
             self.entries, problems = done.value
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
