@@ -222,9 +222,11 @@ class Table:
 
     # --- what a player may do
     def can_undo(self) -> bool:
-        """A finished game is final: undo and takeback only while it is in progress."""
+        """A finished game is final: undo and takeback only while it is in progress (and a
+        takeback only while the other player is there to be asked)."""
         m = self.match
-        return bool(self.humans) and not self.demo and bool(m.moves) and not m.over
+        return bool(self.humans) and not self.demo and bool(m.moves) and not m.over \
+            and not self.peer_away
 
     def undo_needs_consent(self) -> int | None:
         """Hot-seat: the seat whose move an undo would take back, when it is not the one asking

@@ -198,6 +198,22 @@ def test_a_bot_seat_moves_through_the_table_and_a_human_move_out_of_turn_is_refu
         saves.remove("table-test")
 
 
+def test_no_takeback_is_asked_of_a_player_who_is_away():
+    """After Wait, Undo asked the absent player ('Takeback requested', to nobody); it is
+    offered again once they are back."""
+    from players.base import Controller
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 3, [Seat("human", "A"), Seat("remote", "B")])
+    match.play(match.legal_moves()[0])
+    remote = SilentRemote(match)
+    table = Table(match, [HumanController(), Controller()], remote=remote, records=False)
+    remote.connected = False
+    assert table.peer_away and not table.can_undo() and not table.undo()
+    assert remote.sent == []
+    remote.connected = True
+    assert table.can_undo() and table.undo() and remote.sent == [("takeback", None)]
+
+
 def test_a_lan_takeback_or_draw_already_out_is_not_said_again():
     from players.base import Controller
     from tests.fakes.remote import SilentRemote
