@@ -69,20 +69,21 @@ class App:
             pygame.init()
         pygame.display.set_caption(APP_NAME)
         window_icon(shortcut.ICONS / f"{shortcut.NAME}-128.png")
-        flags = pygame.RESIZABLE | (pygame.FULLSCREEN if fullscreen else 0)
-        self.screen = pygame.display.set_mode(at_least_min(size), flags)
+        i18n.set_language(settings.get("language") or i18n.system_language())
+        self.toasts: list[tuple[str, float]] = []  # (message, until self.now())
+        # The clock the arcade's timers read (messages, the pause before a result card, the
+        # pace of a watched game); the tests' harness gives one that moves with its frames.
+        self.now: Callable[[], float] = time.monotonic
+        self.screen = self._full_screen() if fullscreen else None
+        if self.screen is None:
+            self.screen = pygame.display.set_mode(at_least_min(size), pygame.RESIZABLE)
         self._enforce_min_size()
         self.clock = pygame.time.Clock()
         self.stack: list[Scene] = []
         self.running = True
         self.quit_asked = False  # a close mid-game is being asked about
         self.stop_asked = False  # a signal (SIGTERM, Ctrl+C) closes without a question
-        # The clock the arcade's timers read (messages, the pause before a result card, the
-        # pace of a watched game); the tests' harness gives one that moves with its frames.
-        self.now: Callable[[], float] = time.monotonic
-        self.toasts: list[tuple[str, float]] = []  # (message, until self.now())
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
-        i18n.set_language(settings.get("language") or i18n.system_language())
         self.sound = Sound()
         self.sound.configure(settings.get("sound"), settings.get("volume"))
         problem = settings.take_problem()
@@ -302,16 +303,25 @@ class App:
         self.running = False
 
     def toggle_fullscreen(self) -> None:
-        full = not settings.get("fullscreen")
-        settings.put("fullscreen", full)
-        size = self.screen.get_size() if not full else (0, 0)
-        flags = pygame.FULLSCREEN if full else pygame.RESIZABLE
+        if not settings.get("fullscreen"):
+            self.screen = self._full_screen() or self.screen
+            return
+        settings.put("fullscreen", False)
+        self.screen = pygame.display.set_mode(DEFAULT_SIZE, pygame.RESIZABLE)
+        self._enforce_min_size()
+
+    def _full_screen(self) -> pygame.Surface | None:
+        """The screen in full-screen mode, remembered for the next launch; None, said in a
+        message and remembered as off, where the display cannot give it (SDL's own words
+        would be English, and say nothing a player can act on)."""
         try:
-            self.screen = pygame.display.set_mode(size if full else DEFAULT_SIZE, flags)
-        except pygame.error as exc:
-            self.toast(_("Fullscreen unavailable: {error}").format(error=exc))
-        if not full:
-            self._enforce_min_size()
+            screen = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        except pygame.error:
+            settings.put("fullscreen", False)
+            self.toast(_("Full screen is not available on this display."))
+            return None
+        settings.put("fullscreen", True)
+        return screen
 
     def _enforce_min_size(self) -> None:
         """The window cannot be made smaller than MIN_SIZE."""

@@ -220,10 +220,8 @@ class ReviewScene(Scene):
             return
         self.doc, self.state, self.stored = doc, "done", kind == "stored"
         self.job = None
-        if doc is not None and doc.get("settings") == DEEP.to_dict():
-            self.depth.index = 1  # say which depth the stored review was made at
-        elif doc is not None:
-            self.depth.index = 0
+        if doc is not None:  # say which depth the stored review was made at
+            self.depth.show("deep" if doc.get("settings") == DEEP.to_dict() else "quick")
         self.show()
 
     @property

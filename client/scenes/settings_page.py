@@ -28,6 +28,7 @@ class SettingsScene(Scene):
         def row(label, key, choices):
             return ChoiceRow(label, choices, v[key], lambda value, k=key: self.change(k, value))
 
+        self.full_screen = row(_("Full screen"), "fullscreen", [(False, _("Off")), (True, _("On"))])
         self.rows = [
             self.name,
             ChoiceRow(_("Language"), list(i18n.LANGUAGE_NAMES.items()), i18n.language(),
@@ -41,7 +42,7 @@ class SettingsScene(Scene):
                 [(s, _("{seconds} s").format(seconds=f"{s:g}")) for s in (0.5, 1.0, 2.0, 5.0)]),
             *(row(_(s.label), s.key, [(c, _(lbl)) for c, lbl in s.choices])
               for s in games),
-            row(_("Full screen"), "fullscreen", [(False, _("Off")), (True, _("On"))]),
+            self.full_screen,
         ]
         self.focus = 0
         self.buttons = ButtonGroup([Button(_("Done"), self.back)])
@@ -59,6 +60,7 @@ class SettingsScene(Scene):
         if key == "fullscreen":
             if value != settings.get("fullscreen"):
                 self.app.toggle_fullscreen()
+            self.full_screen.show(settings.get("fullscreen"))  # Off again where it was refused
             return
         settings.put(key, value)
         if key in ("sound", "volume"):

@@ -322,6 +322,10 @@ class ChoiceRow:
     def value(self) -> object:
         return self.choices[self.index][0]
 
+    def show(self, value: object) -> None:
+        """Select value without telling on_change: the row set right from outside."""
+        self.index = [v for v, _ in self.choices].index(value)
+
     def select(self, index: int) -> None:
         index %= len(self.choices)
         if index != self.index:
