@@ -37,3 +37,15 @@ def test_a_build_without_the_lan_says_why(h, monkeypatch):
     title.open_lobby()
     h.frame()
     assert any("net.session" in text for text, _ in h.app.toasts)
+
+
+def test_continuing_over_a_lan_the_build_lacks_says_so_as_opening_the_lobby_does(h, monkeypatch):
+    monkeypatch.delitem(scene_table.SCENES, "lobby")
+    monkeypatch.setattr(app_module, "LAN_MISSING", "No module named 'net.session'")
+    title = h.top
+    title.open_lobby()
+    title.continue_lan("a saved game")
+    h.frame()
+    said = [text for text, _ in h.app.toasts]
+    assert len(said) == 2 and said[0] == said[1]
+    assert said[0] != "No module named 'net.session'"  # the words a player reads come first

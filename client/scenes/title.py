@@ -73,11 +73,14 @@ class TitleScene(Scene):
 
     def open_lobby(self) -> None:
         if not self.app.has_scene("lobby"):
-            why = self.app.why_missing("lobby")
-            self.app.toast(_("LAN play is not available: {why}").format(why=why) if why
-                           else _("LAN play is not available in this build"))
+            self._say_lan_missing()
             return
         self.app.push("lobby")
+
+    def _say_lan_missing(self) -> None:
+        why = self.app.why_missing("lobby")
+        self.app.toast(_("LAN play is not available: {why}").format(why=why) if why
+                       else _("LAN play is not available in this build"))
 
     def open_replays(self) -> None:
         self.app.push("replays")
@@ -111,7 +114,7 @@ class TitleScene(Scene):
     def continue_lan(self, name: str) -> None:
         """The newest LAN game left unfinished goes on over the LAN (the lobby takes it up)."""
         if not self.app.has_scene("lobby"):
-            self.app.toast(self.app.why_missing("lobby") or _("LAN play is not available"))
+            self._say_lan_missing()
             return
         self.app.push("lobby", take_up=name)
 
