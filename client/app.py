@@ -74,9 +74,10 @@ class App:
         # The clock the arcade's timers read (messages, the pause before a result card, the
         # pace of a watched game); the tests' harness gives one that moves with its frames.
         self.now: Callable[[], float] = time.monotonic
+        self.window_size = at_least_min(size)  # the window's size, to return to from full screen
         self.screen = self._full_screen() if fullscreen else None
         if self.screen is None:
-            self.screen = pygame.display.set_mode(at_least_min(size), pygame.RESIZABLE)
+            self.screen = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
         self._enforce_min_size()
         self.clock = pygame.time.Clock()
         self.stack: list[Scene] = []
@@ -304,10 +305,11 @@ class App:
 
     def toggle_fullscreen(self) -> None:
         if not settings.get("fullscreen"):
+            self.window_size = self.screen.get_size()
             self.screen = self._full_screen() or self.screen
             return
         settings.put("fullscreen", False)
-        self.screen = pygame.display.set_mode(DEFAULT_SIZE, pygame.RESIZABLE)
+        self.screen = pygame.display.set_mode(self.window_size, pygame.RESIZABLE)
         self._enforce_min_size()
 
     def _full_screen(self) -> pygame.Surface | None:

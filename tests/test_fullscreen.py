@@ -69,3 +69,16 @@ def test_the_settings_row_shows_off_again_where_full_screen_was_refused(no_full_
         assert page.full_screen.value is False and settings.get("fullscreen") is False
     finally:
         h.close()
+
+
+def test_leaving_full_screen_gives_the_window_back_its_size():
+    h = Harness((900, 640))
+    try:
+        h.app.toggle_fullscreen()
+        assert settings.get("fullscreen") is True and h.app.screen.get_flags() & pygame.FULLSCREEN
+        h.app.toggle_fullscreen()
+        h.frame()
+        assert settings.get("fullscreen") is False
+        assert h.app.screen.get_size() == (900, 640)
+    finally:
+        h.close()
