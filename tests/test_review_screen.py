@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from ai.base import Appraisal, Budget, Deadline, decide_setup
 from ai.review import QUICK, Review
 from client.scenes import review as review_scene
+from client.scenes.dialog import ConfirmScene
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayPlayerScene
 from client.scenes.review import ReviewScene
@@ -601,3 +602,17 @@ def test_a_count_of_probes_is_said_whole_and_an_expectation_with_its_tenth(h, mo
     assert scene.value_text(26.0) == "26 probes"
     assert scene.value_text(15.5) == "15.5 probes"
     assert scene.value_text(1234.0) == "1,234 probes"
+
+
+def test_the_question_who_plays_the_other_side_can_be_put_away(h):
+    """Both answers start a game, so Esc (and Cancel) must start none: it stays in the review."""
+    match = played(16)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    h.click_button("Next mistake")
+    for leave in (lambda: h.key(pygame.K_ESCAPE), lambda: h.click_button("Cancel")):
+        h.click_button("Try again from here")
+        assert isinstance(h.top, ConfirmScene)
+        leave()
+        h.frame()
+        assert h.top is scene and not any(isinstance(s, PlayScene) for s in h.app.stack)

@@ -162,7 +162,7 @@ def continue_here(app: App, match: Match, save_name: str | None = None, *,
         app.push("confirm", message=_("Who plays {name}'s side?").format(name=peer),
                  detail=_("A bot, or someone here at this computer (hot-seat)."),
                  yes=_("A bot"), no=_("Someone here"), on_yes=lambda: go("ai"),
-                 on_no=lambda: go("human"))
+                 on_no=lambda: go("human"), cancel=_("Cancel"))
 
     app.push("confirm", message=_("Played over the LAN with {name}").format(name=peer),
              detail=_("Continue it here, at this computer?"), yes=_("Continue here"),

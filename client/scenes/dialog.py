@@ -18,19 +18,23 @@ if TYPE_CHECKING:
 
 
 class ConfirmScene(Scene):
-    """Asks a question; Yes runs on_yes, No (or Esc) runs on_no if given, and closes."""
+    """Asks a question; Yes runs on_yes, No runs on_no if given, and closes. Esc is No, unless
+    both answers act (a choice between two things to do): then `cancel` names a third button,
+    and it and Esc close without either."""
 
     opaque = False
 
     def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "",
                  no: str = "", detail: str = "", on_no: Callable[[], None] | None = None,
-                 still_open: Callable[[], bool] | None = None):
+                 still_open: Callable[[], bool] | None = None, cancel: str = ""):
         super().__init__(app)
         self.message, self.detail = message, detail
         self.on_yes, self.on_no = on_yes, on_no
+        self.cancel = cancel
         self.still_open = still_open  # False: the question went away (its link closed)
         self.buttons = ButtonGroup([Button(yes or _("Yes"), self._yes, hotkey=pygame.K_y),
-                                    Button(no or _("No"), self.back, hotkey=pygame.K_n)],
+                                    Button(no or _("No"), self._no, hotkey=pygame.K_n),
+                                    *([Button(cancel, self.app.pop)] if cancel else [])],
                                    vertical=False)
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
@@ -38,10 +42,16 @@ class ConfirmScene(Scene):
         self.app.pop()
         self.on_yes()
 
-    def back(self) -> None:
+    def _no(self) -> None:
         self.app.pop()
         if self.on_no is not None:
             self.on_no()
+
+    def back(self) -> None:
+        if self.cancel:
+            self.app.pop()
+        else:
+            self._no()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if not self.buttons.handle_event(event):
@@ -53,7 +63,10 @@ class ConfirmScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         self.box = card_rect(size, 560, 210)
-        self.buttons.layout_row(self.box.centerx - 170, self.box.bottom - 64, 160, 44, gap=20)
+        n = len(self.buttons.buttons)
+        width = 160 if n < 3 else 150
+        self.buttons.layout_row(self.box.centerx - (n * width + (n - 1) * 20) // 2,
+                                self.box.bottom - 64, width, 44, gap=20)
 
     def draw(self, surface: pygame.Surface) -> None:
         box = self.box

@@ -338,7 +338,7 @@ class ReviewScene(Scene):
         self.app.push("confirm", message=_("Try again from move {n}").format(n=ply + 1),
                       detail=_("Who plays the other side?"), yes=_("A bot"),
                       no=_("Someone here"), on_yes=lambda: self._start_from(ply, bot=True),
-                      on_no=lambda: self._start_from(ply, bot=False))
+                      on_no=lambda: self._start_from(ply, bot=False), cancel=_("Cancel"))
 
     def _start_from(self, ply: int, bot: bool) -> None:
         old, rules = self.match, self.rules
