@@ -82,3 +82,18 @@ def test_leaving_full_screen_gives_the_window_back_its_size():
         assert h.app.screen.get_size() == (900, 640)
     finally:
         h.close()
+
+
+def test_the_settings_row_follows_f11():
+    from client.scenes.settings_page import SettingsScene
+    h = Harness((900, 640))
+    try:
+        page = SettingsScene(h.app)
+        h.app.push(page)
+        h.frame()
+        for shown in (True, False):
+            h.key(pygame.K_F11)
+            h.frame()
+            assert settings.get("fullscreen") is shown and page.full_screen.value is shown
+    finally:
+        h.close()

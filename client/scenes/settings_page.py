@@ -60,7 +60,6 @@ class SettingsScene(Scene):
         if key == "fullscreen":
             if value != settings.get("fullscreen"):
                 self.app.toggle_fullscreen()
-            self.full_screen.show(settings.get("fullscreen"))  # Off again where it was refused
             return
         settings.put(key, value)
         if key in ("sound", "volume"):
@@ -76,6 +75,10 @@ class SettingsScene(Scene):
     def back(self) -> None:
         settings.put("player_name", self.typed_name())
         super().back()
+
+    def update(self, dt: float) -> None:
+        # F11 toggles it from any screen, and a display may refuse it: the row shows the truth
+        self.full_screen.show(settings.get("fullscreen"))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         n = len(self.rows)
