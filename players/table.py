@@ -440,7 +440,7 @@ class Table:
             self.ended_at = self.now()
             self.cancel()
             self.reveal_until = None
-            self.replay_due = self.records
+            self.replay_due = self.records and not self.demo  # the idle demo is nobody's game
             if self.records and self.humans and not self.demo:
                 saves.remove(self.save_name)
             self._emit(EventKind.ENDED)

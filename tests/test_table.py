@@ -235,3 +235,21 @@ def test_a_lan_takeback_or_draw_already_out_is_not_said_again():
         table.offer_draw()
         said += [e.text.key for e in table.tick() if e.kind is EventKind.NOTICE]
     assert said == ["Takeback requested", "Draw offered"]
+
+
+def test_the_title_screens_idle_demo_leaves_no_replay():
+    """It plays itself over and over while nobody is there: its games are nobody's to replay
+    (a helper found 18 of them in the replays after five idle minutes)."""
+    for demo, replays in ((True, 0), (False, 1)):
+        writes: list = []
+        match = Match("dots", {"rows": 1, "cols": 1}, 3, [Seat("human", "A"), Seat("human", "B")])
+        table = Table(match, [HumanController(), HumanController()], now=Clock(),
+                      io=writes.append, save_name="table-test", demo=demo)
+        try:
+            while not match.over:
+                assert table.play(match.legal_moves()[0]) is None
+                table.tick()
+            assert len(writes) == replays
+        finally:
+            table.close()
+            saves.remove("table-test")
