@@ -174,3 +174,17 @@ def test_the_play_screens_mute_button_is_remembered_after_a_restart(h):
     assert settings.get("sound") is False
     start_match(h.app, Match("ataxx", None, 6, list(VS_BOT)))
     assert "off" in h.top.mute_buttons.buttons[0].label
+
+
+def test_enter_on_forget_all_statistics_keeps_them(h):
+    """A question that loses something has its No focused: Enter (pressed to go on) keeps it."""
+    stats.record("ataxx", "hard", "won")
+    stats.reset_for_tests()
+    h.click_button("Statistics")
+    scene = h.top
+    h.wait_until(lambda: scene.table is not None)
+    scene.ask_forget()
+    h.frame()
+    h.key(pygame.K_RETURN)
+    h.frame()
+    assert h.top is scene and _reread()["ataxx"]["hard"].won == 1

@@ -20,13 +20,15 @@ if TYPE_CHECKING:
 class ConfirmScene(Scene):
     """Asks a question; Yes runs on_yes, No runs on_no if given, and closes. Esc is No, unless
     both answers act (a choice between two things to do): then `cancel` names a third button,
-    and it and Esc close without either."""
+    and it and Esc close without either. `careful`: Yes loses something (a file, the counts, the
+    game), so No has the focus and Enter pressed to go on loses nothing."""
 
     opaque = False
 
     def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "",
                  no: str = "", detail: str = "", on_no: Callable[[], None] | None = None,
-                 still_open: Callable[[], bool] | None = None, cancel: str = ""):
+                 still_open: Callable[[], bool] | None = None, cancel: str = "",
+                 careful: bool = False):
         super().__init__(app)
         self.message, self.detail = message, detail
         self.on_yes, self.on_no = on_yes, on_no
@@ -36,6 +38,7 @@ class ConfirmScene(Scene):
                                     Button(no or _("No"), self._no, hotkey=pygame.K_n),
                                     *([Button(cancel, self.app.pop)] if cancel else [])],
                                    vertical=False)
+        self.buttons.focus = 1 if careful else 0
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
     def _yes(self) -> None:

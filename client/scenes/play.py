@@ -105,7 +105,8 @@ class PlayScene(PlayView):
             self.refresh(animate=False)
 
         self.app.push("confirm", message=_("Resign this game?"), on_yes=resign,
-                      detail=_("{player} gives up.").format(player=seat_title(self.match, seat)))
+                      detail=_("{player} gives up.").format(player=seat_title(self.match, seat)),
+                      careful=True)
 
     def save_named(self) -> None:
         self.table.save_now_in_background(time.strftime(f"{self.match.game_id} %Y-%m-%d %H%M%S"))

@@ -93,7 +93,7 @@ class _FileListScene(Scene):
             self.reload()
 
         self.app.push("confirm", message=_("Delete this file?"), on_yes=delete, yes=_("Delete"),
-                      detail=entry.path.name)
+                      detail=entry.path.name, careful=True)
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
@@ -273,7 +273,8 @@ class ContinueScene(_FileListScene):
         if self.entries:
             entry, match = self.entries[self.selected]
             self.app.push("confirm", message=_("Forget this game?"), on_yes=lambda: self._forget(
-                entry), yes=_("Forget it"), detail=self.describe(self.entries[self.selected])[0])
+                entry), yes=_("Forget it"), detail=self.describe(self.entries[self.selected])[0],
+                careful=True)
 
     def _forget(self, entry) -> None:
         saves.remove(entry.name)

@@ -84,7 +84,7 @@ class StatsScene(Scene):
     def ask_forget(self) -> None:
         self.app.push("confirm", message=_("Forget all statistics?"), on_yes=self.forget,
                       yes=_("Forget them"), no=_("Keep them"),
-                      detail=_("Every game's counts start again from nothing."))
+                      detail=_("Every game's counts start again from nothing."), careful=True)
 
     def forget(self) -> None:
         self.table = {}
