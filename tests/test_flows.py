@@ -695,3 +695,17 @@ def test_the_planes_legend_keeps_its_plane_on_a_narrow_window(monkeypatch, width
     assert len(where) == 1
     x, y = where[0]
     assert x < board.enemy_rect.x and y < board.rect.bottom  # beside its marks, on the board
+
+
+def test_a_one_player_game_a_bot_played_names_the_bot_not_you(h):
+    from client.scenes.result import ResultScene
+    for kind, controller, headline in (("ai", Controller(), "Normal bot 1 made it!"),
+                                       ("human", HumanController(), "You made it!")):
+        match = Match("foxhunt", None, 4, [Seat(kind, "Normal bot 1", "normal")])
+        while not match.over:
+            match.play(match.legal_moves()[0])
+        assert match.outcome().winner == 0
+        play = PlayScene(h.app, match, [controller], now=lambda: 10.0)
+        h.app.push(play)
+        assert ResultScene(h.app, play).headline == headline
+        h.app.pop()

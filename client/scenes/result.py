@@ -52,11 +52,14 @@ class ResultScene(Scene):
             self.relayout()
 
     def _headline(self, match: Match, out) -> str:
+        humans = self.play.humans
         if match.rules.PLAYERS == 1:
-            return _("You made it!") if out.winner == 0 else _("Game over")
+            if out.winner != 0:
+                return _("Game over")
+            return _("You made it!") if humans else _("{player} made it!").format(
+                player=seat_title(match, 0))
         if out.winner is None:
             return _("A draw")
-        humans = self.play.humans
         if len(humans) == 1:
             return _("You win!") if out.winner == humans[0] else _("You lose")
         return _("{player} wins").format(player=seat_title(match, out.winner))
