@@ -90,3 +90,13 @@ def test_processes_saving_the_same_game_in_the_same_second_keep_every_file(tmp_p
         printed += out.split()
     assert len(printed) == 40 and len(set(printed)) == 40
     assert len(list(tmp_path.glob(f"*{replay.SUFFIX}"))) == 40
+
+
+def test_open_and_delete_are_live_only_with_a_file_to_open(h):
+    from client.scenes.replays import ReplayBrowserScene
+    h.app.push("replays")
+    scene = h.top
+    assert isinstance(scene, ReplayBrowserScene)
+    h.wait_until(lambda: not scene.loading)
+    h.frame()
+    assert not scene.entries and not any(b.enabled for b in scene.for_an_entry)

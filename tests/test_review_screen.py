@@ -223,7 +223,9 @@ def test_next_and_previous_mistake(h):
     assert scene.entry(scene.ply - 1)["class"] == "blunder"
     h.click_button("Next mistake")
     assert scene.ply == marks[1]
-    h.click_button("Next mistake")  # none after: stays
+    h.frame()
+    assert not scene.next_button.enabled  # none after: the button is off, its key does nothing
+    h.key(pygame.K_n)
     assert scene.ply == marks[1]
     h.click_button("Previous mistake")
     assert scene.ply == marks[0]
@@ -616,3 +618,19 @@ def test_the_question_who_plays_the_other_side_can_be_put_away(h):
         leave()
         h.frame()
         assert h.top is scene and not any(isinstance(s, PlayScene) for s in h.app.stack)
+
+
+def test_a_mistake_button_is_live_only_with_a_mistake_to_go_to(h):
+    match = played(16)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    marks = scene.marked()
+    assert marks
+    for ply in (0, marks[0], len(match.moves)):
+        scene.seek(ply)
+        h.frame()
+        assert scene.previous_button.enabled == any(p < ply for p in marks)
+        assert scene.next_button.enabled == any(p > ply for p in marks)
+    scene.seek(len(match.moves))
+    h.frame()
+    assert not scene.next_button.enabled

@@ -38,6 +38,7 @@ class _FileListScene(Scene):
     """A scrollable list of files read off the loop thread; subclasses say which and how."""
 
     title = ""
+    open_words = N_("Open (Enter)")
 
     def __init__(self, app: App):
         super().__init__(app)
@@ -47,7 +48,11 @@ class _FileListScene(Scene):
         self.loading = True
         self.worker = Worker()
         self.rows: list[tuple[int, pygame.Rect]] = []
-        self.buttons = ButtonGroup(vertical=False)
+        # Open and Delete only while there is something to open or delete
+        self.for_an_entry = [Button(_(self.open_words), self.open_selected),
+                             Button(_("Delete (Del)"), self.delete_selected)]
+        self.buttons = ButtonGroup([*self.for_an_entry, Button(_("Back"), self.back)],
+                                   vertical=False)
         self.footer = self.buttons
         self.box = pygame.Rect(0, 0, 0, 0)  # the list's panel, placed by layout
         self.list_top = 0  # where the list starts in the panel
@@ -140,6 +145,8 @@ class _FileListScene(Scene):
 
     def update(self, dt: float) -> None:
         self._read_done()
+        for button in self.for_an_entry:
+            button.enabled = bool(self.entries)
         self._place_rows()
 
     def _place_rows(self) -> None:
@@ -193,9 +200,6 @@ class ReplayBrowserScene(_FileListScene):
                                                            for g in registry.available()],
                                 None, lambda _v: self.reload())
         super().__init__(app)
-        self.buttons.set([Button(_("Open (Enter)"), self.open_selected),
-                          Button(_("Delete (Del)"), self.delete_selected),
-                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         return replay.list_replays(self.filter.value)
@@ -243,12 +247,6 @@ class ContinueScene(_FileListScene):
     listed = staticmethod(saves.list_autosaves)
     # TRANSLATORS: the second line of a game in progress in the Continue list
     when_words = N_("Move {n} · left {when}")
-
-    def __init__(self, app: App):
-        super().__init__(app)
-        self.buttons.set([Button(_(self.open_words), self.open_selected),
-                          Button(_("Delete (Del)"), self.delete_selected),
-                          Button(_("Back"), self.back)])
 
     def read_entries(self):
         entries, problems = [], []

@@ -115,14 +115,17 @@ class ReviewScene(Scene):
             Button(_("Try again from here"), self.try_again, hotkey=pygame.K_t),
             Button(_("Back"), self.back),
         ])
+        self.previous_button = Button(_("Previous mistake"), self.previous_mistake,
+                                      hotkey=pygame.K_p)
+        self.next_button = Button(_("Next mistake"), self.next_mistake, hotkey=pygame.K_n)
         self.nav = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME, icon="first"),
             Button("<", lambda: self.seek(self.ply - 1), icon="previous"),
             Button(">", lambda: self.seek(self.ply + 1), icon="next"),
             Button(">|", lambda: self.seek(len(self.match.moves)), hotkey=pygame.K_END,
                    icon="last"),
-            Button(_("Previous mistake"), self.previous_mistake, hotkey=pygame.K_p),
-            Button(_("Next mistake"), self.next_mistake, hotkey=pygame.K_n),
+            self.previous_button,
+            self.next_button,
         ], vertical=False)
         self.side = pygame.Rect(0, 0, 0, 0)
         self.graph = pygame.Rect(0, 0, 0, 0)
@@ -398,6 +401,9 @@ class ReviewScene(Scene):
         running = self.state in ("reading", "running")
         self.run_button.label = _("Cancel") if running else _("Analyse again") \
             if self.doc is not None else _("Analyse")
+        marked = self.marked()  # a mistake button is live while it has one to go to
+        self.previous_button.enabled = any(p < self.ply for p in marked)
+        self.next_button.enabled = any(p > self.ply for p in marked)
         judged = len(self.plies)
         if self._shown < self.ply <= judged:
             self.show()  # the move shown has just been judged: its better move appears
