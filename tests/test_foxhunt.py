@@ -172,3 +172,25 @@ def test_a_probes_answer_can_be_read_in_any_cell():
         board.cell = cell
         size = board.answer_size()
         assert size >= 12 and theme.font(size, bold=True).size("8")[0] <= cell - 4, cell
+
+
+def test_the_whole_truth_shows_the_hidden_foxes_and_a_seats_view_does_not():
+    """A replay watched as 'Everything' shows where the foxes hide; the player's view never."""
+    import pygame
+
+    from client.boards.foxhunt import Board
+    pygame.init()
+    state = rules.new_game(None, 5)
+    hidden = sorted(state.foxes)
+    board = Board(rules.normalize_options(None), rules.SEAT_NAMES)
+    board.layout(pygame.Rect(0, 0, 500, 500))
+    for seat, shown in ((None, True), (0, False)):
+        surface = pygame.Surface((500, 500))
+        board.set_view(rules.view(state, seat), [], my_turn=False, viewer=seat)
+        board.draw(surface)
+        for cell in hidden:
+            rect = board.cell_rect(cell)
+            colours = {tuple(surface.get_at((x, y)))[:3]
+                       for x in range(rect.x, rect.right) for y in range(rect.y, rect.bottom)}
+            assert any(c[0] - c[2] > 80 for c in colours) is shown, (seat, cell)  # fox orange
+    board.close()

@@ -207,6 +207,7 @@ class Board(BoardBase):
         if self.view is None:
             return
         answers = {cell: a for cell, a in self.view["probes"]}
+        hidden = set(self.view.get("fox_cells", ()))
         seen = rules.sight(self.size, self.hover) if self.hover is not None else frozenset()
         font_size = self.answer_size()
         for cell in range(self.size * self.size):
@@ -219,6 +220,8 @@ class Board(BoardBase):
             pygame.draw.rect(surface, colour, rect)
             if cell in answers:
                 self._draw_answer(surface, rect, answers[cell], font_size)
+            elif cell in hidden:  # the whole truth (a replay's "Everything"): still unfound
+                _draw_fox(surface, rect, alpha=150)
             elif self.heat is not None and self.cell >= 34:
                 pct = round(100 * self.heat[cell])
                 mark = f"{pct}%" if pct else ("·" if self.heat[cell] == 0 else "<1%")
@@ -269,8 +272,15 @@ def _heat_colour(p: float) -> tuple[int, int, int]:
     return tuple(int(a + (b - a) * p) for a, b in zip(theme.PAPER, theme.HILITE))
 
 
-def _draw_fox(surface, rect: pygame.Rect) -> None:
-    """A fox's head in a few ink strokes: two ears, a face narrowing to the nose."""
+def _draw_fox(surface, rect: pygame.Rect, alpha: int = 255) -> None:
+    """A fox's head in a few ink strokes: two ears, a face narrowing to the nose; a fox not yet
+    found is drawn faint (alpha)."""
+    if alpha < 255:
+        ghost = pygame.Surface(rect.size, pygame.SRCALPHA)
+        _draw_fox(ghost, ghost.get_rect())
+        ghost.set_alpha(alpha)
+        surface.blit(ghost, rect)
+        return
     cx, cy, s = rect.centerx, rect.centery, rect.width * 0.36
     face = [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s)]
     ears = [[(cx - s, cy - s * 0.5), (cx - s * 0.75, cy - s * 1.2), (cx - s * 0.25, cy - s * 0.5)],
