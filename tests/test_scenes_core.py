@@ -136,3 +136,15 @@ def test_the_final_position_shows_for_a_moment_on_the_arcades_clock(h):
     h.clock.t += RESULT_DELAY * 0.1
     h.frame(dt=0)
     assert isinstance(h.top, ResultScene) and h.top.play is play
+
+
+def test_hot_seat_has_no_you_play_row_and_player_1_moves_first(h):
+    """Between two people at this computer 'You play' means nothing: it is not shown."""
+    h.top.open_setup("race")
+    h.frame()
+    setup = h.top
+    setup.first.select([v for v, _ in setup.first.choices].index(1))  # chosen for a bot game
+    assert setup.first in setup.visible_rows()
+    setup.opponent.select([v for v, _ in setup.opponent.choices].index("human"))
+    assert setup.first not in setup.visible_rows()
+    assert [s.name for s in setup.seats()] == ["Player 1", "Player 2"]

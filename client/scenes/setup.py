@@ -100,6 +100,8 @@ class SetupScene(Scene):
 
     def visible_rows(self) -> list:
         rows = list(self.rows)
+        if self.opponent is not None and self.opponent.value == "human":
+            rows.remove(self.first)  # between two people here, "You play" means nothing
         if self.opponent is not None and self.opponent.value == "program":
             rows.insert(rows.index(self.opponent) + 1, self.command_b)
         if self.bot_a is not None and self.bot_a.value == "program":
@@ -128,7 +130,8 @@ class SetupScene(Scene):
         if self.opponent is None:
             return [Seat("human", me)]
         other = self._seat(self.opponent.value, self.command_b.value, "Player 2")
-        first = self.first.value if self.first.value != "random" else random.randint(0, 1)
+        first = 0 if other.kind == "human" else self.first.value if self.first.value != "random" \
+            else random.randint(0, 1)
         mine = Seat("human", me if other.kind != "human" else "Player 1")
         return [mine, other] if first == 0 else [other, mine]
 
