@@ -188,3 +188,24 @@ def test_enter_on_forget_all_statistics_keeps_them(h):
     h.key(pygame.K_RETURN)
     h.frame()
     assert h.top is scene and _reread()["ataxx"]["hard"].won == 1
+
+
+def test_the_keys_move_between_the_game_row_and_the_buttons_with_one_focus(h):
+    """One thing has the focus: Left/Right change the game until Down moves to the buttons
+    (the Back button and the game row both showed a focus ring, and Enter pressed Back)."""
+    h.click_button("Statistics")
+    scene = h.top
+    h.wait_until(lambda: scene.table is not None)
+    first = scene.game_id
+    h.key(pygame.K_RETURN)
+    assert h.top is scene  # the row has the focus: Enter is not Back
+    h.key(pygame.K_DOWN)
+    h.key(pygame.K_RIGHT)
+    assert scene.game_id == first  # on the buttons, Right moves among them
+    h.key(pygame.K_UP)
+    h.key(pygame.K_RIGHT)
+    assert scene.game_id != first
+    h.key(pygame.K_DOWN)
+    h.key(pygame.K_LEFT)  # back from "Forget them all" to Back
+    h.key(pygame.K_RETURN)
+    assert isinstance(h.top, TitleScene)

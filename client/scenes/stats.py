@@ -65,6 +65,7 @@ class StatsScene(Scene):
                                     Button(_("Forget them all"), self.ask_forget)],
                                    vertical=False)
         self.footer = self.buttons
+        self.on_buttons = False  # where the keys act: the game row, or (Down) the buttons
         self.table: stats.Table | None = None  # None until read (off the loop thread)
         self.problem: Text | None = None
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
@@ -109,9 +110,14 @@ class StatsScene(Scene):
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.back()
             return
-        if self.game_row.handle_event(event, True):
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_DOWN,
+                                                          pygame.K_TAB):
+            self.on_buttons = not self.on_buttons
             return
-        self.buttons.handle_event(event)
+        if self.game_row.handle_event(event, not self.on_buttons):
+            return
+        if self.on_buttons or event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION):
+            self.buttons.handle_event(event)
 
     def update(self, dt: float) -> None:
         if self.problem:
@@ -132,7 +138,7 @@ class StatsScene(Scene):
         theme.text(surface, _("Statistics"), (40, 24), 34, bold=True)
         box = self.box
         panel(surface, box)
-        self.game_row.draw(surface, True)
+        self.game_row.draw(surface, not self.on_buttons)
         top = box.y + 76
         if self.table is None:
             theme.text(surface, _("Reading…"), (box.centerx, top + 40), 20, theme.INK_SOFT,
@@ -145,7 +151,7 @@ class StatsScene(Scene):
         for line in self.note_lines:
             theme.text(surface, line, (box.x + 24, y), 15, theme.INK_SOFT)
             y += 20
-        self.buttons.draw(surface)
+        self.buttons.draw(surface, show_focus=self.on_buttons)
 
     def _draw_table(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         info = registry.get(self.game_id)
