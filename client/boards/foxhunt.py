@@ -3,6 +3,7 @@ pointer, an honest heat map (the hint) and autoplay, both from ai/foxhunt.py on 
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -272,14 +273,19 @@ def _heat_colour(p: float) -> tuple[int, int, int]:
     return tuple(int(a + (b - a) * p) for a, b in zip(theme.PAPER, theme.HILITE))
 
 
+@functools.lru_cache(maxsize=8)  # one a cell size: drawn once, not a fox a frame
+def _faint_fox(size: tuple[int, int], alpha: int) -> pygame.Surface:
+    ghost = pygame.Surface(size, pygame.SRCALPHA)
+    _draw_fox(ghost, ghost.get_rect())
+    ghost.set_alpha(alpha)
+    return ghost
+
+
 def _draw_fox(surface, rect: pygame.Rect, alpha: int = 255) -> None:
     """A fox's head in a few ink strokes: two ears, a face narrowing to the nose; a fox not yet
     found is drawn faint (alpha)."""
     if alpha < 255:
-        ghost = pygame.Surface(rect.size, pygame.SRCALPHA)
-        _draw_fox(ghost, ghost.get_rect())
-        ghost.set_alpha(alpha)
-        surface.blit(ghost, rect)
+        surface.blit(_faint_fox(rect.size, alpha), rect)
         return
     cx, cy, s = rect.centerx, rect.centery, rect.width * 0.36
     face = [(cx - s, cy - s * 0.5), (cx + s, cy - s * 0.5), (cx, cy + s)]

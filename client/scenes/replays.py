@@ -49,8 +49,8 @@ class _FileListScene(Scene):
         self.worker = Worker()
         self.rows: list[tuple[int, pygame.Rect]] = []
         # Open and Delete only while there is something to open or delete
-        self.for_an_entry = [Button(_(self.open_words), self.open_selected),
-                             Button(_("Delete (Del)"), self.delete_selected)]
+        self.for_an_entry = [Button(_(self.open_words), self.open_selected, enabled=False),
+                             Button(_("Delete (Del)"), self.delete_selected, enabled=False)]
         self.buttons = ButtonGroup([*self.for_an_entry, Button(_("Back"), self.back)],
                                    vertical=False)
         self.footer = self.buttons
@@ -78,6 +78,8 @@ class _FileListScene(Scene):
                     error=error_words(done.error)))
                 return
             self.entries, problems = done.value
+            for button in self.for_an_entry:
+                button.enabled = bool(self.entries)
             self.selected = min(self.selected, max(0, len(self.entries) - 1))
             for p in problems[:3]:
                 self.app.toast(p.say())
@@ -145,8 +147,6 @@ class _FileListScene(Scene):
 
     def update(self, dt: float) -> None:
         self._read_done()
-        for button in self.for_an_entry:
-            button.enabled = bool(self.entries)
         self._place_rows()
 
     def _place_rows(self) -> None:

@@ -118,6 +118,7 @@ class ReviewScene(Scene):
         self.previous_button = Button(_("Previous mistake"), self.previous_mistake,
                                       hotkey=pygame.K_p)
         self.next_button = Button(_("Next mistake"), self.next_mistake, hotkey=pygame.K_n)
+        self._marks_for: tuple = ()  # (ply, moves judged, running) the buttons were set for
         self.nav = ButtonGroup([
             Button("|<", lambda: self.seek(0), hotkey=pygame.K_HOME, icon="first"),
             Button("<", lambda: self.seek(self.ply - 1), icon="previous"),
@@ -270,6 +271,16 @@ class ReviewScene(Scene):
         return [e["ply"] + 1 for e in self.plies
                 if e.get("kind") == "move" and e.get("class", "ok") != "ok"]
 
+    def _live_mistake_buttons(self, judged: int) -> None:
+        """A mistake button is live while it has a mistake to go to; the marks are read again
+        only when the position or the judged moves change (a 2048 game has 10,000 and more)."""
+        key = (self.ply, judged, self.doc is None)
+        if key != self._marks_for:
+            self._marks_for = key
+            marked = self.marked()
+            self.previous_button.enabled = any(p < self.ply for p in marked)
+            self.next_button.enabled = any(p > self.ply for p in marked)
+
     def next_mistake(self) -> None:
         later = [p for p in self.marked() if p > self.ply]
         if later:
@@ -401,10 +412,8 @@ class ReviewScene(Scene):
         running = self.state in ("reading", "running")
         self.run_button.label = _("Cancel") if running else _("Analyse again") \
             if self.doc is not None else _("Analyse")
-        marked = self.marked()  # a mistake button is live while it has one to go to
-        self.previous_button.enabled = any(p < self.ply for p in marked)
-        self.next_button.enabled = any(p > self.ply for p in marked)
         judged = len(self.plies)
+        self._live_mistake_buttons(judged)
         if self._shown < self.ply <= judged:
             self.show()  # the move shown has just been judged: its better move appears
         self._shown = judged

@@ -130,8 +130,11 @@ class SetupScene(Scene):
         if self.opponent is None:
             return [Seat("human", me)]
         other = self._seat(self.opponent.value, self.command_b.value, "Player 2")
-        first = 0 if other.kind == "human" else self.first.value if self.first.value != "random" \
-            else random.randint(0, 1)
+        first = self.first.value
+        if other.kind == "human":
+            first = 0  # hot-seat: Player 1 moves first
+        elif first == "random":
+            first = random.randint(0, 1)
         mine = Seat("human", me if other.kind != "human" else "Player 1")
         return [mine, other] if first == 0 else [other, mine]
 
