@@ -81,7 +81,7 @@ class Table:
     def __init__(self, match: Match, controllers: list[Controller], *,
                  remote: Remote | None = None, demo: bool = False, records: bool = True,
                  save_name: str | None = None, time_control: str = "none", pace: float = 0.0,
-                 kept_clock: GameClock | None = None,
+                 kept_clock: GameClock | None = None, helped: bool = False,
                  now: Callable[[], float] = time.monotonic,
                  io: Callable[[Callable[[], None]], None] = in_background):
         self.match = match
@@ -93,6 +93,7 @@ class Table:
         self.now = now
         self.save_name = save_name or saves.autosave_name(match)
         self.humans = [i for i, c in enumerate(controllers) if c.local_human]
+        self.helped = helped  # a bot moved for the person here (autoplay), kept in the save
         self.driver = SeatDriver(match, controllers, submit=self._submit, forfeit=self._forfeit)
         self.pending: Decision | None = None  # a bot's move waiting for an animation to end
         self.shown_viewer: int | None = None  # hidden hot-seat: who has the computer
@@ -137,7 +138,9 @@ class Table:
     def save_extra(self) -> dict:
         """What a save keeps beside the match record: the clocks' time left; over the LAN,
         what this side needs to take the game up again (its seat, token and secrets)."""
-        extra = {"clock": self.clock.to_dict()} if self.clock is not None else {}
+        extra: dict = {"clock": self.clock.to_dict()} if self.clock is not None else {}
+        if self.helped:
+            extra["helped"] = True
         if self.remote is not None:
             extra.update(self.remote.save_extra())
         return extra
@@ -296,9 +299,9 @@ class Table:
                               Termination.DISCONNECT)
             self._emit(EventKind.REFRESH)
 
-    def play(self, move: Any) -> Text | None:
-        """A local person's move: played (or sent to the host), else why not; a refused move
-        changes nothing."""
+    def play(self, move: Any, helped: bool = False) -> Text | None:
+        """A local person's move, or one a bot made for them (`helped`: autoplay): played (or
+        sent to the host), else why not; a refused move changes nothing."""
         if self.match.over or self.human_to_move() is None:
             return Text(N_("Not allowed: {reason}"), {"reason": Text(N_("wait for your turn"))})
         if self.remote is not None:
@@ -306,6 +309,7 @@ class Table:
                 self.remote.submit(move)
             except RulesError as exc:
                 return Text(N_("Not allowed: {reason}"), {"reason": exc.text or str(exc)})
+            self.helped |= helped
             return None
         mover = self.match.to_move()
         try:
@@ -314,6 +318,7 @@ class Table:
             return Text(N_("Not allowed: {reason}"), {"reason": str(exc)})
         if self.hidden_hotseat and self.match.to_move() not in (None, mover):
             self.reveal_until = self.now() + REVEAL_SECONDS
+        self.helped |= helped
         self._moved(mover, move)
         return None
 
@@ -450,11 +455,16 @@ class Table:
             self._record_stats()
             self._write_replay()
 
+    def counts(self) -> bool:
+        """Whether the game is the player's own, for statistics and a best score: one person
+        here, not the demo, and no move of it made by autoplay."""
+        return not self.demo and len(self.humans) == 1 and not self.helped
+
     def stats_entry(self) -> tuple[str, str, str, int | None] | None:
         """(game, opponent, result, solo score) for the player's statistics; None when the game
-        is nobody's own (bots watched, the demo, hot-seat between two people here)."""
+        is not the player's own (see counts)."""
         m, out = self.match, self.match.outcome()
-        if self.demo or len(self.humans) != 1 or out is None:
+        if not self.counts() or out is None:
             return None
         me = self.humans[0]
         if m.rules.PLAYERS == 1:

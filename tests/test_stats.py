@@ -13,7 +13,7 @@ from client.scenes.play import PlayScene
 from client.scenes.result import ResultScene
 from client.scenes.stats import StatsScene
 from client.scenes.title import TitleScene
-from game import settings, stats, storage
+from game import saves, settings, stats, storage
 from game.match import Match, Seat
 
 VS_BOT = [Seat("human", "Ann"), Seat("ai", "Bot", "hard")]
@@ -100,7 +100,7 @@ def test_a_finished_game_is_final_and_counted_once(h):
     start_match(h.app, Match("ataxx", None, 5, list(VS_BOT)))
     play = h.top
     assert isinstance(play, PlayScene)
-    assert play.try_move(play.match.legal_moves()[0], by_human=True)
+    assert play.try_move(play.match.legal_moves()[0])
     play.match.resign(0)
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
     record = _wait_for(h, "ataxx", "hard")
@@ -133,6 +133,38 @@ def test_hot_seat_and_watched_games_are_nobodys_to_count(h):
         play.match.resign(0)
         h.frames(80)
     assert stats.snapshot() == {}
+
+
+def test_a_game_autoplay_made_moves_in_is_not_counted_nor_its_best_kept(h):
+    """Autoplay's 2048 or Fox Hunt is the bot's as much as the player's: before, its score went
+    into the player's statistics and the board's Best, and a win was the player's."""
+    settings.put("g2048_ai_ms", 20)
+    match = Match("g2048", None, 8, [Seat("human", "Ann")])
+    start_match(h.app, match)
+    play = h.top
+    h.click_button("Speed")
+    h.click_button("Speed")  # fast
+    h.click_button("Autoplay")
+    h.wait_until(lambda: len(match.moves) >= 4, timeout=20)
+    assert play.board.score > 0 and play.board.best == 0  # Best never rose
+    match.resign(0)
+    h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
+    assert any("Autoplay made moves" in line for line in h.top.reason_lines)
+    h.frames(80)
+    assert _reread() == {} and settings.get("g2048_best") == 0
+
+
+def test_a_continued_game_that_autoplay_helped_stays_uncounted(h):
+    match = Match("g2048", None, 9, [Seat("human", "Ann")])
+    match.play(match.legal_moves()[0])
+    saves.save(match, "helped", extra={"helped": True})
+    start_match(h.app, match, save_name="helped")
+    play = h.top
+    assert play.table.helped and play.stats_entry() is None and not play.board.counted
+    assert play.save_extra()["helped"] is True  # and saved so again
+    match.resign(0)
+    h.frames(80)
+    assert _reread() == {}
 
 
 # --- the screen

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
@@ -235,6 +235,32 @@ def test_a_lan_takeback_or_draw_already_out_is_not_said_again():
         table.offer_draw()
         said += [e.text.key for e in table.tick() if e.kind is EventKind.NOTICE]
     assert said == ["Takeback requested", "Draw offered"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=st.sampled_from(["g2048", "foxhunt"]), seed=st.integers(0, 2**16),
+       helped=st.lists(st.booleans(), min_size=1, max_size=25))
+def test_a_game_autoplay_moved_in_is_never_counted_even_after_a_save(game, seed, helped):
+    """A solo game counts for the player (statistics, a best score) exactly when no move of it
+    was autoplay's; a save keeps that, and a table continued from the save keeps it too."""
+    match = Match(game, None, seed, [Seat("human", "A")])
+    table = Table(match, [HumanController()], records=False, now=Clock())
+    rng = random.Random(seed)
+    for by_bot in helped:
+        if match.over:
+            break
+        assert table.play(rng.choice(match.legal_moves()), helped=by_bot) is None
+        table.tick()
+    played = helped[:len(match.moves)]
+    extra = table.save_extra()
+    again = Table(match, [HumanController()], records=False, now=Clock(),
+                  helped=extra.get("helped") is True)
+    if not match.over:
+        match.resign(0)
+    for t in (table, again):
+        assert t.counts() is not any(played)
+        assert (t.stats_entry() is None) is any(played)
+        t.close()
 
 
 def test_the_title_screens_idle_demo_leaves_no_replay():

@@ -115,7 +115,7 @@ class Board(BoardBase):
             self.banner = BANNER_SECONDS
         elif not animate:
             self.banner = 0.0
-        if self.score > self.best:
+        if self.counted and self.score > self.best:  # not a watched game's, nor autoplay's
             self.best = self.score
         if not legal and self.best != self.best_saved:
             self._save_best()

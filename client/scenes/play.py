@@ -37,12 +37,12 @@ class PlayScene(PlayView):
         super().__init__(app)
         now = now or app.now
         save_name = save_name or saves.autosave_name(match)
-        kept = None
-        if session is None and not demo and any(c.local_human for c in controllers):
-            kept = GameClock.from_dict(saves.read_extra(save_name).get("clock"), now=now)
+        extra = saves.read_extra(save_name) if session is None and not demo and any(
+            c.local_human for c in controllers) else {}
         self.table = Table(match, controllers, remote=session, demo=demo, save_name=save_name,
-                           time_control=time_control, kept_clock=kept, now=now,
-                           pace=WATCH_PAUSE)
+                           time_control=time_control, now=now, pace=WATCH_PAUSE,
+                           kept_clock=GameClock.from_dict(extra.get("clock"), now=now),
+                           helped=extra.get("helped") is True)
         self.table.watch_speed = watch_speed
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
@@ -69,6 +69,7 @@ class PlayScene(PlayView):
     def refresh(self, animate: bool = True) -> None:
         """Give the board what the table lets it show now."""
         sight = self.table.sight()
+        self.board.counted = self.table.counts()
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
                                 viewer=sight.viewer, last_move=sight.last_move, animate=animate)
@@ -166,9 +167,10 @@ class PlayScene(PlayView):
     def chat(self) -> None:
         self.app.push("prompt", message=_("Say to the other player"), on_done=self.table.chat)
 
-    def try_move(self, move: Any, by_human: bool = True) -> bool:
-        """A local person's move; a refused one changes nothing and says why."""
-        refused = self.table.play(move)
+    def try_move(self, move: Any, helped: bool = False) -> bool:
+        """A local person's move (`helped`: autoplay's); a refused one changes nothing and
+        says why."""
+        refused = self.table.play(move, helped)
         if refused is not None:
             self.app.sound.play("refused")
             self.app.toast(refused.say())
@@ -235,7 +237,7 @@ class PlayScene(PlayView):
         if self.table.human_to_move() is not None and not self.match.over:
             move = self.board.pending_move()
             if move is not None:
-                self.try_move(move)
+                self.try_move(move, helped=self.board.autoplay)
         if self.match.over:
             self._after_end()
 

@@ -94,11 +94,20 @@ class ResultScene(Scene):
             return
         self.buttons.handle_event(event)
 
+    def notes(self) -> list[str]:
+        """What the card says beside the reason: a record that would not rebuild the game, a
+        game autoplay helped play (not counted)."""
+        notes = [] if self.complete else [_(
+            "The other side has not shown the whole game: it has no replay and no review.")]
+        if self.play.table.helped:
+            notes.append(_("Autoplay made moves in this game: it is not counted in your "
+                           "statistics."))
+        return notes
+
     def layout(self, size: tuple[int, int]) -> None:
-        note = "" if self.complete else _(
-            "The other side has not shown the whole game: it has no replay and no review.")
-        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2] + (
-            theme.wrap(note, 460 - 40, 18)[:2] if note else [])
+        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
+        for note in self.notes():
+            self.reason_lines += theme.wrap(note, 460 - 40, 18)[:2]
         top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
         self.box = card_rect(size, 460, top + len(self.buttons.buttons) * 52 + 14)
         self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,
