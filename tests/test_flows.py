@@ -483,6 +483,28 @@ def test_setup_offers_the_helper_bot_for_2048_and_fox_hunt_and_the_game_uses_it(
         h.app.pop_to("title")
 
 
+def test_watching_a_one_player_game_offers_no_helper_rows_nor_buttons(h):
+    """The helper bot (hints, autoplay) helps a person: watching Fox Hunt or 2048, the setup
+    showed its row beside the playing bot's, and the play screen Hint and Autoplay buttons and
+    an H key that did something (2048 asked its bot for a hint nobody would use)."""
+    from client.scenes.setup import SetupScene
+    for game, helper in (("g2048", "2048 helper"), ("foxhunt", "Fox Hunt autoplay")):
+        setup = SetupScene(h.app, game, watch=True)
+        h.app.push(setup)
+        h.frame()
+        labels = [row.label for row in setup.visible_rows()]
+        assert helper not in labels and "2048 AI time" not in labels
+        setup.start()
+        h.frame()
+        play = h.top
+        assert isinstance(play, PlayScene) and not play.humans
+        shown = [b.label for b in play.panel_buttons.buttons]
+        assert not any(label.startswith(("Hint", "Autoplay")) for label in shown), shown
+        h.key(pygame.K_h, "h")
+        assert not (play.board.heat_on if game == "foxhunt" else play.board.hint_busy)
+        h.app.pop_to("title")
+
+
 # --- 11: text: move numbers agree, status lines start with a capital
 def _random_move(match: Match, rng) -> Any:
     if match.setup_pending():

@@ -105,7 +105,7 @@ class Board(BoardBase):
                 self.hover = self.cursor
             elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
                 return self._offer(self.cursor)
-            elif event.key == pygame.K_h:
+            elif event.key == pygame.K_h and self.someone_plays:
                 self.toggle_heat()
         return None
 
@@ -114,6 +114,8 @@ class Board(BoardBase):
 
     # --- hint and autoplay
     def actions(self) -> list[tuple[str, Callable[[], None]]]:
+        if not self.someone_plays:  # bots watched: the hint and autoplay are a player's
+            return []
         return [(_("Hint: on (H)") if self.heat_on else _("Hint: off (H)"), self.toggle_heat),
                 (_("Autoplay: on") if self.autoplay else _("Autoplay: off"),
                  self.toggle_autoplay)]

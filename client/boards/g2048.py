@@ -165,7 +165,8 @@ class Board(BoardBase):
     # --- input
     def handle_event(self, event: pygame.event.Event) -> str | None:
         if event.type == pygame.KEYDOWN and event.key == pygame.K_h:
-            self.ask_hint()
+            if self.someone_plays:  # bots watched: nobody to hint
+                self.ask_hint()
             return None
         if event.type == pygame.KEYDOWN and event.key in KEYS \
                 and not event.mod & (pygame.KMOD_CTRL | pygame.KMOD_ALT):
@@ -196,6 +197,8 @@ class Board(BoardBase):
 
     # --- hint and autoplay
     def actions(self) -> list[tuple[str, Callable[[], None]]]:
+        if not self.someone_plays:  # bots watched: the hint and autoplay are a player's
+            return []
         label = _(SPEEDS[self.speed][0])
         return [(_("Hint (H)") if not self.hint_busy else _("Hint: thinking…"), self.ask_hint),
                 (_("Autoplay: on") if self.autoplay else _("Autoplay: off"), self.toggle_autoplay),

@@ -70,6 +70,7 @@ class PlayScene(PlayView):
         """Give the board what the table lets it show now."""
         sight = self.table.sight()
         self.board.counted = self.table.counts()
+        self.board.someone_plays = bool(self.humans) and not self.demo
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
                                 viewer=sight.viewer, last_move=sight.last_move, animate=animate)

@@ -76,7 +76,8 @@ class SetupScene(Scene):
             self.rows += [self.opponent, self.first, self.clock]
         self.setting_rows = {}  # the board's own settings a game offers here (a helper bot)
         offered = {s.key: s for s in self.info.board_module().Board.SETTINGS}
-        for key in self.info.board_module().Board.SETUP:
+        # the helper bot (hints, autoplay) helps a player: watching, nobody is helped
+        for key in () if self.watch else self.info.board_module().Board.SETUP:
             s = offered[key]
             row = ChoiceRow(_(s.label), [(v, _(label)) for v, label in s.choices],
                             settings.get(key))
