@@ -304,7 +304,7 @@ def test_a_hidden_game_says_the_chances_and_the_truth(h, monkeypatch):
     e = scene.entry(scene.ply - 1)
     assert e["class"] == "blunder" and "truth" in e
     words = " ".join(line for line, _c in scene.judgement())
-    assert "31%" in words and "44%" in words and "As it turned out" in words
+    assert "31%" in words and "44%" in words and "With what it turned up: expected result" in words
     scene.seek(1)
     assert any("not judged" in line for line, _c in scene.judgement())
 

@@ -605,10 +605,14 @@ class ReviewScene(Scene):
         truth = e.get("truth") or {}
         if truth.get("after") is not None and truth.get("best_after") is not None \
                 and _lists(e.get("best")) != _lists(e.get("move")):
-            parts.append(_("As it turned out: {a}; the best would have had {b}.").format(
+            # TRANSLATORS: the review of a hidden game: the values once the move's answer (a
+            # shot's, a probe's, a flip's) is known; still expectations, not the final result
+            parts.append(_("With what it turned up: expected result {a}; the best would have "
+                           "had {b}.").format(
                 a=self.value_text(truth.get("after")), b=self.value_text(truth.get("best_after"))))
         elif truth.get("after") is not None:
-            parts.append(_("As it turned out: {a}.").format(a=self.value_text(truth["after"])))
+            parts.append(_("With what it turned up: expected result {a}.").format(
+                a=self.value_text(truth["after"])))
         return " ".join(parts)
 
     def move_name(self, p: int) -> str:
