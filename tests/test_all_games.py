@@ -95,7 +95,7 @@ def test_play_scene_against_a_bot_with_undo(game_id, tmp_path):
                                     Budget(1, now=frozen_clock()), rng)
             else:
                 move = rng.choice(match.legal_moves())
-            assert play.try_move(move, by_human=True)
+            assert play.try_move(move)
             h.frames(2)
         h.frames(30)
         h.screenshot(tmp_path / f"{game_id}.png")

@@ -100,7 +100,7 @@ def test_a_flag_fall_in_hot_seat_loses_on_time_and_the_card_says_so(h):
     h.frame()
     assert play.clock.running == 0
     fake.t += 10
-    assert play.try_move(play.match.legal_moves()[0], by_human=True)
+    assert play.try_move(play.match.legal_moves()[0])
     h.frame()
     assert play.clock.running == 1
     fake.t += 299
@@ -121,7 +121,7 @@ def test_a_bots_thinking_time_counts(h):
     play, fake = _clocked(h, match, controllers=[HumanController(), Silent()])
     h.frame()
     fake.t += 4
-    assert play.try_move(match.legal_moves()[0], by_human=True)
+    assert play.try_move(match.legal_moves()[0])
     assert play.clock.left(0) == pytest.approx(296)
     h.frame()
     assert play.clock.running == 1
@@ -161,13 +161,13 @@ def test_planes_clocks_wait_for_the_setup_and_stop_behind_the_hand_over(h):
         layout = match.info.ai_module().choose_setup(match.view(seat),
                                                      Budget(1.0, now=frozen_clock()), "easy",
                                                      random.Random(seat))
-        assert play.try_move(layout, by_human=True)
+        assert play.try_move(layout)
         h.key(pygame.K_SPACE, " ")
     _take_the_computer(h)
     h.frame()
     assert play.clock.running == 0 and play.clock.left(0) == 300
     fake.t += 20
-    assert play.try_move(match.legal_moves()[0], by_human=True)
+    assert play.try_move(match.legal_moves()[0])
     play.end_reveal()
     h.frame()
     assert isinstance(h.top, HandoverScene)
@@ -182,7 +182,7 @@ def test_clocks_survive_leaving_and_continue_in_the_saves_extra_fields(h):
     play, fake = _clocked(h, Match("ataxx", None, 5, list(TWO)), "10+5")
     h.frame()
     fake.t += 30
-    assert play.try_move(play.match.legal_moves()[0], by_human=True)  # +5 s
+    assert play.try_move(play.match.legal_moves()[0])  # +5 s
     h.frame()
     fake.t += 100
     h.frame()

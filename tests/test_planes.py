@@ -359,7 +359,7 @@ def test_hot_seat_hands_over_and_never_shows_the_other_layout():
         assert isinstance(h.top, HandoverScene)  # before seat 0's first shot
         h.key(pygame.K_RETURN)
         assert play.board.view["layout"] == A and "opponent_layout" not in play.board.view
-        play.try_move(92, by_human=True)
+        play.try_move(92)
         h.frame()
         h.key(pygame.K_SPACE, " ")  # the shooter has seen the answer (issue 18)
         assert isinstance(h.top, HandoverScene) and play.board.view is None

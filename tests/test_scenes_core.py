@@ -100,7 +100,7 @@ def test_refused_move_says_why_and_changes_nothing(h):
     start_match(h.app, match)
     h.frame()
     play = h.top
-    assert not play.try_move(7, by_human=True)
+    assert not play.try_move(7)
     assert match.moves == [] and any("Not allowed" in t for t, _ in h.app.toasts)
 
 

@@ -143,7 +143,7 @@ def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h)
     solo = Match("g2048", None, 3, [Seat("human", "Ann")])
     start_match(h.app, solo)
     play = h.app.find(PlayScene)
-    play.try_move(solo.legal_moves()[0], by_human=True)
+    play.try_move(solo.legal_moves()[0])
     _leave(h, play)
     h.wait_until(lambda: len(saves.list_autosaves()) == 2)
     # A named save, loaded and left, is offered by Continue too.
@@ -238,7 +238,7 @@ def test_the_play_panel_keeps_a_live_move_list_in_the_games_notation(h):
     h.frame()
     play = h.top
     for _ in range(3):
-        assert play.try_move(match.legal_moves()[0], by_human=True)
+        assert play.try_move(match.legal_moves()[0])
     h.frame()
     listed = play.move_list()
     assert len(listed) == 3 and listed[0].startswith("1. red ") and "-" in listed[0]

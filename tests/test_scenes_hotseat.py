@@ -35,11 +35,11 @@ def test_the_planes_shooter_sees_the_answer_before_the_hand_over(h, monkeypatch)
         play = _take_the_computer(h)
         layout = play.match.info.ai_module().choose_setup(
             match.view(seat), Budget(1.0, now=frozen_clock()), "easy", random.Random(seat))
-        assert play.try_move(layout, by_human=True)
+        assert play.try_move(layout)
         h.key(pygame.K_SPACE, " ")
     play = _take_the_computer(h)
     shot = match.legal_moves()[0]
-    assert play.try_move(shot, by_human=True)
+    assert play.try_move(shot)
     now[0] += REVEAL_SECONDS - 0.1  # just before the reveal ends the shooter still sees it
     lit = []
     monkeypatch.setattr(play_view.paper, "highlight", lambda surface, rect, colour:
@@ -60,7 +60,7 @@ def test_banqi_without_fog_never_hands_over_and_with_fog_does(h):
         h.frame()
     play = h.top
     assert isinstance(play, PlayScene) and not play.hidden_hotseat
-    assert play.try_move(play.match.legal_moves()[0], by_human=True)
+    assert play.try_move(play.match.legal_moves()[0])
     for _ in range(3):
         h.frame()
     assert h.top is play and play.table.human_to_move() == 1
@@ -74,7 +74,7 @@ def test_hot_seat_undo_asks_before_taking_back_the_other_players_move(h):
     start_match(h.app, match)
     h.frame()
     play = h.top
-    assert play.try_move(match.legal_moves()[0], by_human=True)
+    assert play.try_move(match.legal_moves()[0])
     h.frame()
     h.key(pygame.K_u, "u")  # Ben, to move, presses Undo: Ann's move is not Ben's to take
     assert isinstance(h.top, ConfirmScene) and "Ann" in h.top.message
@@ -104,7 +104,7 @@ def test_banqi_seat_dots_show_the_colour_each_seat_plays(h):
     from client.boards.banqi import BLACK, RED
     assert play.board.seat_colour(0) == play.board.seat_colour(1)  # no colour before a flip
     flip = next(m for m in match.legal_moves() if len(m) == 2)
-    assert play.try_move(flip, by_human=True)
+    assert play.try_move(flip)
     colours = match.view(None)["colors"]
     ink = {"red": RED, "black": BLACK}
     assert [play.board.seat_colour(s) for s in (0, 1)] == [ink[c] for c in colours]
@@ -116,7 +116,7 @@ def test_the_dots_panel_stops_asking_for_a_line_once_the_game_is_over(h):
     h.frame()
     play = h.top
     while not match.over:
-        assert play.try_move(match.legal_moves()[0], by_human=True)
+        assert play.try_move(match.legal_moves()[0])
     h.frame()
     assert not any("to draw a line" in line for line in play.board.status())
 
@@ -131,6 +131,6 @@ def test_the_panel_names_each_side_by_the_ink_it_is_drawn_in(h):
     play = h.top
     assert "Faded" in play.board.fog_note()  # the fog's legend, under the board
     flip = next(m for m in play.match.legal_moves() if len(m) == 2)
-    assert play.try_move(flip, by_human=True)
+    assert play.try_move(flip)
     colour = play.match.view(None)["colors"][0]
     assert play.board.side_name(0) == f"first · {colour}"
