@@ -275,3 +275,39 @@ def test_two_new_lan_players_are_not_both_called_player(h, monkeypatch):
                      session=SilentRemote(match))
     assert [play.panel_name(s) for s in (0, 1)] == ["Player (you)", "Player"]
     play.board.close()
+
+
+def test_a_long_file_list_shows_a_scrollbar_and_home_end_and_page_keys_move_through_it(h):
+    """The lists gave no sign that rows lay below the last shown, and End, Home and the page
+    keys did nothing: 30 games in progress read as the 8 that fit."""
+    from client.ui import theme
+    from client.ui.widgets import scroll_thumb
+    for seed in range(30):
+        match = Match("g2048", None, seed, [Seat("human", "Ann")])
+        match.play(match.legal_moves()[0])
+        saves.save(match, saves.autosave_name(match) + f" {seed}")
+    h.app.push("continue")
+    scene = h.top
+    h.wait_until(lambda: not scene.loading and len(scene.entries) == 30)
+    h.frame()
+    shown = scene.visible
+    assert 1 < shown < 30
+    track = scene.scroll_track()
+
+    def thumb() -> pygame.Rect:
+        found = scroll_thumb(track, scene.scroll, shown, 30)
+        assert found is not None and track.contains(found)
+        assert h.app.screen.get_at(found.center)[:3] == theme.INK_SOFT  # drawn where it sits
+        return found
+
+    assert thumb().top == track.top and thumb().height < track.height
+    h.key(pygame.K_END)
+    h.frame()
+    assert scene.selected == 29 and scene.rows[-1][0] == 29 and thumb().bottom == track.bottom
+    h.key(pygame.K_HOME)
+    h.key(pygame.K_PAGEDOWN)
+    h.frame()
+    assert scene.selected == shown and scene.rows[0][0] > 0
+    h.key(pygame.K_PAGEUP)
+    h.frame()
+    assert scene.selected == 0 and scene.rows[0][0] == 0

@@ -9,7 +9,7 @@ import pygame
 from ai.worker import Worker
 from client.scenes.base import Scene, error_words, start_match
 from client.ui import paper, theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, sheet
+from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, scrollbar, sheet
 from game import registry, replay, saves, settings, storage
 from game.i18n import (
     N_,
@@ -48,6 +48,7 @@ class _FileListScene(Scene):
         self.loading = True
         self.worker = Worker()
         self.rows: list[tuple[int, pygame.Rect]] = []
+        self.visible = 1  # rows the panel has room for
         # Open and Delete only while there is something to open or delete
         self.for_an_entry = [Button(_(self.open_words), self.open_selected, enabled=False),
                              Button(_("Delete (Del)"), self.delete_selected, enabled=False)]
@@ -104,11 +105,11 @@ class _FileListScene(Scene):
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
-            if event.key == pygame.K_DOWN and self.entries:
-                self.selected = min(len(self.entries) - 1, self.selected + 1)
-                return
-            if event.key == pygame.K_UP and self.entries:
-                self.selected = max(0, self.selected - 1)
+            step = {pygame.K_DOWN: 1, pygame.K_UP: -1, pygame.K_PAGEDOWN: self.visible,
+                    pygame.K_PAGEUP: -self.visible, pygame.K_END: len(self.entries),
+                    pygame.K_HOME: -len(self.entries)}.get(event.key)
+            if step is not None and self.entries:
+                self.selected = max(0, min(len(self.entries) - 1, self.selected + step))
                 return
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.open_selected()
@@ -152,15 +153,20 @@ class _FileListScene(Scene):
     def _place_rows(self) -> None:
         """Scroll the list to the selected entry and place its visible rows."""
         box, y, row_h = self.box, self.list_top, ROW_H
-        visible = max(1, (box.bottom - y - 10) // row_h)
+        self.visible = visible = max(1, (box.bottom - y - 10) // row_h)
         if self.selected < self.scroll:
             self.scroll = self.selected
         elif self.selected >= self.scroll + visible:
             self.scroll = self.selected - visible + 1
+        self.scroll = max(0, min(self.scroll, len(self.entries) - visible))  # no blank tail
         self.rows = []
         for i in range(self.scroll, min(len(self.entries), self.scroll + visible)):
-            self.rows.append((i, pygame.Rect(box.x + 12, y, box.width - 24, row_h - 6)))
+            self.rows.append((i, pygame.Rect(box.x + 12, y, box.width - 36, row_h - 6)))
             y += row_h
+
+    def scroll_track(self) -> pygame.Rect:
+        """Where the bar that says more rows lie above or below runs: the list's right edge."""
+        return pygame.Rect(self.box.right - 16, self.list_top, 6, self.visible * ROW_H - 6)
 
     def draw(self, surface: pygame.Surface) -> None:
         box, y = self.box, self.list_top
@@ -177,6 +183,7 @@ class _FileListScene(Scene):
             top, bottom = self.describe(self.entries[i])
             theme.text(surface, top, (rect.x + 12, rect.y + 4), 19, bold=True)
             theme.text(surface, bottom, (rect.x + 12, rect.y + 25), 15, theme.INK_SOFT)
+        scrollbar(surface, self.scroll_track(), self.scroll, self.visible, len(self.entries))
         self.buttons.draw(surface, show_focus=False)
 
 

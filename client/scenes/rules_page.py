@@ -10,7 +10,7 @@ import pygame
 from client.boards.base import Diagram
 from client.scenes.base import Scene
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, panel
+from client.ui.widgets import Button, ButtonGroup, panel, scrollbar
 from game import registry, settings
 from game.i18n import _, paragraphs
 
@@ -128,6 +128,8 @@ class RulesScene(Scene):
                     theme.text(surface, line, (at.x, y), CAPTION_SIZE, theme.INK_SOFT)
                 y += CAPTION_H
         surface.set_clip(clip)
+        scrollbar(surface, pygame.Rect(box.right - 14, box.y + 12, 6, box.height - 24),
+                  self.scroll, box.height - 40, self.height)
         if self.max_scroll:
             theme.text(surface, _("scroll: wheel or arrows"), (box.right, box.bottom + 8), 16,
                        theme.INK_SOFT, anchor="topright")

@@ -206,6 +206,28 @@ def sheet(surface: pygame.Surface, rect: pygame.Rect, fill=theme.PANEL) -> None:
         paper.line(surface, theme.GRID, (rect.x, rect.bottom - 1), (rect.right, rect.bottom - 1), 2)
 
 
+def scroll_thumb(track: pygame.Rect, first: float, shown: float,
+                 total: float) -> pygame.Rect | None:
+    """Where a scrollbar's thumb sits on its track: its length the part shown, its place the
+    part above; None when all is shown (no bar)."""
+    if total <= shown or total <= 0:
+        return None
+    length = max(track.width * 3, round(track.height * shown / total))
+    room = track.height - length
+    top = track.y + round(room * min(1.0, max(0.0, first / (total - shown))))
+    return pygame.Rect(track.x, top, track.width, length)
+
+
+def scrollbar(surface: pygame.Surface, track: pygame.Rect, first: float, shown: float,
+              total: float) -> None:
+    """A thin bar beside a list or page that has more than it shows (nothing if it shows all)."""
+    thumb = scroll_thumb(track, first, shown, total)
+    if thumb is None:
+        return
+    pygame.draw.line(surface, theme.GRID, track.midtop, track.midbottom, 1)
+    pygame.draw.rect(surface, theme.INK_SOFT, thumb, border_radius=track.width // 2)
+
+
 def _draw_row_label(surface: pygame.Surface, label: str, rect: pygame.Rect, focused: bool,
                     room: int | None = None, shared: int | None = None
                     ) -> tuple[int, tuple[int, int, int]]:
