@@ -321,6 +321,18 @@ def options_said(spec, options: Mapping[str, Any]) -> str:
     return _(", ").join(said)
 
 
+def capitalized(text: str) -> str:
+    """A phrase set as a line or a label of its own: its first letter a capital (the rest as
+    it is; Chinese has no capitals)."""
+    return text[:1].upper() + text[1:]
+
+
+def side_label(name: str) -> str:
+    """A side's name (in the language) as a label of its own: a word with its capital ("Red"),
+    a one-letter symbol as the board marks it (Ataxx's x and o)."""
+    return name if name[1:2] in ("", " ") else capitalized(name)
+
+
 def outcome_reason(outcome) -> str:
     """Why a game ended, in the language."""
     return outcome.words.say()

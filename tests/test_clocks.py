@@ -111,7 +111,7 @@ def test_a_flag_fall_in_hot_seat_loses_on_time_and_the_card_says_so(h):
     out = play.match.outcome()
     assert out.termination is Termination.TIME and out.winner == 0
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
-    assert h.top.reason == "out of time"
+    assert h.top.reason == "Out of time"  # a line of its own: a capital
     h.click_button("Look at the board")  # a fallen flag is not taken back
     assert not [b for b in h.find_buttons() if b.label.startswith("Undo") and b.enabled]
 

@@ -9,6 +9,7 @@ import pygame
 import pytest
 
 from client.scenes.play import PlayScene
+from client.scenes.result import ResultScene
 from game.match import Match, Seat
 from players.base import Controller, Decision, HumanController
 from players.table import BOT_PACE, Table
@@ -546,6 +547,8 @@ def test_every_status_line_starts_with_a_capital(h):
         for _ in range(400):
             h.frame()
             texts = [play.status_text()] + play.board.status()
+            if match.over:  # the result card's reason, a line of its own ("all lines drawn")
+                texts.append(ResultScene(h.app, play).reason)
             bad += [(game, t) for t in texts
                     if t[:1].islower() and not t.startswith(("x (", "o ("))]
             if match.over:
@@ -556,10 +559,22 @@ def test_every_status_line_starts_with_a_capital(h):
     assert not bad, sorted({(g, t[:30]) for g, t in bad})[:10]
 
 
+def test_the_setups_side_choices_start_with_a_capital_as_every_choice_does(h):
+    """"You play" offered "red (moves first)" and "blue" beside "Random"."""
+    from client.scenes.setup import SetupScene
+    from game import registry
+    for game in registry.available():
+        setup = SetupScene(h.app, game)
+        if setup.first is not None:
+            labels = [label for _, label in setup.first.choices]
+            # (a side's own symbol, Ataxx's x and o, is written as the board marks it)
+            assert not [label for label in labels if label[:1].islower()
+                        and not label.startswith(("x (", "o"))], labels
+
+
 # --- 11: result scores say what they count, the winner's first
 def test_result_scores_say_what_they_count_and_put_the_winners_first(h):
     from client.scenes.replays import _result_words
-    from client.scenes.result import ResultScene
     from game import replay
     from game.i18n import result_summary
     match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
@@ -720,7 +735,7 @@ def test_the_planes_legend_keeps_its_plane_on_a_narrow_window(monkeypatch, width
 
 
 def test_a_one_player_game_a_bot_played_names_the_bot_not_you(h):
-    from client.scenes.result import ResultScene
+
     for kind, controller, headline in (("ai", Controller(), "Normal bot 1 made it!"),
                                        ("human", HumanController(), "You made it!")):
         match = Match("foxhunt", None, 4, [Seat(kind, "Normal bot 1", "normal")])

@@ -634,7 +634,7 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
                          and not play.session.waiting
                          and len(play.match.moves) == len(guest.match.moves))
             if play.match.to_move() == play.session.seat:
-                assert play.try_move(rng.choice(play.match.legal_moves()), by_human=True)
+                assert play.try_move(rng.choice(play.match.legal_moves()))
             else:
                 guest.submit(local_move(guest, rng))
             deadline = time.monotonic() + 5
@@ -647,7 +647,7 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
         h.screenshot(tmp_path / "lan_play.png")
         # an illegal click is refused here and changes nothing
         moves = list(play.match.moves)
-        assert not play.try_move("not a move", by_human=True)
+        assert not play.try_move("not a move")
         assert play.match.moves == moves
         # the guest leaves: the host is asked to claim or wait; it waits, and may claim later
         # from the panel (found in a real window: after Wait nothing could claim the game, the

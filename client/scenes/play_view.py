@@ -13,7 +13,16 @@ from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, sheet
 from game import settings
 from game.clock import LOW_SECONDS, GameClock, format_time
-from game.i18n import N_, _, outcome_reason, person, pgettext, seat_title
+from game.i18n import (
+    N_,
+    _,
+    capitalized,
+    outcome_reason,
+    person,
+    pgettext,
+    seat_title,
+    side_label,
+)
 from game.match import Match, Seat, SeatKind
 from players.table import Table
 
@@ -234,7 +243,7 @@ class PlayView(Scene):
         m = self.match
         if m.over:
             reason = outcome_reason(m.outcome())
-            return reason[:1].upper() + reason[1:] if reason else _("Game over")
+            return capitalized(reason) if reason else _("Game over")
         if self.table.peer_away:
             name = person(m.seats[self.session.peer_seat].name) if self.session else ""
             return _("Waiting for {name} to come back").format(name=name)
@@ -302,7 +311,10 @@ class PlayView(Scene):
             # a long name never runs into the clock
             size, name = theme.fit(self.panel_name(seat), room, 20, smallest=13, bold=True)
             theme.text(surface, name, (side.x + 46, y), size, bold=True)
-            theme.text(surface, f"{self.board.side_name(seat)}  {kind}".strip(),
+            # a one-player game's only side names nothing ("Player", then "player")
+            side_name = side_label(self.board.side_name(seat)) if len(self.match.seats) > 1 \
+                else ""
+            theme.text(surface, f"{side_name}  {kind}".strip(),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             if self.clock is not None:
                 self._draw_clock(surface, seat, pygame.Rect(side.right - 90, y - 2, 78, 25))

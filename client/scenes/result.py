@@ -9,7 +9,7 @@ import pygame
 from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, card, card_rect
-from game.i18n import _, format_number, outcome_reason, seat_title
+from game.i18n import _, capitalized, format_number, outcome_reason, seat_title
 from game.match import Match
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ class ResultScene(Scene):
         self.play = play
         match = play.match
         out = match.outcome()
-        self.headline, self.reason = self._headline(match, out), outcome_reason(out)
+        self.headline, self.reason = self._headline(match, out), capitalized(outcome_reason(out))
         self.score_rows = score_rows(match, out.score)
         # what the score counts (pieces left, boxes, probes...), said above the points
         self.score_unit = _("Score: {unit}").format(unit=_(play.board.SCORE_UNIT))

@@ -12,7 +12,7 @@ from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, lay_out_form, panel
 from game import clock, registry, settings
-from game.i18n import _
+from game.i18n import _, side_label
 from game.match import Match, Seat
 
 if TYPE_CHECKING:
@@ -56,11 +56,11 @@ class SetupScene(Scene):
                                    last.get("command_b", ""))
         if self.watch:
             # a row's label, capitalized as the other rows' ("First", not "first")
-            self.bot_a = ChoiceRow(_(rules.SEAT_NAMES[0]).capitalize(), bot_choices(),
+            self.bot_a = ChoiceRow(side_label(_(rules.SEAT_NAMES[0])), bot_choices(),
                                    last.get("a", "normal"))
             self.rows.append(self.bot_a)
             if two:
-                self.bot_b = ChoiceRow(_(rules.SEAT_NAMES[1]).capitalize(), bot_choices(),
+                self.bot_b = ChoiceRow(side_label(_(rules.SEAT_NAMES[1])), bot_choices(),
                                        last.get("b", "hard"))
                 self.rows.append(self.bot_b)
         elif two:
@@ -68,8 +68,8 @@ class SetupScene(Scene):
                                       last.get("opponent", settings.get("ai_level")))
             names = rules.SEAT_NAMES
             self.first = ChoiceRow(_("You play"), [
-                (0, _("{side} (moves first)").format(side=_(names[0]))),
-                (1, _(names[1])), ("random", _("Random"))],
+                (0, _("{side} (moves first)").format(side=side_label(_(names[0])))),
+                (1, side_label(_(names[1]))), ("random", _("Random"))],
                                    last.get("first", 0))
             self.clock = ChoiceRow(_("Clock"), [(k, _(label)) for k, label in clock.choices()],
                                    last.get("clock", clock.NO_CLOCK))
