@@ -184,6 +184,22 @@ def test_the_title_shows_each_games_own_tagline(h):
     assert all(shown)
 
 
+@pytest.mark.parametrize("size", [(1100, 720), (1280, 800), (1500, 950), (1920, 1200)])
+def test_no_focus_ring_on_the_title_touches_a_tagline(h, size):
+    """Found in a real window at 1500x950: the ring round a focused game ran over the
+    tagline under it (2 px below the button, the ring reaching 6)."""
+    from client.scenes.title import TAGLINE_SIZE
+    from client.ui import paper, theme
+    title = h.top
+    title.layout(size)
+    assert title.taglines  # they fit at these sizes
+    font = theme.font(TAGLINE_SIZE)
+    words = [pygame.Rect(at, font.size(text)) for text, at in title.taglines]
+    for button in title.game_buttons:
+        ring = button.rect.inflate(2 * paper.FOCUS_OUTSET, 2 * paper.FOCUS_OUTSET)
+        assert ring.collidelist(words) == -1, (button.label, ring, words)
+
+
 def test_game_settings_come_from_the_boards_and_old_files_stay_readable():
     storage.write_file(settings.path(), "settings", settings.FORMAT,
                        {"banqi_glyphs": "letters", "g2048_ai_ms": 200, "g2048_best": 1234,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from client.scenes.base import Scene, start_match
-from client.ui import theme
+from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import APP_NAME, APP_VERSION, registry, saves, storage
 from game.i18n import _, ngettext, pgettext
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from client.app import App
 
 IDLE_SECONDS = 60.0
+TAGLINE_SIZE = 15
 
 
 class TitleScene(Scene):
@@ -160,15 +161,18 @@ class TitleScene(Scene):
         right = pygame.Rect(w // 2 + 20, 140, col_w, h - 200)
         self.columns = (left, right)
         rows = max(1, len(self.game_buttons))
-        # a tagline under each game while they fit; on a short window, the buttons alone
-        gap = 26 if rows * (34 + 26) <= left.height - 60 else 8
+        # a tagline under each game while they fit; on a short window, the buttons alone. It
+        # keeps clear of the focus ring round the button above it and round the one below.
+        tagged = theme.font(TAGLINE_SIZE).get_height() + 2 * paper.FOCUS_OUTSET
+        gap = tagged if rows * (34 + tagged) <= left.height - 60 else 8
         bh = max(30, min(52 + max(0, h - 800) // 20, (left.height - 60) // rows - gap))
         y = left.y + 52
         self.taglines = []
         for b, g in zip(self.game_buttons, self.games):
             b.rect = pygame.Rect(left.x + 20, y, left.width - 40, bh)
             if gap > 8:
-                self.taglines.append((_(registry.get(g).rules.TAGLINE), (left.x + 24, y + bh + 2)))
+                self.taglines.append((_(registry.get(g).rules.TAGLINE),
+                                      (left.x + 24, y + bh + paper.FOCUS_OUTSET)))
             y += bh + gap
         n = max(1, len(self.other_buttons))
         room = right.height - 52 - 12  # under the heading, inside the panel
@@ -191,7 +195,7 @@ class TitleScene(Scene):
                    (left.x + 20, left.y + 14), 22, bold=True)
         theme.text(surface, _("More"), (right.x + 20, right.y + 14), 22, bold=True)
         for line, where in self.taglines:
-            theme.text(surface, line, where, 15, theme.INK_SOFT)
+            theme.text(surface, line, where, TAGLINE_SIZE, theme.INK_SOFT)
         self.buttons.draw(surface)
         theme.text(surface, _("v{version} · arrows + Enter or the mouse · Esc goes back · "
                      "F11 full screen").format(version=APP_VERSION), (w // 2, h - 26), 15,
