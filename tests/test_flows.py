@@ -559,6 +559,18 @@ def test_every_status_line_starts_with_a_capital(h):
     assert not bad, sorted({(g, t[:30]) for g, t in bad})[:10]
 
 
+def test_the_replay_players_result_line_starts_with_a_capital(h):
+    """It read "draw 7-6 animals left (the same position three times)" under the title."""
+    for winner in (None, 1):
+        match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+        match.play(match.legal_moves()[0])
+        match.resign(0) if winner else match.agree_draw()
+        h.app.push("replay", match=match)
+        h.frame()
+        assert h.top.result_text[:1].isupper(), h.top.result_text
+        h.app.pop()
+
+
 def test_the_setups_side_choices_start_with_a_capital_as_every_choice_does(h):
     """"You play" offered "red (moves first)" and "blue" beside "Random"."""
     from client.scenes.setup import SetupScene
