@@ -605,6 +605,46 @@ def test_result_scores_say_what_they_count_and_put_the_winners_first(h):
     h.app.push(play)
     card = ResultScene(h.app, play)
     assert card.score_unit == "Score: stones on the board"
+    # 2048's plain points say nothing the score row does not ("Score: points" above "Score")
+    solo = Match("g2048", None, 3, [Seat("human", "Ann")])
+    solo.resign(0)
+    play = PlayScene(h.app, solo, [HumanController()], now=lambda: 10.0)
+    h.app.push(play)
+    assert ResultScene(h.app, play).score_unit == ""
+
+
+def test_the_panel_parts_a_seats_side_from_who_plays_it(h):
+    """"Blue  AI Normal" ran the two together with two spaces; a person here has no label."""
+    drawn: list[str] = []
+    match = Match("dots", None, 3, [Seat("human", "Ann"), Seat("ai", "Bot", "normal")])
+    play = PlayScene(h.app, match, [HumanController(), Controller()], now=lambda: 10.0)
+    h.app.push(play)
+    from client.ui import theme
+    real = theme.text
+    try:
+        theme.text = lambda surface, words, *a, **k: drawn.append(words) or real(
+            surface, words, *a, **k)
+        h.frame()
+    finally:
+        theme.text = real
+    assert "Red" in drawn and "Blue · AI Normal" in drawn, drawn[:12]
+
+
+def test_the_rules_page_keys_scroll_by_a_line_a_page_and_to_either_end(h):
+    h.app.push("rules", game_id="jungle")
+    h.frame()
+    page = h.top
+    assert page.max_scroll > 400  # the longest pages run well past one screen
+    h.key(pygame.K_DOWN)
+    assert page.scroll == 120
+    h.key(pygame.K_PAGEDOWN)
+    assert page.scroll == min(page.max_scroll, 120 + page.box.height - 80) > 240
+    h.key(pygame.K_END)
+    assert page.scroll == page.max_scroll
+    h.key(pygame.K_PAGEUP)
+    assert page.scroll == page.max_scroll - (page.box.height - 80)
+    h.key(pygame.K_HOME)
+    assert page.scroll == 0
 
 
 def test_fog_after_two_flips_the_one_out_of_sight_is_told_by_the_counts():

@@ -314,7 +314,7 @@ class PlayView(Scene):
             # a one-player game's only side names nothing ("Player", then "player")
             side_name = side_label(self.board.side_name(seat)) if len(self.match.seats) > 1 \
                 else ""
-            theme.text(surface, f"{side_name}  {kind}".strip(),
+            theme.text(surface, " · ".join(part for part in (side_name, kind) if part),
                        (side.x + 46, y + 22), 16, theme.INK_SOFT)
             if self.clock is not None:
                 self._draw_clock(surface, seat, pygame.Rect(side.right - 90, y - 2, 78, 25))

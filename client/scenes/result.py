@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from client.boards.base import BoardBase
 from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, card, card_rect
@@ -26,8 +27,11 @@ class ResultScene(Scene):
         out = match.outcome()
         self.headline, self.reason = self._headline(match, out), capitalized(outcome_reason(out))
         self.score_rows = score_rows(match, out.score)
-        # what the score counts (pieces left, boxes, probes...), said above the points
-        self.score_unit = _("Score: {unit}").format(unit=_(play.board.SCORE_UNIT))
+        # what the score counts (pieces left, boxes, probes...), said above the points; plain
+        # points (2048's) say nothing the score row does not ("Score: points" above "Score")
+        unit = play.board.SCORE_UNIT
+        self.score_unit = "" if unit == BoardBase.SCORE_UNIT else \
+            _("Score: {unit}").format(unit=_(unit))
         self.complete = match.record_complete()
         self.buttons = ButtonGroup(self._buttons())
 
@@ -117,8 +121,9 @@ class ResultScene(Scene):
         box = self.box
         card(surface, box, self.headline, 38)
         y = box.y + 72
-        theme.text(surface, self.score_unit, (box.right - 60, y + 10), 16, theme.INK_SOFT,
-                   anchor="midright")
+        if self.score_unit:
+            theme.text(surface, self.score_unit, (box.right - 60, y + 10), 16, theme.INK_SOFT,
+                       anchor="midright")
         y += 24
         for seat, (name, points) in enumerate(self.score_rows):
             colour = self.play.board.seat_colour(seat) if len(self.score_rows) > 1 \

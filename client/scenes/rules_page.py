@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 LINE_H = 28
 CAPTION_SIZE = 16
 CAPTION_H = 20
+SCROLL_KEYS = (pygame.K_DOWN, pygame.K_UP, pygame.K_PAGEDOWN, pygame.K_PAGEUP, pygame.K_END,
+               pygame.K_HOME)
 
 
 class RulesScene(Scene):
@@ -44,10 +46,12 @@ class RulesScene(Scene):
     def handle_event(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEWHEEL:
             self.scroll = max(0, min(self.max_scroll, self.scroll - event.y * 40))
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_DOWN, pygame.K_PAGEDOWN):
-            self.scroll = min(self.max_scroll, self.scroll + 120)
-        elif event.type == pygame.KEYDOWN and event.key in (pygame.K_UP, pygame.K_PAGEUP):
-            self.scroll = max(0, self.scroll - 120)
+        elif event.type == pygame.KEYDOWN and event.key in SCROLL_KEYS:
+            page = max(120, self.box.height - 80)  # a page, keeping a few lines in sight
+            step = {pygame.K_DOWN: 120, pygame.K_UP: -120, pygame.K_PAGEDOWN: page,
+                    pygame.K_PAGEUP: -page, pygame.K_END: self.max_scroll,
+                    pygame.K_HOME: -self.max_scroll}[event.key]
+            self.scroll = max(0, min(self.max_scroll, self.scroll + step))
         elif not self.buttons.handle_event(event):
             super().handle_event(event)
 
