@@ -78,6 +78,8 @@ def test_hot_seat_undo_asks_before_taking_back_the_other_players_move(h):
     h.frame()
     h.key(pygame.K_u, "u")  # Ben, to move, presses Undo: Ann's move is not Ben's to take
     assert isinstance(h.top, ConfirmScene) and "Ann" in h.top.message
+    # the move was Ann's; the turn is Ben's (it said "It is Ann's move, not yours")
+    assert "The last move was Ann" in h.top.detail and "It is" not in h.top.detail
     assert len(match.moves) == 1
     h.key(pygame.K_n, "n")
     assert len(match.moves) == 1

@@ -85,7 +85,9 @@ class PlayScene(PlayView):
             who = seat_title(self.match, owner)
             self.app.push("confirm", message=_("Take back {player}'s move?").format(player=who),
                           on_yes=self._undo_now, yes=_("Take it back"), no=_("Keep it"),
-                          detail=_("It is {player}'s move, not yours: ask them first.")
+                          # TRANSLATORS: hot-seat: the move an undo would take back was the
+                          # other player's (not: it is their turn)
+                          detail=_("The last move was {player}'s, not yours: ask them first.")
                           .format(player=who))
             return
         self._undo_now()
