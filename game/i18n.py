@@ -321,9 +321,14 @@ def options_said(spec, options: Mapping[str, Any]) -> str:
     return _(", ").join(said)
 
 
-def capitalized(text: str) -> str:
+def capitalized(text: str, marks: Sequence[str] = ()) -> str:
     """A phrase set as a line or a label of its own: its first letter a capital (the rest as
-    it is; Chinese has no capitals)."""
+    it is; Chinese has no capitals), unless it opens with one of `marks`, a game's one-letter
+    side names (SEAT_NAMES), written as the board marks them: Ataxx's "x wins", "o获胜"."""
+    for name in marks:
+        mark, after = _(name), text[1:2]
+        if len(mark) == 1 and text.startswith(mark) and not (after.isascii() and after.isalpha()):
+            return text
     return text[:1].upper() + text[1:]
 
 

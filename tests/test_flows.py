@@ -550,7 +550,7 @@ def test_every_status_line_starts_with_a_capital(h):
             if match.over:  # the result card's reason, a line of its own ("all lines drawn")
                 texts.append(ResultScene(h.app, play).reason)
             bad += [(game, t) for t in texts
-                    if t[:1].islower() and not t.startswith(("x (", "o ("))]
+                    if t[:1].islower() and not t.startswith(("x ", "o "))]
             if match.over:
                 break
             match.play(_random_move(match, rng))
@@ -562,13 +562,27 @@ def test_every_status_line_starts_with_a_capital(h):
 def test_the_replay_players_result_line_starts_with_a_capital(h):
     """It read "draw 7-6 animals left (the same position three times)" under the title."""
     for winner in (None, 1):
-        match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+        match = Match("dots", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
         match.play(match.legal_moves()[0])
         match.resign(0) if winner else match.agree_draw()
         h.app.push("replay", match=match)
         h.frame()
         assert h.top.result_text[:1].isupper(), h.top.result_text
         h.app.pop()
+    # Ataxx's sides are the marks x and o, written as the board marks them: "o获胜", not "O获胜"
+    from game import i18n
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(match.legal_moves()[0])
+    match.resign(0)
+    for language, start in (("en", "o "), ("zh_CN", "o获胜")):
+        i18n.set_language(language)
+        try:
+            h.app.push("replay", match=match)
+            h.frame()
+            assert h.top.result_text.startswith(start), h.top.result_text
+            h.app.pop()
+        finally:
+            i18n.set_language("en")
 
 
 def test_the_setups_side_choices_start_with_a_capital_as_every_choice_does(h):

@@ -243,7 +243,7 @@ class PlayView(Scene):
         m = self.match
         if m.over:
             reason = outcome_reason(m.outcome())
-            return capitalized(reason) if reason else _("Game over")
+            return capitalized(reason, m.rules.SEAT_NAMES) if reason else _("Game over")
         if self.table.peer_away:
             name = person(m.seats[self.session.peer_seat].name) if self.session else ""
             return _("Waiting for {name} to come back").format(name=name)

@@ -446,8 +446,8 @@ class ReplayPlayerScene(Scene):
             b.rect = pygame.Rect(x, h - 62, width, 48)
             x = b.rect.right + 8
         unit = self.match.info.board_module().Board.SCORE_UNIT
-        self.result_text = theme.wrap(capitalized(result_summary(self.match, unit)),
-                                      self.side.x - 30, 17)[0]
+        line = capitalized(result_summary(self.match, unit), self.match.rules.SEAT_NAMES)
+        self.result_text = theme.wrap(line, self.side.x - 30, 17)[0]
 
     def update_labels(self) -> None:
         """The Play/Pause and speed buttons say what they do now."""

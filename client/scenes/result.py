@@ -25,7 +25,8 @@ class ResultScene(Scene):
         self.play = play
         match = play.match
         out = match.outcome()
-        self.headline, self.reason = self._headline(match, out), capitalized(outcome_reason(out))
+        self.headline = self._headline(match, out)
+        self.reason = capitalized(outcome_reason(out), match.rules.SEAT_NAMES)
         self.score_rows = score_rows(match, out.score)
         # what the score counts (pieces left, boxes, probes...), said above the points; plain
         # points (2048's) say nothing the score row does not ("Score: points" above "Score")
