@@ -282,6 +282,7 @@ class Rejoin:
         if not session.is_host and isinstance(address, list) and len(address) == 2:
             session.address = (str(address[0]), int(address[1]))
         session.server = server
-        session._note(EventKind.PEER_LOST, text=Text(N_("Waiting for {name} to come back"),
+        # TRANSLATORS: a LAN game taken up from its save, the other side not linked yet
+        session._note(EventKind.PEER_LOST, text=Text(N_("{name} is not back yet"),
                                                       {"name": session.peer_name}))
         return session

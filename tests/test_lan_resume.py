@@ -10,6 +10,7 @@ import msgpack
 import pytest
 
 from game import i18n, saves
+from game.i18n import N_, Text
 from game.match import Match
 from net import headless, messages
 from net import session as lan
@@ -252,10 +253,39 @@ def test_the_title_continues_a_lan_game_from_its_save_and_waits_for_the_other_si
         play_scene = ui.app.find(PlayScene)
         assert play_scene is not None and play_scene.session.token == h.token
         assert play_scene.match.moves == h.match.moves and not play_scene.session.connected
+        # said once, not twice ("Waiting for … to come back. … Wait for them to come back")
+        assert ui.top.detail.count("come back") == 1 and "is not back yet" in ui.top.detail
         ui.click_button("Claim the game")
         ui.frames(3)
         assert play_scene.match.over
         assert not saves.path_for(name).exists()
+    finally:
+        ui.close()
+
+
+def test_the_other_player_is_gone_dialog_goes_once_they_are_back():
+    """Continue over the LAN: the other side linked at once, but "The other player is gone"
+    stayed up (over 10 s in a real window), and its Claim then did nothing."""
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.play import PlayScene
+    from tests.harness import Harness
+
+    h, g = memory_pair("ataxx", seed=29)
+    ui = Harness()
+    try:
+        scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h,
+                          now=lambda: 5.0)
+        ui.app.push(scene)
+        ui.frame()
+        h.connected = False
+        h._note(EventKind.PEER_LOST, text=Text(N_("{name} left"), {"name": "Bob"}))
+        ui.frames(2)
+        assert isinstance(ui.top, ConfirmScene) and ui.top.message == "The other player is gone"
+        ui.frames(5)
+        assert isinstance(ui.top, ConfirmScene)  # while they are away it waits for an answer
+        h.connected = True  # back
+        ui.frames(2)
+        assert ui.top is scene
     finally:
         ui.close()
 

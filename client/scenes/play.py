@@ -272,11 +272,12 @@ class PlayScene(PlayView):
                 self.app.toast(event.text.say())
             elif kind is EventKind.PEER_LOST:
                 self._build_buttons()  # Claim in the panel, for after a Wait
-                self.app.push(
+                self.app.push(  # it goes by itself once the other player is back
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
                              "the game.").format(reason=event.text.say()),
-                    yes=_("Claim the game"), no=_("Wait"))
+                    yes=_("Claim the game"), no=_("Wait"),
+                    still_open=lambda: self.table.peer_away)
             elif kind is EventKind.ASK:
                 q = event.question
                 self._dialogs[id(q)] = self.app.push(
