@@ -406,3 +406,17 @@ def test_hard_takes_its_shot_from_the_book_and_searches_without_a_usable_one(
         assert 0 <= bot.choose(view, [], budget, "hard", random.Random(1)) < 100
     finally:
         bot.book.cache_clear()
+
+
+def test_the_end_titles_both_grids_by_side_with_a_capital(board, monkeypatch):
+    """At the end (and in replays) the grids read "red's planes" and "blue's planes"."""
+    from client.ui import theme
+    drawn: list[str] = []
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda surface, words, *a, **k: drawn.append(words)
+                        or real(surface, words, *a, **k))
+    s = play_until_end(setup(), HEADS_B, HEADS_A)
+    board.set_view(rules.view(s, None), [], my_turn=False, viewer=None)
+    board.layout(pygame.Rect(0, 0, 900, 560))
+    board.draw(pygame.Surface((900, 560)))
+    assert "Red's planes" in drawn and "Blue's planes" in drawn, drawn

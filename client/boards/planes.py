@@ -16,7 +16,7 @@ import pygame
 from ai.worker import Worker
 from client.boards.base import BoardBase, Diagram, Store
 from client.ui import theme
-from game.i18n import N_, _, format_number, ngettext, pgettext
+from game.i18n import N_, _, format_number, ngettext, pgettext, side_label
 from game.rules import planes as rules
 
 TURN = {"up": "right", "right": "down", "down": "left", "left": "up"}
@@ -412,12 +412,11 @@ class Board(BoardBase):
         v = self.view
         self.captions = []
         if self.viewer is None and "layouts" in v:  # replays and the end: both sides
-            names = self.seat_names
-            self._draw_grid(surface, self.own_rect, _("{side}'s planes").format(side=_(names[0])),
-                            v["layouts"][0],
+            titles = [_("{side}'s planes").format(side=side_label(_(name)))
+                      for name in self.seat_names]  # "Red's planes", not "red's planes"
+            self._draw_grid(surface, self.own_rect, titles[0], v["layouts"][0],
                             v["incoming"], down=downed(self.size, v["layouts"][0], v["incoming"]))
-            self._draw_grid(surface, self.enemy_rect, _("{side}'s planes").format(side=_(names[1])),
-                            v["layouts"][1],
+            self._draw_grid(surface, self.enemy_rect, titles[1], v["layouts"][1],
                             v["shots"], down=downed(self.size, v["layouts"][1], v["shots"]))
             self._draw_legend(surface)
             return
