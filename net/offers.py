@@ -205,7 +205,15 @@ class Offers:
 
     # --- what the players say
     def chat(self, text: str) -> None:
-        self.send({"type": "chat", "text": peer_line(text, CHAT_MAX)})
+        """Say a line to the other player; this side's screen shows it was sent, or why not."""
+        line = peer_line(text, CHAT_MAX)
+        if not line:
+            return
+        if self.send({"type": "chat", "text": line}):
+            # TRANSLATORS: the sender's own chat line, as sent to the other player
+            self._say(N_("You: {text}"), text=line)
+        else:
+            self._say(N_("Not sent: {name} is not linked"))
 
     def _on_error(self, message: dict) -> None:
         self.waiting = False

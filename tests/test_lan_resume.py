@@ -365,3 +365,15 @@ def test_a_flip_or_shot_asked_before_the_link_dropped_is_asked_again_and_played(
     assert len(h.match.moves) == ply + 1 and len(g.match.moves) == ply + 1
     played = h.match.moves[ply]
     assert (played if game == "banqi" else played[0]) == asked
+
+
+def test_a_chat_line_that_cannot_go_says_so_and_an_empty_one_is_not_sent():
+    h, g = memory_pair("ataxx", seed=30)
+    g.events()
+    g.chat("   ")
+    assert not [e for e in g.events() if e.kind is EventKind.NOTICE]
+    assert not [e for e in settle(h, g) if e.kind is EventKind.NOTICE]  # nothing crossed
+    g.link.close("gone")
+    g.chat("hello?")
+    said = [e.text.english() for e in g.events() if e.kind is EventKind.NOTICE]
+    assert said[-1] == "Not sent: Host is not linked", said
