@@ -3,6 +3,7 @@ its save with its secrets restored; a restarted host takes back the same guest, 
 token, and a stranger is refused; a claimed win leaves no unfinished save. In memory: the wire
 is tests/fakes/wire.py, and knocking again runs at once on an injected clock."""
 
+import contextlib
 import random
 import re
 
@@ -263,20 +264,30 @@ def test_the_title_continues_a_lan_game_from_its_save_and_waits_for_the_other_si
         ui.close()
 
 
-def test_the_other_player_is_gone_dialog_goes_once_they_are_back():
-    """Continue over the LAN: the other side linked at once, but "The other player is gone"
-    stayed up (over 10 s in a real window), and its Claim then did nothing."""
-    from client.scenes.dialog import ConfirmScene
+@contextlib.contextmanager
+def _host_play_scene(seed: int):
+    """A LAN Ataxx game in memory, the host's side on a play scene: (host, guest, ui, scene)."""
     from client.scenes.play import PlayScene
     from tests.harness import Harness
 
-    h, g = memory_pair("ataxx", seed=29)
+    h, g = memory_pair("ataxx", seed=seed)
     ui = Harness()
     try:
         scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h,
                           now=lambda: 5.0)
         ui.app.push(scene)
         ui.frame()
+        yield h, g, ui, scene
+    finally:
+        ui.close()
+
+
+def test_the_other_player_is_gone_dialog_goes_once_they_are_back():
+    """Continue over the LAN: the other side linked at once, but "The other player is gone"
+    stayed up (over 10 s in a real window), and its Claim then did nothing."""
+    from client.scenes.dialog import ConfirmScene
+
+    with _host_play_scene(29) as (h, g, ui, scene):
         h.connected = False
         h._note(EventKind.PEER_LOST, text=Text(N_("{name} left"), {"name": "Bob"}))
         ui.frames(2)
@@ -286,22 +297,12 @@ def test_the_other_player_is_gone_dialog_goes_once_they_are_back():
         h.connected = True  # back
         ui.frames(2)
         assert ui.top is scene
-    finally:
-        ui.close()
 
 
 def test_the_play_scene_closes_the_dialog_of_a_withdrawn_question():
     from client.scenes.dialog import ConfirmScene
-    from client.scenes.play import PlayScene
-    from tests.harness import Harness
 
-    h, g = memory_pair("ataxx", seed=28)
-    ui = Harness()
-    try:
-        scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h,
-                          now=lambda: 5.0)
-        ui.app.push(scene)
-        ui.frame()
+    with _host_play_scene(28) as (h, g, ui, scene):
         g.offer_draw()
         ui.frames(2)
         assert isinstance(ui.top, ConfirmScene)
@@ -311,8 +312,6 @@ def test_the_play_scene_closes_the_dialog_of_a_withdrawn_question():
             "gone" in ui.top.message.lower()
         assert not any(isinstance(s, ConfirmScene) and "draw" in s.message
                        for s in ui.app.stack)
-    finally:
-        ui.close()
 
 
 def test_closing_the_window_mid_lan_game_asks_first_and_the_game_is_saved():
