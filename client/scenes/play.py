@@ -46,6 +46,7 @@ class PlayScene(PlayView):
         self.table.watch_speed = watch_speed
         self.board = match.info.board_module().Board(
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
+        self.board.someone_plays = bool(self.humans) and not demo  # fixed for the scene's life
         self.result_shown = False
         self._dialogs: dict[int, Any] = {}  # id of a LAN question -> its dialog
         self.lay_out_panel()
@@ -69,8 +70,7 @@ class PlayScene(PlayView):
     def refresh(self, animate: bool = True) -> None:
         """Give the board what the table lets it show now."""
         sight = self.table.sight()
-        self.board.counted = self.table.counts()
-        self.board.someone_plays = bool(self.humans) and not self.demo
+        self.board.counted = self.table.counts()  # autoplay's first move ends it
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
                                 viewer=sight.viewer, last_move=sight.last_move, animate=animate)
