@@ -244,11 +244,15 @@ class App:
         now = self.now()
         self.toasts = [(m, t) for m, t in self.toasts if t > now]
         top = self.top
-        y = top.toast_floor(surface.get_height()) if top is not None else surface.get_height() - 16
+        w, h = surface.get_size()
+        area = top.toast_area((w, h)) if top is not None else pygame.Rect(0, 0, w, h - 16)
+        if area.width < w // 2:  # not laid out yet, or a scene with no room beside its panel
+            area = pygame.Rect(0, 0, w, area.bottom)
+        y = area.bottom
         for message, _until in reversed(self.toasts):
-            size, words = theme.fit(message, surface.get_width() - 48, 18)  # a long file name
+            size, words = theme.fit(message, area.width - 48, 18)  # a long file name
             img = theme.render(words, size, theme.PAPER)
-            box = img.get_rect(midbottom=(surface.get_width() // 2, y)).inflate(24, 12)
+            box = img.get_rect(midbottom=(area.centerx, y)).inflate(24, 12)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
             surface.blit(img, img.get_rect(center=box.center))
             y = box.top - 6

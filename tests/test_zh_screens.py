@@ -738,6 +738,35 @@ def test_a_message_stands_clear_of_the_buttons_along_the_foot(screen, size):
         harness.close()
 
 
+@pytest.mark.parametrize("screen, groups", [("play", ("panel_buttons",)),
+                                            ("review", ("nav", "side_buttons")),
+                                            ("replay", ("buttons",))])
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_a_message_stands_clear_of_a_game_screens_buttons(screen, groups, size):
+    """'A flip cannot be taken back' stood over the panel's Menu button for its seconds."""
+    harness = Harness(size)
+    try:
+        match = played("banqi", 6, [Seat("human", "Ann"), Seat("human", "Ben")])
+        if screen == "play":
+            start_match(harness.app, match)
+        else:
+            harness.app.push(screen, match=match)
+        harness.frames(3)
+        scene = harness.app.top
+        for words in ("翻开的棋子不能悔棋", "短", "x" * 300):
+            harness.app.toast(words)
+        surface = pygame.Surface(size)
+        surface.fill((255, 255, 255))
+        harness.app._draw_toasts(surface)
+        inked = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 2)
+                 if surface.get_at((x, y))[:3] == theme.INK[:3]]
+        assert inked, "no message was drawn"
+        for button in [b for group in groups for b in getattr(scene, group).buttons]:
+            assert not any(button.rect.collidepoint(p) for p in inked), button.label
+    finally:
+        harness.close()
+
+
 def test_a_failure_is_told_in_the_language_where_the_arcade_has_the_words(zh):
     """What the toasts 'Cannot start', 'Cannot host' and 'Could not read the folder' say."""
     from client.scenes.base import error_words

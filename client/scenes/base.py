@@ -35,11 +35,11 @@ class Scene:
     opaque = True  # False for dialogs: the scene below is drawn first, dimmed
     footer: ButtonGroup | None = None  # a row of buttons along the window's foot
 
-    def toast_floor(self, height: int) -> int:
-        """The lowest a toast may stand: clear above the footer's buttons (a message about a
-        file stood over Back and Delete), else near the window's foot."""
+    def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
+        """Where a toast may stand, the lowest at its foot: clear above the footer's buttons (a
+        message about a file stood over Back and Delete), else near the window's foot."""
         tops = [b.rect.top for b in self.footer.buttons] if self.footer is not None else []
-        return min(tops, default=height - 6) - 10
+        return pygame.Rect(0, 0, size[0], min(tops, default=size[1] - 6) - 10)
 
     def __init__(self, app: App):
         self.app = app

@@ -196,6 +196,10 @@ class PlayView(Scene):
                                  half, height)
         self._place_move_list(y)
 
+    def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
+        """Over the board, clear of the panel's buttons (a message covered Menu)."""
+        return pygame.Rect(0, TOP_BAR, self.side.x, size[1] - 6 - TOP_BAR)
+
     def _place_move_list(self, y: int) -> None:
         """The live move list fills the room between the panel's text and its buttons."""
         top = min((b.rect.y for b in self.panel_buttons.buttons), default=self.side.bottom)

@@ -420,6 +420,11 @@ class ReplayPlayerScene(Scene):
     def close(self) -> None:
         self.board.close()
 
+    def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
+        """Left of the move list, above the player's buttons."""
+        tops = [b.rect.top for b in self.buttons.buttons]
+        return pygame.Rect(0, 0, self.side.x, min(tops, default=size[1] - 6) - 10)
+
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         top, bottom = 92, h - 76  # under the header and its result line; above the buttons

@@ -435,6 +435,11 @@ class ReviewScene(Scene):
         """A size in pixels at 800x560, for this window."""
         return round(n * self.k)
 
+    def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
+        """Left of the side panel, above the step buttons."""
+        tops = [b.rect.top for b in self.nav.buttons]
+        return pygame.Rect(0, 0, self.side.x, min(tops, default=size[1] - 6) - 10)
+
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         self.k = 1.0 if h < 700 else 1.2 if h < 1000 else 1.45
