@@ -25,8 +25,8 @@ def _modules():
 def test_every_member_of_the_contract_is_declared_with_its_type(rules):
     assert isinstance(rules, Rules)
     hints = {"ID": str, "TITLE": str, "TAGLINE": str, "PLAYERS": int, "SEAT_NAMES": tuple,
-             "HIDDEN": bool, "SETUP": bool, "CHANCE": bool, "UAI": bool, "OPTIONS": tuple,
-             "RULES_TEXT": str}
+             "SEATS_NAMED_BY_TURN": bool, "HIDDEN": bool, "SETUP": bool, "CHANCE": bool,
+             "UAI": bool, "OPTIONS": tuple, "RULES_TEXT": str}
     assert set(hints) == set(Rules.__annotations__)
     for name, kind in hints.items():
         assert type(getattr(rules, name)) is kind, name

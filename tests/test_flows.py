@@ -598,6 +598,23 @@ def test_the_setups_side_choices_start_with_a_capital_as_every_choice_does(h):
                         and not label.startswith(("x (", "o"))], labels
 
 
+def test_a_side_named_for_its_turn_is_not_told_again_that_it_moves_first(h):
+    """Banqi's "You play" offered "First (moves first)" (先手（先走）); Jungle says which
+    colour moves first, as its names do not."""
+    from client.scenes.setup import SetupScene
+    from game import i18n
+    for language in ("en", "zh_CN"):
+        i18n.set_language(language)
+        try:
+            banqi = [label for _, label in SetupScene(h.app, "banqi").first.choices]
+            jungle = [label for _, label in SetupScene(h.app, "jungle").first.choices]
+        finally:
+            i18n.set_language("en")
+        assert banqi[:2] == (["First", "Second"] if language == "en" else ["先手", "后手"]), banqi
+        moves_first = "moves first" if language == "en" else "先走"
+        assert moves_first in jungle[0] and moves_first not in jungle[1], jungle
+
+
 # --- 11: result scores say what they count, the winner's first
 def test_result_scores_say_what_they_count_and_put_the_winners_first(h):
     from client.scenes.replays import _result_words

@@ -67,8 +67,10 @@ class SetupScene(Scene):
             self.opponent = ChoiceRow(_("Opponent"), player_choices(),
                                       last.get("opponent", settings.get("ai_level")))
             names = rules.SEAT_NAMES
+            first = side_label(_(names[0]))
             self.first = ChoiceRow(_("You play"), [
-                (0, _("{side} (moves first)").format(side=side_label(_(names[0])))),
+                (0, first if rules.SEATS_NAMED_BY_TURN else
+                 _("{side} (moves first)").format(side=first)),
                 (1, side_label(_(names[1]))), ("random", _("Random"))],
                                    last.get("first", 0))
             self.clock = ChoiceRow(_("Clock"), [(k, _(label)) for k, label in clock.choices()],

@@ -147,6 +147,7 @@ class Rules(Protocol):
     TAGLINE: str  # one short line for the title menu
     PLAYERS: int  # 1 or 2
     SEAT_NAMES: tuple[str, ...]  # what each seat is called ("x", "o"; "red", "blue")
+    SEATS_NAMED_BY_TURN: bool  # the seat names say who moves first ("first", "second")
     HIDDEN: bool  # whether a seat's view hides something
     SETUP: bool  # a setup phase: while setup_pending(state) the seat to move gives a setup
     CHANCE: bool  # unrevealed chance that undo redraws with reseed (so undo reveals nothing)

@@ -27,6 +27,7 @@ TITLE = "Ataxx"
 TAGLINE = "Clone, jump, convert."
 PLAYERS = 2
 SEAT_NAMES: tuple[str, ...] = ("x", "o")
+SEATS_NAMED_BY_TURN = False
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False

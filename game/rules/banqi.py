@@ -24,6 +24,7 @@ TITLE = "Banqi"
 TAGLINE = "Chinese dark chess."
 PLAYERS = 2
 SEAT_NAMES: tuple[str, ...] = ("first", "second")
+SEATS_NAMED_BY_TURN = True  # "first" and "second": the names say who moves first
 HIDDEN = True
 
 

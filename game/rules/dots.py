@@ -28,6 +28,7 @@ TITLE = "Dots and Boxes"
 TAGLINE = "Close boxes, keep control."
 PLAYERS = 2
 SEAT_NAMES: tuple[str, ...] = ("red", "blue")
+SEATS_NAMED_BY_TURN = False
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False

@@ -30,6 +30,7 @@ TITLE = "Fox Hunt"
 TAGLINE = "Find the hidden foxes in few probes."
 PLAYERS = 1
 SEAT_NAMES: tuple[str, ...] = ("hunter",)
+SEATS_NAMED_BY_TURN = False
 HIDDEN = True
 hides_between_seats = seats_hide_their_views
 SETUP = False

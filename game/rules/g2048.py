@@ -36,6 +36,7 @@ TITLE = "2048"
 TAGLINE = "Slide and merge to 2048."
 PLAYERS = 1
 SEAT_NAMES: tuple[str, ...] = ("player",)
+SEATS_NAMED_BY_TURN = False
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False

@@ -30,6 +30,7 @@ TITLE = "Jungle"
 TAGLINE = "Dou Shou Qi: the rat takes the elephant."
 PLAYERS = 2
 SEAT_NAMES: tuple[str, ...] = ("red", "blue")
+SEATS_NAMED_BY_TURN = False
 HIDDEN = False
 hides_between_seats = seats_hide_nothing
 SETUP = False

@@ -36,6 +36,7 @@ TITLE = "炸飞机 Bomb the Planes"
 TAGLINE = "Find the three hidden planes first."
 PLAYERS = 2
 SEAT_NAMES: tuple[str, ...] = ("red", "blue")
+SEATS_NAMED_BY_TURN = False
 HIDDEN = True
 hides_between_seats = seats_hide_their_views
 SETUP = True

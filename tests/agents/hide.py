@@ -22,6 +22,7 @@ ID = "hide"
 TITLE = "Hide"
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
+SEATS_NAMED_BY_TURN = False
 TAGLINE = "Hide a token, find theirs."
 HIDDEN = True
 hides_between_seats = seats_hide_their_views

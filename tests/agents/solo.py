@@ -24,6 +24,7 @@ ID = "solo"
 TITLE = "Solo"
 PLAYERS = 1
 SEAT_NAMES = ("player",)
+SEATS_NAMED_BY_TURN = False
 TAGLINE = "Pass the target."
 HIDDEN = False
 hides_between_seats = seats_hide_nothing

@@ -29,6 +29,7 @@ TITLE = "Race to the last"
 TAGLINE = "Take the last counter."
 PLAYERS = 2
 SEAT_NAMES = ("first", "second")
+SEATS_NAMED_BY_TURN = False
 HIDDEN = True
 hides_between_seats = seats_hide_their_views
 SETUP = False

@@ -33,6 +33,7 @@ TITLE = "Race for three"
 TAGLINE = "Take the last counter, three at the table."
 PLAYERS = 3
 SEAT_NAMES = ("first", "second", "third")
+SEATS_NAMED_BY_TURN = False
 RULES_TEXT = "# Race for three\n\nTake one, two or three counters in turn."
 
 
