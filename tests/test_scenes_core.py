@@ -148,3 +148,24 @@ def test_hot_seat_has_no_you_play_row_and_player_1_moves_first(h):
     setup.opponent.select([v for v, _ in setup.opponent.choices].index("human"))
     assert setup.first not in setup.visible_rows()
     assert [s.name for s in setup.seats()] == ["Player 1", "Player 2"]
+
+
+def test_the_title_sees_a_game_another_arcade_saves_and_ends(h):
+    """The title listed the saves folder when it opened and when this arcade saved: a game
+    another arcade saved there (or ended) was not offered until the title was opened again."""
+    title = h.top
+    match = Match("jungle", None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(match.legal_moves()[0])
+    path = saves.save(match, saves.autosave_name(match))
+    written = path.read_bytes()
+    saves.remove(path.stem)
+    h.frames(2)
+
+    def offered() -> bool:
+        return any(b.label.startswith("Continue") for b in title.buttons.buttons)
+    assert not offered()
+    path.write_bytes(written)  # the other arcade's save: this arcade's count of saves stays
+    h.wait_until(offered)
+    assert h.clock.t >= 3.0 - 1 / 60  # it looks now and then, not every frame
+    path.unlink()  # the other arcade's game ended
+    h.wait_until(lambda: not offered())

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.worker import Worker
 from client.scenes.base import Scene, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, panel
@@ -18,7 +19,19 @@ if TYPE_CHECKING:
     from client.app import App
 
 IDLE_SECONDS = 60.0
+LOOK_SECONDS = 3.0  # how often the title looks for games another arcade saved or ended
 TAGLINE_SIZE = 15
+
+Listing = tuple[list[saves.SaveEntry], list[saves.SaveEntry]]  # autosaves, LAN saves
+
+
+def _listing() -> Listing:
+    """The games Continue offers and the LAN games left unfinished, newest first."""
+    return saves.list_autosaves(), [e for e in saves.list_saves() if e.name.startswith("lan-")]
+
+
+def _names(listing: Listing) -> list[list[str]]:
+    return [[e.name for e in entries] for entries in listing]
 
 
 class TitleScene(Scene):
@@ -28,8 +41,10 @@ class TitleScene(Scene):
         self.games = registry.available()
         self.buttons = ButtonGroup()
         self.game_buttons: list[Button] = []
-        self.in_progress: list[saves.SaveEntry] = []  # the games Continue offers
-        self.saves_seen = -1  # saves.changes() when in_progress was listed
+        self.listing: Listing = ([], [])  # what the buttons offer
+        self.saves_seen = -1  # saves.changes() when it was listed
+        self.looker = Worker()  # lists the folder again off the loop, for another arcade's saves
+        self.next_look = 0.0
         self.other_buttons: list[Button] = []
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
         self.taglines: list[tuple[str, tuple[int, int]]] = []  # (text, where), set by layout
@@ -38,18 +53,22 @@ class TitleScene(Scene):
         self.idle = 0.0
         self._build()
 
-    def _build(self) -> None:
+    def _build(self, listing: Listing | None = None) -> None:
         self.game_buttons = [Button(_(registry.get(g).title), lambda g=g: self.open_setup(g))
                              for g in self.games]
         self.other_buttons = []
         self.saves_seen = saves.changes()
-        self.in_progress = saves.list_autosaves()
-        if self.in_progress:
-            n = len(self.in_progress)
+        if listing is None:  # listed here and now: a look still under way is older
+            self.looker.cancel()
+            listing = _listing()
+        self.listing = listing
+        self.next_look = self.app.now() + LOOK_SECONDS
+        in_progress, lan = self.listing
+        if in_progress:
+            n = len(in_progress)
             label = _("Continue") if n == 1 else \
                 ngettext("Continue ({n} game)", "Continue ({n} games)", n).format(n=n)
             self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c))
-        lan = [e for e in saves.list_saves() if e.name.startswith("lan-")]
         if lan:  # a LAN game left unfinished: go on with the other player
             self.other_buttons.append(Button(_("Continue over the LAN"),
                                              lambda: self.continue_lan(lan[0].name)))
@@ -97,16 +116,16 @@ class TitleScene(Scene):
 
     def continue_game(self) -> None:
         """One game in progress goes on at once; several are listed to choose from."""
-        if len(self.in_progress) > 1:
+        in_progress = self.listing[0]
+        if len(in_progress) > 1:
             self.app.push("continue")
             return
-        if not self.in_progress:
+        if not in_progress:
             return
-        entry = self.in_progress[0]
-        path = entry.path
+        entry = in_progress[0]
         try:
-            match = saves.load(path)
-        except storage.FileError as exc:  # saves.load has put it aside
+            match = saves.load(entry.path)
+        except storage.FileError as exc:  # saves.load has put it aside (or it is gone)
             self.app.toast(saves.unreadable(entry, exc.kept).say())
             self._build()
             return
@@ -149,10 +168,22 @@ class TitleScene(Scene):
         if saves.changes() != self.saves_seen:  # a game saved (or ended) after this opened
             self._build()
             self.relayout()
+        self._look_again()
         self.idle += dt
         if self.idle >= IDLE_SECONDS and self.app.top is self:
             self.idle = 0.0
             self.start_idle_demo()
+
+    def _look_again(self) -> None:
+        """Now and then, off the loop, list the folder again: another arcade may have saved a
+        game (or ended one) there. The buttons change only when the list does."""
+        done = self.looker.poll()
+        if done is not None and done.error is None and _names(done.value) != _names(self.listing):
+            self._build(done.value)
+            self.relayout()
+        if self.app.now() >= self.next_look and not self.looker.busy and self.app.top is self:
+            self.next_look = self.app.now() + LOOK_SECONDS
+            self.looker.submit(lambda cancel: _listing())
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
