@@ -173,3 +173,32 @@ def test_an_ellipsis_after_latin_letters_sits_on_the_line_and_after_chinese_in_i
 @settings(max_examples=60, deadline=None)
 def test_text_is_measured_as_it_is_drawn(s, size):
     assert theme.font(size).size(s)[0] == theme.render(s, size, (0, 0, 0)).get_width()
+
+
+def _ink(font: pygame.font.Font, ch: str):
+    """The glyph's inked pixels, cropped to them."""
+    import numpy as np
+    a = pygame.surfarray.array3d(font.render(ch, True, (0, 0, 0), (255, 255, 255)))[:, :, 0] < 128
+    xs, ys = np.nonzero(a)
+    return a[xs.min():xs.max() + 1, ys.min():ys.max() + 1]
+
+
+def _overlap(a, b) -> float:
+    """How much two inked shapes, set at one corner, cover each other (1 the same)."""
+    import numpy as np
+    w, h = max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])
+    big_a, big_b = np.zeros((w, h), bool), np.zeros((w, h), bool)
+    big_a[:a.shape[0], :a.shape[1]], big_b[:b.shape[0], :b.shape[1]] = a, b
+    return (big_a & big_b).sum() / (big_a | big_b).sum()
+
+
+@pytest.mark.parametrize("bold", [False, True])
+@pytest.mark.parametrize("nine, six", [("9", "6"), ("９", "６")])
+def test_a_nine_is_a_turned_six_and_does_not_read_as_a_q(bold, nine, six):
+    """Klee One's 9 had a straight tail: Jungle's rank 9, Planes' A9 and 2048's 4096 read
+    as q (a9, 40q6)."""
+    font = theme.font(40, bold)
+    turned_six = _ink(font, six)[::-1, ::-1]
+    like_six, like_q = _overlap(_ink(font, nine), turned_six), _overlap(_ink(font, nine),
+                                                                        _ink(font, "q"))
+    assert like_six > 0.75 and like_six > like_q + 0.25, (like_six, like_q)
