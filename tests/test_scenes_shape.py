@@ -188,16 +188,33 @@ def test_the_title_shows_each_games_own_tagline(h):
 def test_no_focus_ring_on_the_title_touches_a_tagline(h, size):
     """Found in a real window at 1500x950: the ring round a focused game ran over the
     tagline under it (2 px below the button, the ring reaching 6)."""
-    from client.scenes.title import TAGLINE_SIZE
     from client.ui import paper, theme
     title = h.top
     title.layout(size)
     assert title.taglines  # they fit at these sizes
-    font = theme.font(TAGLINE_SIZE)
+    font = theme.font(title.tagline_size)
     words = [pygame.Rect(at, font.size(text)) for text, at in title.taglines]
     for button in title.game_buttons:
         ring = button.rect.inflate(2 * paper.FOCUS_OUTSET, 2 * paper.FOCUS_OUTSET)
         assert ring.collidelist(words) == -1, (button.label, ring, words)
+
+
+def test_the_title_taglines_grow_with_the_window_as_its_buttons_do(h):
+    """At 1500x950 the taglines stayed at the smallest window's size beside buttons half as
+    tall again: they looked small."""
+    from client.scenes.title import TAGLINE_SIZE
+    from client.ui import theme
+    title = h.top
+    sizes = {}
+    for size in ((800, 560), (1100, 720), (1500, 950), (1920, 1200)):
+        title.layout(size)
+        button = title.game_buttons[0].rect.height
+        sizes[size] = title.tagline_size
+        assert title.tagline_size >= TAGLINE_SIZE
+        for text, at in title.taglines:  # each fits its column
+            assert at[0] + theme.font(title.tagline_size).size(text)[0] <= title.columns[0].right
+        assert theme.font(title.tagline_size).get_height() < button
+    assert sizes[(1500, 950)] > sizes[(1100, 720)] == TAGLINE_SIZE
 
 
 def test_game_settings_come_from_the_boards_and_old_files_stay_readable():

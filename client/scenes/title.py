@@ -48,6 +48,7 @@ class TitleScene(Scene):
         self.other_buttons: list[Button] = []
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
         self.taglines: list[tuple[str, tuple[int, int]]] = []  # (text, where), set by layout
+        self.tagline_size = TAGLINE_SIZE  # larger on a tall window, as the buttons are
 
     def enter(self) -> None:
         self.idle = 0.0
@@ -194,7 +195,8 @@ class TitleScene(Scene):
         rows = max(1, len(self.game_buttons))
         # a tagline under each game while they fit; on a short window, the buttons alone. It
         # keeps clear of the focus ring round the button above it and round the one below.
-        tagged = theme.font(TAGLINE_SIZE).get_height() + 2 * paper.FOCUS_OUTSET
+        self.tagline_size = min(TAGLINE_SIZE + 5, TAGLINE_SIZE + max(0, h - 800) // 40)
+        tagged = theme.font(self.tagline_size).get_height() + 2 * paper.FOCUS_OUTSET
         gap = tagged if rows * (34 + tagged) <= left.height - 60 else 8
         bh = max(30, min(52 + max(0, h - 800) // 20, (left.height - 60) // rows - gap))
         y = left.y + 52
@@ -226,7 +228,7 @@ class TitleScene(Scene):
                    (left.x + 20, left.y + 14), 22, bold=True)
         theme.text(surface, _("More"), (right.x + 20, right.y + 14), 22, bold=True)
         for line, where in self.taglines:
-            theme.text(surface, line, where, TAGLINE_SIZE, theme.INK_SOFT)
+            theme.text(surface, line, where, self.tagline_size, theme.INK_SOFT)
         self.buttons.draw(surface)
         theme.text(surface, _("v{version} · arrows + Enter or the mouse · Esc goes back · "
                      "F11 full screen").format(version=APP_VERSION), (w // 2, h - 26), 15,
