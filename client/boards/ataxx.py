@@ -6,7 +6,7 @@ import math
 
 import pygame
 
-from client.boards.base import Diagram, SquareBoard, Store
+from client.boards.base import Diagram, SquareBoard, Store, coordinate_room, coordinate_size
 from client.ui import paper, theme
 from game.i18n import N_, _
 from game.rules import ataxx as rules
@@ -54,8 +54,12 @@ class Board(SquareBoard):
 
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        # room round the board for its coordinates (at most 22 px high, 8 px off the board)
-        self.cell = max(20, min(rect.width - 64, rect.height - 64) // 7)
+        # room round the board for its coordinates (left of it and under it, 10 px off)
+        side = min(rect.width, rect.height)
+        cell = max(20, (side - 64) // 7)
+        while cell > 20 and 7 * cell + 2 * coordinate_room(cell, 10) > side:
+            cell -= 1
+        self.cell = cell
         side = self.cell * 7
         self.origin = (rect.centerx - side // 2, rect.centery - side // 2)
 
@@ -255,10 +259,10 @@ class Board(SquareBoard):
                     outline=theme.INK)
 
     def _draw_coordinates(self, surface: pygame.Surface) -> None:
-        size = max(12, min(22, self.cell // 5))
+        size = coordinate_size(self.cell)
         for f in range(7):
             x = self.origin[0] + f * self.cell + self.cell // 2
-            theme.text(surface, "abcdefg"[f], (x, self.origin[1] + 7 * self.cell + 8), size,
+            theme.text(surface, "abcdefg"[f], (x, self.origin[1] + 7 * self.cell + 10), size,
                        theme.INK_SOFT, anchor="midtop")
         for r in range(7):
             y = self.origin[1] + (6 - r) * self.cell + self.cell // 2

@@ -7,7 +7,14 @@ from collections import Counter
 
 import pygame
 
-from client.boards.base import Diagram, Setting, SquareBoard, Store
+from client.boards.base import (
+    Diagram,
+    Setting,
+    SquareBoard,
+    Store,
+    coordinate_room,
+    coordinate_size,
+)
 from client.ui import paper, theme
 from game.i18n import N_, _, language
 from game.rules import banqi as rules
@@ -137,12 +144,16 @@ class Board(SquareBoard):
         self.cell = cell
         tray = self._tray_height(cell)
         w, h = self.cell * 8, self.cell * 4
-        self.origin = (rect.centerx - w // 2, rect.y + max(20, (rect.height - h - tray) // 2))
+        self.origin = (rect.centerx - w // 2,
+                       rect.y + max(coordinate_room(cell, 12), (rect.height - h - tray) // 2))
 
     def _cell(self, rect: pygame.Rect) -> int:
-        """The largest square size at which the board and the room under it fit rect."""
+        """The largest square size at which the board, its coordinates and the room under it
+        fit rect."""
         cell = max(30, (rect.width - 40) // 8)
-        while cell > 30 and 4 * cell + self._tray_height(cell) + 40 > rect.height:
+        while cell > 30 and (8 * cell + 2 * coordinate_room(cell, 12) > rect.width or
+                             4 * cell + self._tray_height(cell) + coordinate_room(cell, 12) + 20
+                             > rect.height):
             cell -= 1  # the tray shrinks with the board: a small window's board is not cramped
         return cell
 
@@ -494,7 +505,7 @@ class Board(SquareBoard):
             x, y = board.x + 86, y + size + 6
 
     def _draw_coordinates(self, surface) -> None:
-        size = max(12, self.cell // 5)
+        size = coordinate_size(self.cell)
         for f in range(8):
             x = self.origin[0] + f * self.cell + self.cell // 2
             theme.text(surface, "abcdefgh"[f], (x, self.origin[1] - 10), size, theme.INK_SOFT,

@@ -248,6 +248,17 @@ class SquareBoard(BoardBase):
         return None
 
 
+def coordinate_size(cell: int) -> int:
+    """The text size of a board's coordinates beside squares of cell px."""
+    return max(12, min(22, cell // 5))
+
+
+def coordinate_room(cell: int, gap: int) -> int:
+    """The room coordinates set gap px off the squares take beside them (their line's height:
+    the widest label, "9", is narrower)."""
+    return gap + theme.font(coordinate_size(cell)).get_height()
+
+
 def helper_levels() -> tuple[tuple[str, str], ...]:
     """The bot levels as a setting's choices (English titles, translated where shown)."""
     return tuple((lv.value, LEVEL_TITLES[lv]) for lv in LEVELS)

@@ -10,7 +10,14 @@ from typing import Any
 
 import pygame
 
-from client.boards.base import Diagram, Setting, SquareBoard, Store
+from client.boards.base import (
+    Diagram,
+    Setting,
+    SquareBoard,
+    Store,
+    coordinate_room,
+    coordinate_size,
+)
 from client.ui import paper, theme
 from game.i18n import N_, _, language, ngettext
 from game.rules import jungle as rules
@@ -81,8 +88,12 @@ class Board(SquareBoard):
     # --- geometry
     def layout(self, rect: pygame.Rect) -> None:
         super().layout(rect)
-        self.cell = max(8, min((rect.width - 40) // rules.FILES,  # it keeps to its rect
-                                (rect.height - 40) // rules.RANKS))
+        cell = max(8, min((rect.width - 40) // rules.FILES, (rect.height - 40) // rules.RANKS))
+        # it keeps to its rect, the coordinates above and left of the squares included
+        while cell > 8 and (rules.FILES * cell + 2 * coordinate_room(cell, 10) > rect.width or
+                            rules.RANKS * cell + 2 * coordinate_room(cell, 10) > rect.height):
+            cell -= 1
+        self.cell = cell
         w, h = self.cell * rules.FILES, self.cell * rules.RANKS
         self.origin = (rect.centerx - w // 2, rect.centery - h // 2)
 
@@ -310,7 +321,7 @@ class Board(SquareBoard):
                        anchor="center")
 
     def _draw_coordinates(self, surface) -> None:
-        size = max(12, self.cell // 5)
+        size = coordinate_size(self.cell)
         for f in range(rules.FILES):
             x = self.square_rect(rules.sq_of(f, 0)).centerx
             theme.text(surface, rules.FILE_NAMES[f], (x, self.origin[1] - 8), size,
