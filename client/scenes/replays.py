@@ -421,8 +421,10 @@ class ReplayPlayerScene(Scene):
         self.board.close()
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
-        """Left of the move list, above the player's buttons."""
+        """Left of the move list, above the player's buttons and the Watch row."""
         tops = [b.rect.top for b in self.buttons.buttons]
+        if self.match.rules.HIDDEN:
+            tops.append(self.viewer_row.rect.top)
         return pygame.Rect(0, 0, self.side.x, min(tops, default=size[1] - 6) - 10)
 
     def layout(self, size: tuple[int, int]) -> None:
