@@ -714,6 +714,20 @@ def test_a_replays_folder_that_cannot_be_read_is_said_in_the_language(h, monkeyp
     _only_chinese(h.app.toasts[-1][0])
 
 
+def _message_pixels(harness: Harness, size: tuple[int, int], words: str) -> list:
+    """Where three messages (these words, a short one, one too long for the window) ink the
+    window."""
+    for message in (words, "短", "x" * 300):
+        harness.app.toast(message)
+    surface = pygame.Surface(size)
+    surface.fill((255, 255, 255))
+    harness.app._draw_toasts(surface)
+    inked = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 2)
+             if surface.get_at((x, y))[:3] == theme.INK[:3]]
+    assert inked, "no message was drawn"
+    return inked
+
+
 @pytest.mark.parametrize("screen", ["replays", "loads", "stats", "settings", "rules", "setup"])
 @pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
 def test_a_message_stands_clear_of_the_buttons_along_the_foot(screen, size):
@@ -724,14 +738,7 @@ def test_a_message_stands_clear_of_the_buttons_along_the_foot(screen, size):
         scene = harness.app.push(screen, **args)
         harness.frames(2)
         assert scene.footer is not None and scene.footer.buttons
-        for words in ("“20261128-888888-junk”无法读取，已移到一旁", "短", "x" * 300):
-            harness.app.toast(words)
-        surface = pygame.Surface(size)
-        surface.fill((255, 255, 255))
-        harness.app._draw_toasts(surface)
-        inked = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 2)
-                 if surface.get_at((x, y))[:3] == theme.INK[:3]]
-        assert inked, "no message was drawn"
+        inked = _message_pixels(harness, size, "“20261128-888888-junk”无法读取，已移到一旁")
         for button in scene.footer.buttons:
             assert not any(button.rect.collidepoint(p) for p in inked), button.label
     finally:
@@ -753,14 +760,7 @@ def test_a_message_stands_clear_of_a_game_screens_buttons(screen, groups, size):
             harness.app.push(screen, match=match)
         harness.frames(3)
         scene = harness.app.top
-        for words in ("翻开的棋子不能悔棋", "短", "x" * 300):
-            harness.app.toast(words)
-        surface = pygame.Surface(size)
-        surface.fill((255, 255, 255))
-        harness.app._draw_toasts(surface)
-        inked = [(x, y) for x in range(0, size[0], 4) for y in range(0, size[1], 2)
-                 if surface.get_at((x, y))[:3] == theme.INK[:3]]
-        assert inked, "no message was drawn"
+        inked = _message_pixels(harness, size, "翻开的棋子不能悔棋")
         pressable = [b.rect for group in groups for b in getattr(scene, group).buttons]
         if screen == "replay":  # whose eyes to watch with (Banqi hides)
             pressable.append(scene.viewer_row.rect)
