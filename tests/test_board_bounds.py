@@ -31,10 +31,11 @@ def _board(game_id: str, options: dict | None, plies: int, seed: int):
 
 
 @pytest.mark.parametrize("game_id", registry.available())
-@given(width=st.integers(420, 1400), height=st.integers(300, 900), plies=st.integers(0, 40),
+@given(width=st.integers(300, 1400), height=st.integers(250, 900), plies=st.integers(0, 40),
        seed=st.integers(0, 99), which=st.integers(0, 1))
 @example(width=1176, height=730, plies=10, seed=1, which=0)  # the replay's board at 1500x950
 @example(width=834, height=834, plies=10, seed=1, which=0)  # Ataxx's letters under a square
+@example(width=357, height=357, plies=0, seed=1, which=0)  # "Both sides are hiding their planes…"
 @settings(max_examples=12, deadline=None)
 def test_a_board_inks_nothing_outside_its_rect(game_id, width, height, plies, seed, which):
     pygame.display.init()

@@ -666,7 +666,8 @@ class Board(BoardBase):
                      else _("The other side is hiding its planes…"))  # None: replay, watching
             mine = self.view.get("layout") if self.viewer is not None else None
             if not mine:
-                theme.text(surface, words, self.rect.center, 24, theme.INK_SOFT, anchor="center")
+                size, words = theme.fit(words, self.rect.width - 20, 24)
+                theme.text(surface, words, self.rect.center, size, theme.INK_SOFT, anchor="center")
                 return
             self.captions = []  # hidden already: the player sees the planes they hid
             self._draw_grid(surface, grid, _("Your planes"), mine, [])
