@@ -37,6 +37,7 @@ BANNER_SECONDS = 1.3
 DIAGRAM_PLANE = [0, 2, "up"]
 DIAGRAM_SHOTS = [[2, "head"], [7, "body"], [15, "miss"], [4, "miss"]]
 LEGEND_H = 48  # room under the grids for the legend and the assist controls
+COORD_MAX = 20  # px: the grids' letters and numbers at most
 
 
 def answer_word(answer: str) -> str:
@@ -204,7 +205,9 @@ class Board(BoardBase):
         super().layout(rect)
         self._laid_out_setup = self.phase == "setup"
         if self.phase == "setup":
-            side = min(rect.width - 40, rect.height - 80)
+            # the row numbers ("10" at most) left of the grid, as much room on its right
+            numbers = 6 + theme.font(COORD_MAX).size("10")[0]
+            side = min(rect.width - 2 * max(20, numbers), rect.height - 80)
             self.cell = max(16, side // self.size)
             grid = self.cell * self.size
             self.own_rect = pygame.Rect(rect.centerx - grid // 2, rect.y + 56, grid, grid)
@@ -464,7 +467,7 @@ class Board(BoardBase):
         return f"{cell_name(after['size'], cell)} {answer_word(answer)}".strip()
 
     def _coord_size(self) -> int:
-        return min(20, max(11, self.cell // 3))
+        return min(COORD_MAX, max(11, self.cell // 3))
 
     def _caption_bottom(self, grid: pygame.Rect) -> int:
         """Where a grid's caption ends: above its column letters, whatever the cell size."""
