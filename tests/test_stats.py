@@ -145,8 +145,10 @@ def test_a_game_autoplay_made_moves_in_is_not_counted_nor_its_best_kept(h):
     h.click_button("Speed")
     h.click_button("Speed")  # fast
     h.click_button("Autoplay")
-    h.wait_until(lambda: len(match.moves) >= 4, timeout=20)
-    assert play.board.score > 0 and play.board.best == 0  # Best never rose
+    # (the first merge may come later than the 4th move: the helper's moves depend on how deep
+    # it searched in its 20 ms, so on the machine's load)
+    h.wait_until(lambda: len(match.moves) >= 4 and play.board.score > 0, timeout=20)
+    assert play.board.best == 0  # Best never rose
     match.resign(0)
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
     assert any("Autoplay made moves" in line for line in h.top.reason_lines)
