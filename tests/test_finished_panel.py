@@ -52,3 +52,49 @@ def test_a_finished_bot_game_cannot_be_paused_or_stepped(h):
     paused = play.table.paused
     play.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_p, mod=0, unicode="p"))
     assert play.table.paused == paused  # its key does nothing either
+
+
+@pytest.mark.parametrize("game_id, turn_words", [("ataxx", "to play"),
+                                                 ("dots", "to draw a line")])
+def test_a_resigned_games_panel_says_it_is_over_not_whose_turn_it_is(h, game_id, turn_words):
+    """Resigned, then "Look at the board": the panel still read "Move 5, x to play"."""
+    match = Match(game_id, {"rows": 2, "cols": 2} if game_id == "dots" else None, 5,
+                  [Seat("human", "Ann"), Seat("human", "Ben")])
+    match.play(match.legal_moves()[0])
+    start_match(h.app, match)
+    h.frames(2)
+    play = next(s for s in h.app.stack if isinstance(s, PlayScene))
+    assert any(turn_words in line for line in play.status_lines)
+    play.table.resign()  # the seat to move, hot-seat
+    h.frames(3)
+    assert match.over
+    assert not any(turn_words in line for line in play.status_lines), play.status_lines
+    assert "Game over" in play.status_lines
+
+
+def test_a_finished_hunt_shows_no_hint_line(h):
+    match = Match("foxhunt", None, 4, [Seat("human", "Ann")])
+    start_match(h.app, match)
+    h.frames(2)
+    play = next(s for s in h.app.stack if isinstance(s, PlayScene))
+    play.board.toggle_heat()
+    h.frames(2)
+    assert any(line.startswith("Hint: chance") for line in play.status_lines)
+    rng = random.Random(4)
+    while not match.over:
+        play.table.play(rng.choice(match.legal_moves()))
+    h.frames(3)
+    assert not any(line.startswith("Hint: chance") for line in play.status_lines)
+
+
+def test_2048s_panel_says_why_best_stands_still_once_autoplay_has_moved(h):
+    """Best stopped following the score after a little autoplay, and only the result card
+    said why."""
+    match = Match("g2048", None, 8, [Seat("human", "Ann")])
+    start_match(h.app, match)
+    h.frames(2)
+    play = next(s for s in h.app.stack if isinstance(s, PlayScene))
+    assert not any("sets no best" in line for line in play.status_lines)
+    play.table.play(match.legal_moves()[0], helped=True)
+    h.frames(2)
+    assert any("sets no best" in line for line in play.status_lines)

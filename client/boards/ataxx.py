@@ -149,6 +149,7 @@ class Board(SquareBoard):
         lines = [_("x (red): {n} stones").format(n=p.x.bit_count()),
                  _("o (blue): {n} stones").format(n=p.o.bit_count()),
                  # moves counted one a side's turn, as the move list numbers them
+                 _("Game over") if self.over else
                  _("Move {n}, {side} to play").format(n=2 * (p.fullmove - 1) + p.turn + 1,
                                                       side=_(self.seat_names[p.turn])),
                  _("Moves without a clone: {n}/{limit}").format(n=p.halfmove,

@@ -265,10 +265,10 @@ class Board(BoardBase):
         if self.state is None:
             return []
         s = self.state.scores
-        over = rules.outcome(self.state) is not None
+        drawn = rules.outcome(self.state) is not None
         lines = [ngettext("Red: {n} box", "Red: {n} boxes", s[0]).format(n=s[0]),
                  ngettext("Blue: {n} box", "Blue: {n} boxes", s[1]).format(n=s[1]),
-                 _("Every line is drawn") if over else
+                 _("Every line is drawn") if drawn else _("Game over") if self.over else
                  _("{side} to draw a line").format(
                      side=_(self.seat_names[self.state.turn]).capitalize()),
                  _("Lines left: {n}").format(n=self.lines - len(self.state.drawn))]

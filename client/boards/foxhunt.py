@@ -167,7 +167,7 @@ class Board(BoardBase):
         found = sum(1 for _, a in probes if a == rules.FOX)
         lines = [_("Foxes found: {n} of {total}").format(n=found, total=self.view["foxes"]),
                  _("Probes: {n}").format(n=len(probes))]
-        if self.heat_on:
+        if self.heat_on and not self.over:  # an ended hunt has no chances left to show
             lines.append(_("Hint: chance of a fox per square") if self.heat_exact
                          else _("Hint: chance of a fox per square (sampled)"))
         return lines + (self.turn_hint() if self.my_turn else [])

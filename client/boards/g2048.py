@@ -276,6 +276,8 @@ class Board(BoardBase):
             lines.append(_("Hint: thinking…"))
         if self.autoplay:
             lines.append(_("Autoplay on ({speed})").format(speed=_(SPEEDS[self.speed][0])))
+        if not self.counted and self.someone_plays:  # why Best stands still
+            lines.append(_("Autoplay made moves: this game sets no best."))
         return lines + (self.turn_hint() if self.my_turn else [])
 
     def turn_hint(self) -> list[str]:

@@ -71,6 +71,7 @@ class PlayScene(PlayView):
         """Give the board what the table lets it show now."""
         sight = self.table.sight()
         self.board.counted = self.table.counts()  # autoplay's first move ends it
+        self.board.over = self.match.over  # a resigned game's panel says nobody is to move
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
                                 viewer=sight.viewer, last_move=sight.last_move, animate=animate)
