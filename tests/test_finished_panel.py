@@ -9,6 +9,7 @@ import pytest
 
 from client.scenes.base import start_match
 from client.scenes.play import PlayScene
+from game import registry
 from game.match import Match, Seat
 
 BOARD_TOOLS = ("Hint", "Autoplay", "Speed", "Show hint", "Hide hint")
@@ -98,3 +99,33 @@ def test_2048s_panel_says_why_best_stands_still_once_autoplay_has_moved(h):
     play.table.play(match.legal_moves()[0], helped=True)
     h.frames(2)
     assert any("sets no best" in line for line in play.status_lines)
+
+
+@pytest.mark.parametrize("game_id", ["ataxx", "foxhunt", "jungle", "g2048"])
+def test_menu_stays_where_it_was_when_the_game_ends(game_id):
+    """At 800x560 the panel's buttons go in two columns, and the end of a game adds or takes
+    one: Menu jumped from the bottom left to the bottom right, and Rules took its place."""
+    from tests.harness import Harness
+    harness = Harness((800, 560))
+    try:
+        seats = [Seat("human", "Ann")] if registry.get(game_id).players == 1 else \
+            [Seat("human", "Ann"), Seat("ai", "Bot", "easy")]
+        match = Match(game_id, None, 6, seats)
+        start_match(harness.app, match)
+        harness.frames(2)
+        play = next(s for s in harness.app.stack if isinstance(s, PlayScene))
+
+        def menu() -> pygame.Rect:
+            return next(b.rect for b in play.panel_buttons.buttons if b.label.startswith("Menu"))
+        before = menu()
+        if registry.get(game_id).players == 2:
+            play.table.resign()
+        rng = random.Random(6)
+        while not match.over:
+            play.table.play(rng.choice(match.legal_moves()))
+        harness.frames(3)
+        play.refresh(animate=False)
+        harness.frames(2)
+        assert menu() == before
+    finally:
+        harness.close()

@@ -192,8 +192,11 @@ class PlayView(Scene):
         top = max(y_room, side.bottom - 10 - rows * (height + 6))
         half = (side.width - 28 - 6) // 2
         for i, b in enumerate(buttons):
-            b.rect = pygame.Rect(side.x + 14 + (i % 2) * (half + 6), top + (i // 2) * (height + 6),
-                                 half, height)
+            # Menu, the last, always at the bottom right: a game's end adds or takes a button,
+            # and Rules stood where a player had just pressed Menu
+            at = 2 * rows - 1 if i == n - 1 else i
+            b.rect = pygame.Rect(side.x + 14 + (at % 2) * (half + 6),
+                                 top + (at // 2) * (height + 6), half, height)
         self._place_move_list(y)
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
