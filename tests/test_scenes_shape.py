@@ -218,6 +218,7 @@ def test_the_title_taglines_grow_with_the_window_as_its_buttons_do(h):
 
 
 def test_game_settings_come_from_the_boards_and_old_files_stay_readable():
+    game_settings()  # the boards declare their settings (alone, this test imported none)
     storage.write_file(settings.path(), "settings", settings.FORMAT,
                        {"banqi_glyphs": "letters", "g2048_ai_ms": 200, "g2048_best": 1234,
                         "volume": 0.4})
