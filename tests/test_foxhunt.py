@@ -194,3 +194,23 @@ def test_the_whole_truth_shows_the_hidden_foxes_and_a_seats_view_does_not():
                        for x in range(rect.x, rect.right) for y in range(rect.y, rect.bottom)}
             assert any(c[0] - c[2] > 80 for c in colours) is shown, (seat, cell)  # fox orange
     board.close()
+
+
+def test_the_arrow_keys_go_on_from_the_square_clicked():
+    """Click I9, press Right: the cursor went from C2 to D2, as if the click had not been."""
+    import pygame
+
+    from client.boards.foxhunt import Board
+    pygame.init()
+    state = rules.new_game(None, 5)
+    board = Board(rules.normalize_options(None), rules.SEAT_NAMES)
+    board.layout(pygame.Rect(0, 0, 500, 500))
+    board.set_view(rules.view(state, 0), rules.legal_moves(state), my_turn=True, viewer=0)
+    size = board.size
+    clicked = 8 * size + 7  # row 9, column H
+    board.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                          pos=board.cell_rect(clicked).center))
+    board.handle_event(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0,
+                                          unicode="", scancode=0))
+    assert board.cursor == clicked + 1 and board.hover == clicked + 1
+    board.close()

@@ -96,7 +96,10 @@ class Board(BoardBase):
         if event.type == pygame.MOUSEMOTION:
             self.hover = self.cell_at(event.pos)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            return self._offer(self.cell_at(event.pos))
+            cell = self.cell_at(event.pos)
+            if cell is not None:  # the keys go on from the square clicked, as on other boards
+                self.cursor = cell
+            return self._offer(cell)
         elif event.type == pygame.KEYDOWN:
             step = {pygame.K_LEFT: -1, pygame.K_RIGHT: 1, pygame.K_UP: -self.size,
                     pygame.K_DOWN: self.size}.get(event.key)
