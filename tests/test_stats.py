@@ -188,6 +188,22 @@ def test_the_title_opens_statistics_per_game_and_opponent(h):
     assert isinstance(h.top, TitleScene)
 
 
+def test_an_empty_game_page_says_which_games_count(h, monkeypatch):
+    """After a Fox Hunt autoplay finished, the page said only "No finished games of Fox Hunt
+    yet."."""
+    from client.ui import theme
+    drawn = []
+    real = theme.text
+    monkeypatch.setattr(theme, "text", lambda surface, s, *a, **k: (drawn.append(s),
+                                                                    real(surface, s, *a, **k))[1])
+    h.app.push("stats")
+    scene = h.top
+    h.wait_until(lambda: scene.table is not None)
+    assert scene.rows() == []
+    h.frame()
+    assert "Only the games you play to the end yourself count." in drawn
+
+
 def test_the_screen_says_when_the_file_was_set_aside(h):
     stats.path().write_bytes(b"\x00damaged")
     h.app.push("stats")

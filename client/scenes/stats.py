@@ -160,6 +160,11 @@ class StatsScene(Scene):
             theme.text(surface, _("No finished games of {game} yet.").format(
                 game=_(info.title)), (area.centerx, area.y + 40), 20, theme.INK_SOFT,
                 anchor="center")
+            # a finished game autoplay helped with, or bots watched, is not here: say why
+            size, words = theme.fit(_("Only the games you play to the end yourself count."),
+                                    area.width - 20, 17)
+            theme.text(surface, words, (area.centerx, area.y + 72), size, theme.INK_SOFT,
+                       anchor="center")
             return
         cols = columns(info.players)
         first = max(150, area.width // 4)
