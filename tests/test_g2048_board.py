@@ -220,3 +220,15 @@ def test_the_title_and_the_score_tags_never_lie_over_each_other(width, height):
     *title, best, score = board.header_marks
     assert best.left - score.right >= 12
     assert all(not t.colliderect(score) for t in title)
+
+
+def test_the_autoplay_speed_is_kept_for_the_next_game():
+    """Fast before Menu, normal again after Continue."""
+    settings.reset_for_tests()
+    first = Board({}, ("player",), prefs=settings.all_values(), store=settings.put)
+    assert first.speed == 1
+    first.next_speed()  # fast
+    again = Board({}, ("player",), prefs=settings.all_values(), store=settings.put)
+    assert again.speed == first.speed == 2
+    for crafted in (-1, 99, "fast", None):
+        assert Board({}, ("player",), prefs={"g2048_autoplay_speed": crafted}).speed == 1

@@ -63,6 +63,7 @@ class Board(BoardBase):
     SETTINGS = (Setting("g2048_ai_ms", 100, "2048 AI time",
                         ((50, "50 ms"), (100, "100 ms"), (200, "200 ms"), (500, "500 ms"))),
                 Setting("g2048_best", 0),
+                Setting("g2048_autoplay_speed", 1),  # index into SPEEDS, kept for the next game
                 Setting("g2048_level", "hard", "2048 helper", helper_levels()))
     SETUP = ("g2048_level", "g2048_ai_ms")
 
@@ -87,7 +88,8 @@ class Board(BoardBase):
         self.hint: str | None = None
         self.hint_busy = False
         self.autoplay = False
-        self.speed = 1
+        speed = self.prefs.get("g2048_autoplay_speed", 1)
+        self.speed = speed if isinstance(speed, int) and 0 <= speed < len(SPEEDS) else 1
         self.wait = 0.0
         self.auto_move: str | None = None
         self.asked_for = -1  # the version of the view the bot's pending answer is about
@@ -221,6 +223,7 @@ class Board(BoardBase):
 
     def next_speed(self) -> None:
         self.speed = (self.speed + 1) % len(SPEEDS)
+        self.remember("g2048_autoplay_speed", self.speed)
 
     def _ask_bot(self) -> None:
         self.asked_for = self.version
