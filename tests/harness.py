@@ -32,8 +32,10 @@ class Harness:
             self.frame(dt=dt)
 
     def key(self, key: int, unicode: str = "", mod: int = 0) -> None:
-        self.frame(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=mod,
-                                      scancode=0))
+        """A key pressed and let go; a key that types gives its TEXTINPUT too, as SDL does."""
+        down = pygame.event.Event(pygame.KEYDOWN, key=key, unicode=unicode, mod=mod, scancode=0)
+        typed = unicode.isprintable() and unicode != "" and not mod & pygame.KMOD_CTRL
+        self.frame(down, *([pygame.event.Event(pygame.TEXTINPUT, text=unicode)] if typed else []))
         self.frame(pygame.event.Event(pygame.KEYUP, key=key, unicode=unicode, mod=mod,
                                       scancode=0))
 

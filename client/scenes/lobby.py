@@ -302,6 +302,9 @@ class LobbyScene(Scene):
             self.area = self._area_at(event.pos) or self.area
         if event.type == pygame.KEYDOWN and self._key(event):
             return
+        if event.type == pygame.TEXTINPUT:  # typed text goes to the address while it is typed
+            self.address.handle_event(event, self.area is Area.ADDRESS)
+            return
         if event.type != pygame.KEYDOWN and (
                 self.game_row.handle_event(event, False) or self.host_buttons.handle_event(event)
                 or self.buttons.handle_event(event)):

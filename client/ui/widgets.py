@@ -460,16 +460,21 @@ class TextField:
                                rect.height - 6)
 
     def handle_event(self, event: pygame.event.Event, focused: bool) -> bool:
-        if not focused or event.type != pygame.KEYDOWN:
+        """Text comes as TEXTINPUT, as an input method (Chinese pinyin) or a paste gives it;
+        a key that types is taken here, so no hotkey fires while a name is typed."""
+        if not focused:
+            return False
+        if event.type == pygame.TEXTINPUT:
+            typed = "".join(ch for ch in event.text if ch.isprintable())
+            self.value = (self.value + typed)[:self.max_len]
+            return bool(typed)
+        if event.type != pygame.KEYDOWN:
             return False
         if event.key == pygame.K_BACKSPACE:
             self.value = self.value[:-1]
             return True
-        if event.unicode and event.unicode.isprintable() and len(self.value) < self.max_len \
-                and event.key not in (pygame.K_RETURN, pygame.K_TAB, pygame.K_ESCAPE):
-            self.value += event.unicode
-            return True
-        return False
+        return bool(event.unicode and event.unicode.isprintable()
+                    and event.key not in (pygame.K_RETURN, pygame.K_TAB, pygame.K_ESCAPE))
 
     def draw(self, surface: pygame.Surface, focused: bool) -> None:
         size, color = _draw_row_label(surface, self.label, self.rect, focused,
@@ -478,6 +483,7 @@ class TextField:
         paper.rect(surface, theme.GRID, self.box, 1)
         if focused:
             paper.focus_ring(surface, self.box, theme.FOCUS)
+            pygame.key.set_text_input_rect(self.box)  # the input method's window by the field
         shown = self.value + ("|" if focused else "")
         f = theme.font(size - 2)
         while f.size(shown)[0] > self.box.width - 12 and len(shown) > 1:
