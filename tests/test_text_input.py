@@ -59,3 +59,22 @@ def test_an_address_is_typed_into_the_lobby(lobby):
     scene.area = Area.GAME
     h.frame(_typed("9"))
     assert scene.address.value == "10.0.0.7"  # the keyboard is elsewhere
+
+
+def test_ctrl_a_selects_the_name_so_what_is_typed_replaces_it():
+    """Ctrl+A did nothing, and the typed name went after the old one."""
+    ctrl_a = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_a, unicode="\x01",
+                                mod=pygame.KMOD_LCTRL, scancode=0)
+    field = TextField("Name", "Player")
+    assert field.handle_event(ctrl_a, True)
+    field.handle_event(_typed("安"), True)
+    field.handle_event(_typed("娜"), True)
+    assert field.value == "安娜"
+    field.handle_event(ctrl_a, True)
+    field.handle_event(_down(pygame.K_BACKSPACE), True)
+    assert field.value == ""
+    field = TextField("Name", "Ann")
+    field.handle_event(ctrl_a, True)
+    field.handle_event(_down(pygame.K_RIGHT), True)  # the selection goes, the name stays
+    field.handle_event(_typed("a"), True)
+    assert field.value == "Anna"

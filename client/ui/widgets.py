@@ -449,6 +449,7 @@ class TextField:
         self.box = pygame.Rect(0, 0, 400, 34)
         self.label_width = 0  # set by layout
         self.label_size: int | None = None  # the form's shared label size, set by layout
+        self.all_selected = False  # Ctrl+A: the next text or Backspace replaces it all
 
     def layout(self, rect: pygame.Rect, label_width: int, label_size: int | None = None
                ) -> None:
@@ -466,13 +467,21 @@ class TextField:
             return False
         if event.type == pygame.TEXTINPUT:
             typed = "".join(ch for ch in event.text if ch.isprintable())
+            if typed and self.all_selected:
+                self.value, self.all_selected = "", False
             self.value = (self.value + typed)[:self.max_len]
             return bool(typed)
         if event.type != pygame.KEYDOWN:
             return False
-        if event.key == pygame.K_BACKSPACE:
-            self.value = self.value[:-1]
+        if event.key == pygame.K_a and event.mod & pygame.KMOD_CTRL:
+            self.all_selected = bool(self.value)
             return True
+        if event.key == pygame.K_BACKSPACE:
+            self.value = "" if self.all_selected else self.value[:-1]
+            self.all_selected = False
+            return True
+        if event.key in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_HOME, pygame.K_END):
+            self.all_selected = False  # the caret stays at the end: only the selection goes
         return bool(event.unicode and event.unicode.isprintable()
                     and event.key not in (pygame.K_RETURN, pygame.K_TAB, pygame.K_ESCAPE))
 
@@ -484,9 +493,14 @@ class TextField:
         if focused:
             paper.focus_ring(surface, self.box, theme.FOCUS)
             pygame.key.set_text_input_rect(self.box)  # the input method's window by the field
-        shown = self.value + ("|" if focused else "")
+        selected = focused and self.all_selected
+        shown = self.value + ("|" if focused and not selected else "")
         f = theme.font(size - 2)
         while f.size(shown)[0] > self.box.width - 12 and len(shown) > 1:
             shown = shown[1:]
+        if selected:  # the selection's wash under the words
+            wash = pygame.Rect(self.box.x + 4, self.box.y + 4, f.size(shown)[0] + 4,
+                               self.box.height - 8)
+            pygame.draw.rect(surface, theme.HILITE, wash)
         theme.text(surface, shown, (self.box.x + 6, self.box.centery), size - 2, theme.INK,
                    anchor="midleft")
