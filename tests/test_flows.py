@@ -595,7 +595,23 @@ def test_the_setups_side_choices_start_with_a_capital_as_every_choice_does(h):
             labels = [label for _, label in setup.first.choices]
             # (a side's own symbol, Ataxx's x and o, is written as the board marks it)
             assert not [label for label in labels if label[:1].islower()
-                        and not label.startswith(("x (", "o"))], labels
+                        and not label.startswith(("x ·", "o ·"))], labels
+
+
+def test_ataxx_setup_says_which_ink_x_and_o_play_in(h):
+    """The setup offered "x（先走）" and "o", bare letters on a Chinese screen; the panel
+    says "x · 红方"."""
+    from client.scenes.setup import SetupScene
+    from game import i18n
+    i18n.set_language("zh_CN")
+    try:
+        play = SetupScene(h.app, "ataxx")
+        watch = SetupScene(h.app, "ataxx", watch=True)
+    finally:
+        i18n.set_language("en")
+    labels = [label for _, label in play.first.choices]
+    assert labels[:2] == ["x · 红方（先走）", "o · 蓝方"], labels
+    assert (watch.bot_a.label, watch.bot_b.label) == ("x · 红方", "o · 蓝方")
 
 
 def test_a_side_named_for_its_turn_is_not_told_again_that_it_moves_first(h):

@@ -20,9 +20,10 @@ INKS = ("red", "blue")  # the ink each side's stones are drawn in
 
 class Board(SquareBoard):
     SCORE_UNIT = N_("stones on the board")
-    def side_name(self, seat: int) -> str:
-        """x and o are drawn in red and blue ink: the panel says which is which."""
-        return f"{_(self.seat_names[seat])} · {_(INKS[seat])}"
+    @classmethod
+    def side_title(cls, seat_names: tuple[str, ...], seat: int) -> str:
+        """x and o are drawn in red and blue ink: the panel and the setup say which is which."""
+        return f"{_(seat_names[seat])} · {_(INKS[seat])}"
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):

@@ -154,7 +154,12 @@ class BoardBase:
 
     def side_name(self, seat: int) -> str:
         """How the side panel names a seat's side."""
-        return _(self.seat_names[seat])
+        return self.side_title(self.seat_names, seat)
+
+    @classmethod
+    def side_title(cls, seat_names: tuple[str, ...], seat: int) -> str:
+        """How a seat's side is named before there is a game to look at (the setup's rows)."""
+        return _(seat_names[seat])
 
     def seat_colour(self, seat: int) -> tuple[int, int, int]:
         """The ink a seat plays in, for its dot in the panel and on the result card."""

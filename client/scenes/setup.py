@@ -56,22 +56,21 @@ class SetupScene(Scene):
                                    last.get("command_b", ""))
         if self.watch:
             # a row's label, capitalized as the other rows' ("First", not "first")
-            self.bot_a = ChoiceRow(side_label(_(rules.SEAT_NAMES[0])), bot_choices(),
+            self.bot_a = ChoiceRow(self.side(0), bot_choices(),
                                    last.get("a", "normal"))
             self.rows.append(self.bot_a)
             if two:
-                self.bot_b = ChoiceRow(side_label(_(rules.SEAT_NAMES[1])), bot_choices(),
+                self.bot_b = ChoiceRow(self.side(1), bot_choices(),
                                        last.get("b", "hard"))
                 self.rows.append(self.bot_b)
         elif two:
             self.opponent = ChoiceRow(_("Opponent"), player_choices(),
                                       last.get("opponent", settings.get("ai_level")))
-            names = rules.SEAT_NAMES
-            first = side_label(_(names[0]))
+            first = self.side(0)
             self.first = ChoiceRow(_("You play"), [
                 (0, first if rules.SEATS_NAMED_BY_TURN else
                  _("{side} (moves first)").format(side=first)),
-                (1, side_label(_(names[1]))), ("random", _("Random"))],
+                (1, self.side(1)), ("random", _("Random"))],
                                    last.get("first", 0))
             self.clock = ChoiceRow(_("Clock"), [(k, _(label)) for k, label in clock.choices()],
                                    last.get("clock", clock.NO_CLOCK))
@@ -97,6 +96,11 @@ class SetupScene(Scene):
         self.footer = self.buttons
         self.focus = min(self.focus, len(self.visible_rows()))
         self.relayout()
+
+    def side(self, seat: int) -> str:
+        """A seat's side as a row or a choice names it ("Red", Ataxx's "x · red")."""
+        board = self.info.board_module().Board
+        return side_label(board.side_title(self.info.rules.SEAT_NAMES, seat))
 
     def _switch_game(self, game_id) -> None:
         self._load(game_id)
