@@ -129,3 +129,22 @@ def test_menu_stays_where_it_was_when_the_game_ends(game_id):
         assert menu() == before
     finally:
         harness.close()
+
+
+def test_a_line_the_first_reply_rule_bars_says_why_when_pressed(h):
+    """The barred line showed red under the mouse, and a click on it did nothing, unexplained."""
+    match = Match("dots", {"rows": 3, "cols": 3, "first_reply_rule": True}, 5,
+                  [Seat("human", "Ann"), Seat("human", "Ben")])
+    start_match(h.app, match)
+    h.frames(2)
+    play = next(s for s in h.app.stack if isinstance(s, PlayScene))
+    play.table.play(0)
+    h.frames(2)
+    state = match.states[-1]
+    barred = [line for line in range(play.board.lines)
+              if line not in state.drawn and line not in match.legal_moves()]
+    assert barred
+    (x1, y1), (x2, y2) = play.board.line_points(barred[0])
+    h.click(((x1 + x2) // 2, (y1 + y2) // 2))
+    assert len(match.moves) == 1
+    assert any("first reply rule" in text for text, _ in h.app.toasts), h.app.toasts

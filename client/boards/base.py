@@ -72,6 +72,7 @@ class BoardBase:
         self.autoplay = False  # pending_move's moves are a bot's, made for the player
         self.counted = True  # the game is the player's own: its score may set a best
         self.over = False  # the game has ended (by its rules, or resigned, timed out, agreed)
+        self.notice: str | None = None  # why a press did nothing; the play scene says it once
         self.someone_plays = True  # a person here plays (not bots watched): helpers are theirs
         self._fresh: dict[str, Any] | None = None  # PRIVATE as a new board has them
         self._kept: dict[int | None, dict[str, Any]] = {}  # PRIVATE, per viewer

@@ -16,6 +16,9 @@ from client.ui import theme
 from game.i18n import N_, _, ngettext, pgettext
 from game.rules import dots as rules
 
+# what a press on a line the first reply rule takes away is told
+BARRED = N_("The first reply rule bars this line: it is the first line mirrored or turned.")
+
 
 def dashed(surface: pygame.Surface, colour, a: tuple[int, int], b: tuple[int, int],
            width: int, dash: int = 8) -> None:
@@ -195,6 +198,8 @@ class Board(BoardBase):
             line = self.line_at(event.pos)
             if line is not None and line in self.legal:
                 return line
+            if self.my_turn and self._barred(line):
+                self.notice = _(BARRED)
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RIGHT, pygame.K_DOWN, pygame.K_TAB):
                 self.cursor = self._next_free(1)
@@ -203,6 +208,8 @@ class Board(BoardBase):
             elif event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
                 if self.cursor in self.legal:
                     return self.cursor
+                if self.my_turn and self._barred(self.cursor):
+                    self.notice = _(BARRED)
         return None
 
     def _next_free(self, step: int) -> int:
@@ -260,6 +267,11 @@ class Board(BoardBase):
     def sound_for(self, old_view, new_view, move) -> str:
         old = sum(old_view["scores"]) if old_view else 0
         return "capture" if sum(new_view["scores"]) > old else "move"
+
+    def _barred(self, line: int | None) -> bool:
+        """An undrawn line the first reply rule takes from the second player's first move."""
+        return line is not None and self.state is not None and self.state.first_reply_rule \
+            and line not in self.state.drawn and line not in self.legal
 
     def status(self) -> list[str]:
         if self.state is None:

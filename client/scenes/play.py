@@ -224,6 +224,9 @@ class PlayScene(PlayView):
 
     def update(self, dt: float) -> None:
         self.board.update(dt)
+        if self.board.notice:
+            self.app.toast(self.board.notice)
+            self.board.notice = None
         self._take(self.table.tick(busy=self.board.busy(), covered=self.app.top is not self))
         if self._status_lines() != self.status_lines:
             self.relayout()  # the panel's text grew or shrank: the buttons move
