@@ -24,6 +24,13 @@ if TYPE_CHECKING:
     from client.ui.widgets import ButtonGroup
 
 
+def above(controls: list, width: int, size: tuple[int, int]) -> pygame.Rect:
+    """The window's top left width px, down to 10 px above the highest of the controls (each
+    with a rect), or near the window's foot: where a toast may stand."""
+    tops = [c.rect.top for c in controls]
+    return pygame.Rect(0, 0, width, min(tops, default=size[1] - 6) - 10)
+
+
 class Scene:
     """A screen on the app's stack: handle_event, update(dt), layout(size), draw(surface);
     background(dt) while covered.
@@ -38,8 +45,7 @@ class Scene:
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
         """Where a toast may stand, the lowest at its foot: clear above the footer's buttons (a
         message about a file stood over Back and Delete), else near the window's foot."""
-        tops = [b.rect.top for b in self.footer.buttons] if self.footer is not None else []
-        return pygame.Rect(0, 0, size[0], min(tops, default=size[1] - 6) - 10)
+        return above(self.footer.buttons if self.footer is not None else [], size[0], size)
 
     def __init__(self, app: App):
         self.app = app

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.worker import Worker
-from client.scenes.base import Scene, error_words, start_match
+from client.scenes.base import Scene, above, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, scrollbar, sheet
 from game import registry, replay, saves, settings, storage
@@ -422,10 +422,8 @@ class ReplayPlayerScene(Scene):
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
         """Left of the move list, above the player's buttons and the Watch row."""
-        tops = [b.rect.top for b in self.buttons.buttons]
-        if self.match.rules.HIDDEN:
-            tops.append(self.viewer_row.rect.top)
-        return pygame.Rect(0, 0, self.side.x, min(tops, default=size[1] - 6) - 10)
+        watch = [self.viewer_row] if self.match.rules.HIDDEN else []
+        return above([*self.buttons.buttons, *watch], self.side.x, size)
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size

@@ -17,7 +17,7 @@ from ai.base import LEVEL_TITLES
 from ai.review import DEEP, QUICK, Review, Settings, reusable
 from ai.review_process import ProcessReview
 from ai.worker import Worker
-from client.scenes.base import Scene, error_words, start_match
+from client.scenes.base import Scene, above, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
@@ -437,8 +437,7 @@ class ReviewScene(Scene):
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
         """Left of the side panel, above the step buttons."""
-        tops = [b.rect.top for b in self.nav.buttons]
-        return pygame.Rect(0, 0, self.side.x, min(tops, default=size[1] - 6) - 10)
+        return above(self.nav.buttons, self.side.x, size)
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size

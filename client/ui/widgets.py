@@ -438,6 +438,17 @@ def spinner_label(choice: str, index: int, count: int) -> str:
     return _("{choice}  ({n}/{count})").format(choice=choice, n=index + 1, count=count)
 
 
+_INPUT_METHOD_AT: list[pygame.Rect | None] = [None]  # where SDL was last told, for all fields
+
+
+def _place_input_method(box: pygame.Rect) -> None:
+    """The input method's window by the focused field; SDL is told when it moves, not each
+    frame."""
+    if _INPUT_METHOD_AT[0] != box:
+        pygame.key.set_text_input_rect(box)
+        _INPUT_METHOD_AT[0] = pygame.Rect(box)
+
+
 class TextField:
     """A one-line text entry; it takes typed text while focused."""
 
@@ -492,7 +503,7 @@ class TextField:
         paper.rect(surface, theme.GRID, self.box, 1)
         if focused:
             paper.focus_ring(surface, self.box, theme.FOCUS)
-            pygame.key.set_text_input_rect(self.box)  # the input method's window by the field
+            _place_input_method(self.box)
         selected = focused and self.all_selected
         shown = self.value + ("|" if focused and not selected else "")
         f = theme.font(size - 2)
