@@ -311,3 +311,28 @@ def test_a_long_file_list_shows_a_scrollbar_and_home_end_and_page_keys_move_thro
     h.key(pygame.K_PAGEUP)
     h.frame()
     assert scene.selected == 0 and scene.rows[0][0] == 0
+
+
+@pytest.mark.parametrize("name, says", [("loads", "Ctrl+S"), ("continue", "before its end"),
+                                        ("replays", "played to its end")])
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_an_empty_file_list_says_how_it_fills(name, says, size, monkeypatch):
+    """An empty Load list said only "Nothing here yet.": a player who never saved learnt not
+    how to; each list says what it keeps, in lines inside its panel."""
+    from client.ui import theme
+    harness = Harness(size)
+    try:
+        scene = harness.app.push(name)
+        harness.wait_until(lambda: not scene.loading)
+        assert not scene.entries
+        shown: list[tuple[str, pygame.Rect]] = []
+        real = theme.text
+        monkeypatch.setattr(theme, "text", lambda surface, s, pos, *a, **k: shown.append(
+            (s, real(surface, s, pos, *a, **k))) or shown[-1][1])
+        harness.frame()
+        lines = [(s, r) for s, r in shown if scene.list_top <= r.top < scene.box.bottom]
+        said = " ".join(s for s, _r in lines)
+        assert says in said and "Nothing here" not in said
+        assert all(scene.box.contains(r) for _s, r in lines)
+    finally:
+        harness.close()

@@ -40,6 +40,7 @@ class _FileListScene(Scene):
 
     title = ""
     open_words = N_("Open (Enter)")
+    empty_words = N_("Nothing here yet.")  # what an empty list says, and how it fills
 
     def __init__(self, app: App):
         super().__init__(app)
@@ -177,7 +178,8 @@ class _FileListScene(Scene):
         if self.loading:
             theme.text(surface, _("Reading…"), (box.x + 24, y + 10), 20, theme.INK_SOFT)
         elif not self.entries:
-            theme.text(surface, _("Nothing here yet."), (box.x + 24, y + 10), 20, theme.INK_SOFT)
+            for n, line in enumerate(theme.wrap(_(self.empty_words), box.width - 48, 20)):
+                theme.text(surface, line, (box.x + 24, y + 10 + 28 * n), 20, theme.INK_SOFT)
         for i, rect in self.rows:
             if i == self.selected:
                 paper.highlight(surface, rect, theme.HILITE)
@@ -202,6 +204,7 @@ def _result_words(e: replay.ReplayEntry) -> str:
 
 class ReplayBrowserScene(_FileListScene):
     title = N_("Replays")
+    empty_words = N_("No replays yet: every game played to its end is kept here.")
 
     def __init__(self, app: App):
         self.filter = ChoiceRow(_("Game"), [(None, _("All"))] + [(g, _(registry.get(g).title))
@@ -252,6 +255,7 @@ class ContinueScene(_FileListScene):
 
     title = N_("Continue a game")
     open_words = N_("Continue (Enter)")
+    empty_words = N_("No game in progress: a game you leave before its end waits here.")
     listed = staticmethod(saves.list_autosaves)
     # TRANSLATORS: the second line of a game in progress in the Continue list
     when_words = N_("Move {n} · left {when}")
@@ -300,6 +304,7 @@ class LoadGameScene(ContinueScene):
 
     title = N_("Load a saved game")
     open_words = N_("Load (Enter)")
+    empty_words = N_("No saved games: press Ctrl+S (Save) while you play to keep one here.")
     listed = staticmethod(saves.list_saves)
     # TRANSLATORS: the second line of a saved game in the Load list
     when_words = N_("Move {n} · saved {when}")
