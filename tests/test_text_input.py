@@ -78,3 +78,32 @@ def test_ctrl_a_selects_the_name_so_what_is_typed_replaces_it():
     field.handle_event(_down(pygame.K_RIGHT), True)  # the selection goes, the name stays
     field.handle_event(_typed("a"), True)
     assert field.value == "Anna"
+
+
+@given(st.sampled_from(["", "Ill", "小明", "W" * 60]), st.booleans())
+def test_the_caret_is_a_bar_beside_the_words_not_a_letter_among_them(value, focused):
+    """The caret was a "|" typed after the name, which reads as the letter I ("Ill|"): it is a
+    bar of the focus ink, taller than the words, just after them and inside the box."""
+    from client.ui import theme
+    pygame.init()
+    surface = pygame.Surface((520, 60))
+    field = TextField("Name", value)
+    field.layout(pygame.Rect(10, 10, 500, 40), 120)
+    drawn: list[tuple[str, pygame.Rect]] = []
+    real = theme.text
+    try:
+        theme.text = lambda s_, text, *a, **k: drawn.append((text, real(s_, text, *a, **k))) \
+            or drawn[-1][1]
+        field.draw(surface, focused)
+    finally:
+        theme.text = real
+    assert not any("|" in text for text, _rect in drawn)
+    box = field.box
+    bar = [x for x in range(box.x + 2, box.right - 2)
+           if sum(surface.get_at((x, y))[:3] == theme.FOCUS
+                  for y in range(box.y + 3, box.bottom - 3)) >= box.height - 14]
+    assert bool(bar) == focused
+    if focused:
+        text, words = drawn[-1]
+        end = words.right if text else box.x + 6
+        assert end <= bar[0] <= end + 4 and bar[-1] < box.right - 2

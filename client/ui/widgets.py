@@ -438,6 +438,8 @@ def spinner_label(choice: str, index: int, count: int) -> str:
     return _("{choice}  ({n}/{count})").format(choice=choice, n=index + 1, count=count)
 
 
+CARET_ROOM = 6  # the text field's caret and the air before it
+
 _INPUT_METHOD_AT: list[pygame.Rect | None] = [None]  # where SDL was last told, for all fields
 
 
@@ -505,13 +507,18 @@ class TextField:
             paper.focus_ring(surface, self.box, theme.FOCUS)
             _place_input_method(self.box)
         selected = focused and self.all_selected
-        shown = self.value + ("|" if focused and not selected else "")
-        f = theme.font(size - 2)
-        while f.size(shown)[0] > self.box.width - 12 and len(shown) > 1:
+        caret = focused and not selected
+        shown, f = self.value, theme.font(size - 2)
+        room = self.box.width - 12 - (CARET_ROOM if caret else 0)
+        while f.size(shown)[0] > room and len(shown) > 1:
             shown = shown[1:]
         if selected:  # the selection's wash under the words
             wash = pygame.Rect(self.box.x + 4, self.box.y + 4, f.size(shown)[0] + 4,
                                self.box.height - 8)
             pygame.draw.rect(surface, theme.HILITE, wash)
-        theme.text(surface, shown, (self.box.x + 6, self.box.centery), size - 2, theme.INK,
-                   anchor="midleft")
+        words = theme.text(surface, shown, (self.box.x + 6, self.box.centery), size - 2,
+                           theme.INK, anchor="midleft")
+        if caret:  # a drawn bar the field's height, not a "|" that reads as the letter I
+            x = (words.right if shown else self.box.x + 6) + 3
+            pygame.draw.line(surface, theme.FOCUS, (x, self.box.y + 6), (x, self.box.bottom - 7),
+                             2)
