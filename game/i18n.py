@@ -324,7 +324,7 @@ def options_said(spec, options: Mapping[str, Any]) -> str:
 def capitalized(text: str, marks: Sequence[str] = ()) -> str:
     """A phrase set as a line or a label of its own: its first letter a capital (the rest as
     it is; Chinese has no capitals), unless it opens with one of `marks`, a game's one-letter
-    side names (SEAT_NAMES), written as the board marks them: Ataxx's "x wins", "o获胜"."""
+    side names (SEAT_NAMES), written as the board marks them: Ataxx's "x wins", "o 方获胜"."""
     for name in marks:
         mark, after = _(name), text[1:2]
         if len(mark) == 1 and text.startswith(mark) and not (after.isascii() and after.isalpha()):
@@ -336,6 +336,15 @@ def side_label(name: str) -> str:
     """A side's name (in the language) as a label of its own: a word with its capital ("Red"),
     a one-letter symbol as the board marks it (Ataxx's x and o)."""
     return name if name[1:2] in ("", " ") else capitalized(name)
+
+
+def side_wins(side: str) -> str:
+    """"red wins" in the language; a side named by a one-letter mark (Ataxx's x and o) has its
+    own words, where Chinese says "o 方获胜" (side o), not "o获胜"."""
+    if len(side) == 1 and side.isascii():
+        # TRANSLATORS: a side named by its one-letter mark as the board shows it (Ataxx's x, o)
+        return _("{mark} wins").format(mark=side)
+    return _("{side} wins").format(side=side)
 
 
 def outcome_reason(outcome) -> str:
@@ -370,7 +379,6 @@ def result_words(rules, winner: int | None, score: Sequence[int], unit: str = ""
             line = (_("won with {score}") if winner == 0 else _("game over at {score}")).format(
                 score=said)
     else:
-        verdict = _("draw") if winner is None else \
-            _("{side} wins").format(side=_(rules.SEAT_NAMES[winner]))
+        verdict = _("draw") if winner is None else side_wins(_(rules.SEAT_NAMES[winner]))
         line = _("{verdict} {score}").format(verdict=verdict, score=said).strip()
     return _("{result} ({reason})").format(result=line, reason=reason) if reason else line

@@ -569,12 +569,13 @@ def test_the_replay_players_result_line_starts_with_a_capital(h):
         h.frame()
         assert h.top.result_text[:1].isupper(), h.top.result_text
         h.app.pop()
-    # Ataxx's sides are the marks x and o, written as the board marks them: "o获胜", not "O获胜"
+    # Ataxx's sides are the marks x and o, written as the board marks them, and in Chinese as
+    # a side: "o 方获胜", not "O获胜" nor "o获胜"
     from game import i18n
     match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
     match.play(match.legal_moves()[0])
     match.resign(0)
-    for language, start in (("en", "o "), ("zh_CN", "o获胜")):
+    for language, start in (("en", "o "), ("zh_CN", "o 方获胜"), ("zh_TW", "o 方獲勝")):
         i18n.set_language(language)
         try:
             h.app.push("replay", match=match)
