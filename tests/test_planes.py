@@ -7,6 +7,9 @@ import random
 import numpy as np
 import pygame
 import pytest
+from hypothesis import given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
 
 from ai import planes as bot
 from ai.base import Budget
@@ -420,3 +423,30 @@ def test_the_end_titles_both_grids_by_side_with_a_capital(board, monkeypatch):
     board.layout(pygame.Rect(0, 0, 900, 560))
     board.draw(pygame.Surface((900, 560)))
     assert "Red's planes" in drawn and "Blue's planes" in drawn, drawn
+
+
+@given(st.lists(st.integers(0, 99), max_size=120), st.sampled_from([None, 0, 1]))
+@hyp_settings(max_examples=40, deadline=None)
+def test_the_panel_tallies_each_seat_as_its_own(cells, viewer):
+    """A LAN guest's panel at the end said the host's "Heads found: 3/3" as its own (the whole
+    truth's view is seat 0's shots): a seat's view says its own numbers, the whole truth each
+    side's, by name, and never "Your heads hit"."""
+    pygame.init()
+    s = setup()
+    for cell in cells:
+        seat = rules.to_move(s)
+        if seat is None:
+            break
+        if cell not in {c for c, _ in s.shots[seat]}:
+            s = rules.apply(s, cell)
+    heads = [sum(a == "head" for _, a in s.shots[seat]) for seat in (0, 1)]
+    b = Board({"size": 10, "planes": 3, "equal_turns": False}, rules.SEAT_NAMES)
+    b.set_view(rules.view(s, viewer), [], my_turn=False, viewer=viewer)
+    lines = b.status()
+    if viewer is None:
+        assert not any("Your" in line for line in lines)
+        for seat, name in enumerate(("Red", "Blue")):
+            assert f"{name}: {heads[seat]}/3 heads in {len(s.shots[seat])} shot" in "\n".join(lines)
+    else:
+        assert lines[0].startswith(f"Heads found: {heads[viewer]}/3 in {len(s.shots[viewer])} ")
+        assert lines[1] == f"Your heads hit: {heads[1 - viewer]}/3"

@@ -390,18 +390,27 @@ class Board(BoardBase):
             if self.invalid_planes():
                 lines.append(_("A red plane is off the grid or overlaps."))
             return lines
-        found = sum(1 for _, a in v["shots"] if a == "head")
-        lost = sum(1 for _, a in v["incoming"] if a == "head")
-        lines = [ngettext("Heads found: {n}/3 in {shots} shot",
-                          "Heads found: {n}/3 in {shots} shots",
-                          len(v["shots"])).format(n=found, shots=len(v["shots"])),
-                 _("Your heads hit: {n}/3").format(n=lost)]
+        lines = self._tallies(v)
         if self.heat is not None and v["phase"] == "play":
             lines.append(_("Layouts still possible: {n}").format(
                 n=format_number(self.heat["count"])))
         if v.get("equal_turns"):
             lines.append(_("Equal turns is on"))
         return lines
+
+    def _tallies(self, v: dict) -> list[str]:
+        """Heads found and lost, for the seat the view is of; the whole truth (watching, or any
+        game's end, where the view is seat 0's shots and seat 1's) has a line for each side."""
+        heads = [sum(1 for _, a in shots if a == "head") for shots in (v["shots"], v["incoming"])]
+        if self.viewer is None:
+            return [ngettext("{side}: {n}/3 heads in {shots} shot",
+                             "{side}: {n}/3 heads in {shots} shots", len(shots)).format(
+                side=side_label(self.side_name(seat)), n=heads[seat], shots=len(shots))
+                for seat, shots in enumerate((v["shots"], v["incoming"]))]
+        return [ngettext("Heads found: {n}/3 in {shots} shot",
+                         "Heads found: {n}/3 in {shots} shots",
+                         len(v["shots"])).format(n=heads[0], shots=len(v["shots"])),
+                _("Your heads hit: {n}/3").format(n=heads[1])]
 
     # --- drawing
     def draw(self, surface: pygame.Surface) -> None:
