@@ -75,7 +75,7 @@ class Offers:
     def request_takeback(self) -> bool:
         """Ask to take back; False if nothing was sent (one is out already, or not now)."""
         m = self.match
-        if m.over or self.waiting or not m.moves:
+        if m.over or self.waiting or not m.back_for(self.seat):  # no move of its own yet
             return False
         if self._shows_hidden(self.seat):
             self._say(N_("A move that showed something hidden cannot be taken back"))
@@ -102,9 +102,10 @@ class Offers:
 
     def _on_takeback(self, message: dict) -> None:
         ply = len(self.match.moves)
-        # stale, or back past a flip or shot whose secret was shown (or given, echo to come)
-        if message["ply"] != ply or self.waiting or self._shows_hidden(self.peer_seat) \
-                or "takeback" in self.offers:
+        # stale, no move of the asker's to take back, or back past a flip or shot whose secret
+        # was shown (or given, echo to come)
+        if message["ply"] != ply or self.waiting or not self.match.back_for(self.peer_seat) \
+                or self._shows_hidden(self.peer_seat) or "takeback" in self.offers:
             self.send({"type": TAKEBACK, "accept": False, "ply": message["ply"]})
             return
         self._ask(N_("{name} asks to take back a move"), TAKEBACK, N_("Allow"), N_("Refuse"),

@@ -228,8 +228,10 @@ class Table:
         """A finished game is final: undo and takeback only while it is in progress (and a
         takeback only while the other player is there to be asked)."""
         m = self.match
-        return bool(self.humans) and not self.demo and bool(m.moves) and not m.over \
-            and not self.peer_away
+        if not self.humans or self.demo or not m.moves or m.over or self.peer_away:
+            return False
+        # against a bot or over the LAN, back to the person's own last turn: none yet, none
+        return len(self.humans) > 1 or m.back_for(self.humans[0]) > 0
 
     def undo_needs_consent(self) -> int | None:
         """Hot-seat: the seat whose move an undo would take back, when it is not the one asking

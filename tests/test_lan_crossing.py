@@ -563,3 +563,27 @@ def test_a_fog_game_the_host_showed_keeps_a_replay_that_rebuilds_it(monkeypatch,
     again, _body = replay.load_replay(kept[0])
     assert again.moves == h.match.moves and again.outcome() == h.match.outcome()
     table.close()
+
+
+# --- 9. a takeback of a move the asker never made
+@pytest.mark.parametrize("game", ["planes", "ataxx", "banqi", "jungle", "dots"])
+def test_no_takeback_is_asked_or_granted_before_the_asker_has_moved(game):
+    """A Planes guest pressed Undo while the host's planes stood hidden and before its own:
+    the host was asked to take back a move the guest never made, its Allow did nothing, and the
+    guest's board showed it waiting meanwhile. Nothing is asked, and a forged ask is declined."""
+    h, g = memory_pair(game, seed=5)
+    rng = random.Random(2)
+    while not h.match.moves or h.match.to_move() != g.seat:
+        settle(h, g)
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(local_move(s, rng))
+        settle(h, g)
+    if h.match.back_for(g.seat):
+        pytest.skip("the guest moved first in this game")
+    n = len(h.match.moves)
+    assert not g.request_takeback() and not g.waiting
+    assert not any(m["type"] == "takeback" for m in g.link.sent)
+    g.link.send({"type": "takeback", "ply": n})  # a modified guest asks anyway
+    assert not asks(settle(h))
+    assert h.link.sent[-1] == {"type": "takeback_reply", "accept": False, "ply": n}
+    assert len(h.match.moves) == len(g.match.moves) == n

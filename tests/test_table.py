@@ -279,3 +279,32 @@ def test_the_title_screens_idle_demo_leaves_no_replay():
         finally:
             table.close()
             saves.remove("table-test")
+
+
+@pytest.mark.parametrize("game", ["planes", "ataxx", "dots"])
+def test_undo_is_offered_once_the_person_has_a_move_to_take_back(game):
+    """Undo went back to the person's own last turn, yet it was offered before they had one:
+    against a bot that moved first it did nothing, and over the LAN it asked the other player
+    to take back a move nobody here made. It is offered from the person's first move on."""
+    from players.base import Controller
+    from tests.fakes.remote import SilentRemote
+    rng = random.Random(4)
+    for other in ("ai", "remote"):
+        match = Match(game, None, 3, [Seat(other, "B", "easy"), Seat("human", "A")])
+        remote = SilentRemote(match) if other == "remote" else None
+        table = Table(match, [Controller(), HumanController()], remote=remote, records=False)
+        try:
+            while match.to_move() != 1 or not match.moves:
+                seat = match.to_move()
+                match.play(decide_setup(game, match.view(seat), "random", Budget(
+                    0.0, now=frozen_clock()), rng) if match.setup_pending() else
+                    rng.choice(match.legal_moves()))
+            assert not table.can_undo() and not table.undo()
+            assert remote is None or remote.sent == []
+            assert len(match.moves) >= 1
+            match.play(decide_setup(game, match.view(1), "random", Budget(0.0, now=frozen_clock()),
+                                    rng) if match.setup_pending() else rng.choice(
+                match.legal_moves()))
+            assert table.can_undo()
+        finally:
+            table.close()
