@@ -188,7 +188,7 @@ def test_progress_advances_and_cancel_stops_the_worker(h):
     assert scene.state == "running"
     assert job.progress.total == 24  # 12 positions judged, then settled (nothing hidden)
     assert scene.share() == pytest.approx(3 / 24)
-    assert "3/24" in scene.status_text()
+    assert "12%" in scene.status_text()  # of the whole, not "3/24" of a 12-move game
     scene.seek(2)  # the board is usable while it runs
     h.frame()
     assert scene.ply == 2 and scene.has_better  # move 2 was judged: its better move shown
@@ -634,3 +634,24 @@ def test_a_mistake_button_is_live_only_with_a_mistake_to_go_to(h):
     scene.seek(len(match.moves))
     h.frame()
     assert not scene.next_button.enabled
+
+
+@pytest.mark.parametrize("how", ["resign", "rules"])
+def test_the_graph_ends_where_the_last_move_left_it_unless_the_rules_ended_the_game(h, how):
+    """After a resignation the line dived to the result, so a last move judged good sat at the
+    bottom, against what the words said of it. A game the rules ended is worth its result; one
+    resigned ends at its last position's worth, and the words say how it ended after it."""
+    match = played(200 if how == "rules" else 9)
+    if how == "resign":
+        match.resign(0)
+    assert match.over and (match.rules.outcome(match.states[-1]) is not None) == (how == "rules")
+    scene = open_review(h, match)
+    finish(h, scene)
+    last = scene.plies[-1]
+    after = 1.0 - last["after"] if last["seat"] == 1 else last["after"]
+    out = match.outcome()
+    result = 0.5 if out.winner is None else float(out.winner == 0)
+    assert scene.points()[-1] == pytest.approx(result if how == "rules" else after)
+    scene.seek(len(match.moves))
+    said = [words for words, _colour in scene.judgement()]
+    assert any("resigned" in words for words in said) == (how == "resign")

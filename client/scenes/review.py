@@ -21,7 +21,16 @@ from client.scenes.base import Scene, above, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
-from game.i18n import N_, _, format_number, format_percent, pgettext, seat_title, system_error
+from game.i18n import (
+    N_,
+    _,
+    format_number,
+    format_percent,
+    outcome_reason,
+    pgettext,
+    seat_title,
+    system_error,
+)
 from game.match import Match, Seat
 from game.rules import RulesError
 
@@ -524,8 +533,9 @@ class ReviewScene(Scene):
         if self.state == "reading":
             return _("Reading the replay…")
         if self.state == "running" and job is not None:
-            p = job.progress
-            return _("Analysing: {done}/{total}").format(done=p.done, total=p.total)
+            # a share, not positions: a review may pass over the moves twice (settling them,
+            # or the truth of a hidden game), and "0/12" of a 6-move game read as wrong
+            return _("Analysing: {percent}%").format(percent=int(100 * job.progress.share))
         if self.state == "cancelled":
             return _("Cancelled: what was judged so far is shown")
         if self.state == "failed":
@@ -591,6 +601,11 @@ class ReviewScene(Scene):
             out.append((_("Here the board was lost: the chance to go on fell from {a} to {b}.")
                         .format(a=self.value_text(e.get("before")),
                                 b=self.value_text(e.get("after"))), theme.BAD))
+        ending = self.match.outcome()
+        if p == len(self.match.moves) and ending is not None and not self.ended_by_rules():
+            # TRANSLATORS: the review's last move, then how a game its rules did not end ended
+            out.append((_("After it: {reason}").format(reason=outcome_reason(ending)),
+                        theme.INK_SOFT))
         return out
 
     def truth_text(self, e: dict) -> str:
@@ -645,11 +660,15 @@ class ReviewScene(Scene):
             out[ply] = 1.0 - e["before"] if two and seat == 1 else e["before"]
             if ply + 1 == n and e.get("after") is not None:  # the last position's, after it
                 out[n] = 1.0 - e["after"] if two and seat == 1 else e["after"]
-        if two and self.match.over and self.doc is not None:
-            out_ = self.match.outcome()
-            if out_ is not None:
-                out[n] = 0.5 if out_.winner is None else float(out_.winner == 0)
+        # a game its rules ended is worth its result; one resigned, agreed or timed out is worth
+        # what its last position was (the line dived to the result after a move judged good)
+        out_ = self.match.outcome()
+        if two and out_ is not None and self.doc is not None and self.ended_by_rules():
+            out[n] = 0.5 if out_.winner is None else float(out_.winner == 0)
         return out
+
+    def ended_by_rules(self) -> bool:
+        return self.rules.outcome(self.match.states[-1]) is not None
 
     def scale(self, values: list[float]) -> tuple[float, float]:
         """The graph's bottom and top values (top is better for the player)."""
