@@ -367,6 +367,9 @@ class ReviewScene(Scene):
         old, rules = self.match, self.rules
         mover = rules.to_move(old.states[ply])
         mover = 0 if mover is None else mover
+        # the bot of the game reviewed, at its level, whichever side the player now takes
+        levels = [s.level for s in old.seats if s.kind == "ai" and s.level in LEVEL_TITLES]
+        default = levels[0] if levels else str(settings.get("ai_level"))
         seats = []
         for i, s in enumerate(old.seats):
             if i == mover or not bot:
@@ -374,7 +377,7 @@ class ReviewScene(Scene):
                 name = s.name if s.kind == "human" else ("You" if i == mover else f"Player {i + 1}")
                 seats.append(Seat("human", name))
             else:
-                level = s.level if s.kind == "ai" else "hard"
+                level = s.level if s.kind == "ai" and s.level in LEVEL_TITLES else default
                 seats.append(Seat("ai", f"{LEVEL_TITLES[level]} bot", level))
         try:
             match = rebuilt(old, ply, seats)
