@@ -846,3 +846,26 @@ def test_a_one_player_game_a_bot_played_names_the_bot_not_you(h):
         h.app.push(play)
         assert ResultScene(h.app, play).headline == headline
         h.app.pop()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_fog_no_piece_of_ones_own_is_remembered_under_a_cloud(seed):
+    """A seat's piece taken on a square it then could not see stayed pencilled there as last
+    seen, while it lay in the captured tray: a seat sees every square its pieces stand on, so
+    its own piece under a cloud is one it has lost. Over whole random games, for both seats."""
+    from client.boards.banqi import Board
+    from game.rules import banqi
+    rng = random.Random(seed)
+    state = banqi.new_game({"fog": True}, seed)
+    boards = [Board({"fog": True, "variant": "taiwan"}, banqi.SEAT_NAMES) for _ in (0, 1)]
+    lost = 0
+    while banqi.outcome(state) is None and len(state.history) < 400:
+        state = banqi.apply(state, rng.choice(banqi.legal_moves(state)))
+        for seat, board in enumerate(boards):
+            board.set_view(banqi.view(state, seat), [], my_turn=False, viewer=seat, animate=False)
+            if board.my_colour is None or banqi.outcome(state) is not None:
+                continue
+            for sq, piece in board.memory.items():
+                assert board.squares[sq] != "~" or banqi.colour_of(piece) != board.my_colour
+            lost += sum(banqi.colour_of(p) == board.my_colour for p in board.view["captured"])
+    assert lost  # the games took pieces

@@ -104,8 +104,13 @@ class Board(SquareBoard):
             for sq in unseen:  # turned up out of sight: the counts tell which piece it was
                 self.memory[sq] = next(iter(left))
         self.turned |= set(flipped)
+        mine = self.my_colour
         for sq in range(32):
             if new[sq] == "~":
+                # a seat sees every square its pieces stand on: one of its own remembered
+                # under a cloud was taken there
+                if mine is not None and rules.colour_of(self.memory.get(sq, "~")) == mine:
+                    self.memory.pop(sq)
                 continue
             if sq in self.turned and sq not in flipped and new[sq] != self.memory.get(sq):
                 self.turned.discard(sq)  # moved away, or taken
