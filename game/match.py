@@ -219,6 +219,10 @@ class Match:
     def view(self, seat: int | None) -> dict:
         return self.rules.view(self.state, seat)
 
+    def view_at(self, ply: int, seat: int) -> dict:
+        """What `seat` saw of the position after `ply` plies (0: the start)."""
+        return self.rules.view(self.states[ply], seat)
+
     def record_complete(self) -> bool:
         """Whether its record rebuilds this very game, for a replay or a review: so for every
         match but one known only through views whose whole was never shown (a LAN guest's game

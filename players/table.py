@@ -223,6 +223,16 @@ class Table:
         last = m.moves[-1] if m.moves and not hides else None
         return Sight(view, legal, mover is not None, viewer, last)
 
+    def views_seen(self, seat: int, start: int) -> list[dict]:
+        """The views `seat` had of the positions from `start` plies up to, not including, the
+        present one: for a board that keeps what its seat saw (Banqi's fog) and was not shown
+        them (a game continued, tried again, taken up over the LAN, two plies in one frame).
+        Only the seat the board shows now may have them."""
+        m = self.match
+        if seat != self.viewer():
+            return []
+        return [m.view_at(ply, seat) for ply in range(max(0, start), len(m.moves))]
+
     # --- what a player may do
     def can_undo(self) -> bool:
         """A finished game is final: undo and takeback only while it is in progress (and a

@@ -869,3 +869,31 @@ def test_fog_no_piece_of_ones_own_is_remembered_under_a_cloud(seed):
                 assert board.squares[sq] != "~" or banqi.colour_of(piece) != board.my_colour
             lost += sum(banqi.colour_of(p) == board.my_colour for p in board.view["captured"])
     assert lost  # the games took pieces
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_fog_a_game_continued_remembers_what_its_seat_saw_before(h, seed):
+    """Continued, tried again or taken up over the LAN, a fog Banqi game's board started with
+    no memory: pieces its seat had seen go under the clouds were plain clouds. The play screen
+    gives the board its seat's earlier views first, so it remembers as if it had watched; and a
+    view it missed (two plies in one frame) it is given too."""
+    from client.boards.banqi import Board
+    from client.scenes.base import start_match
+    from game.rules import banqi
+    rng = random.Random(seed)
+    match = Match("banqi", {"fog": True}, seed, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    while len(match.moves) < 60 or match.to_move() != 0:
+        match.play(rng.choice(match.legal_moves()))
+    watched = Board({"fog": True, "variant": "taiwan"}, banqi.SEAT_NAMES)
+    for state in match.states:
+        watched.set_view(banqi.view(state, 0), [], my_turn=False, viewer=0, animate=False)
+    assert watched.memory  # something went under the clouds
+    start_match(h.app, match)
+    h.frame()
+    play = h.top
+    assert play.board.memory == watched.memory and play.board.turned == watched.turned
+    for _ in range(2):  # two plies between two frames
+        match.play(rng.choice(match.legal_moves()))
+        watched.set_view(banqi.view(match.state, 0), [], my_turn=False, viewer=0, animate=False)
+    play.refresh(animate=False)
+    assert play.board.memory == watched.memory

@@ -4,6 +4,8 @@ view, and at the end checks the whole game the host refereed. Loopback, bounded.
 import random
 import threading
 
+import pytest
+
 from game.match import Match
 from game.rules import Termination
 from net.secrets import banqi
@@ -280,3 +282,30 @@ def test_a_result_card_shown_before_the_hosts_reveal_offers_replay_and_review_on
     assert g.match.record_complete()
     assert {"Watch replay", "Review"} <= {b.label for b in h.find_buttons()}
     assert "no review" not in " ".join(h.top.reason_lines)
+
+
+def test_a_fog_guest_is_given_its_own_past_views_and_never_the_hosts():
+    """The play screen catches a fog board up on its seat's earlier views (a game taken up
+    again): a guest's are the views the host sent it, word for word; the host's own, or the
+    whole state, are not the guest's to have."""
+    from players.base import Controller, HumanController
+    from players.table import Table
+    from tests.fakes.wire import memory_pair, settle
+    h, g = memory_pair("banqi", {"fog": True}, seed=9)
+    rng = random.Random(4)
+    while len(h.match.moves) < 30:
+        settle(h, g)
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(local_move(s, rng))
+        settle(h, g)
+    controllers = [Controller(), Controller()]
+    controllers[g.seat] = HumanController()
+    table = Table(g.match, controllers, remote=g, records=False)
+    try:
+        seen = table.views_seen(g.seat, 0)
+        assert seen == g.match.views[:-1] and len(seen) == len(g.match.moves)
+        assert table.views_seen(h.seat, 0) == []
+        with pytest.raises(ValueError):
+            g.match.view_at(3, h.seat)
+    finally:
+        table.close()

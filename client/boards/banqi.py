@@ -58,6 +58,7 @@ class Board(SquareBoard):
     PRIVATE = ("selected", "cursor", "squares", "memory", "turned", "hidden_before")
     # Under the fog a move is listed as its mover's opponent saw it ("~" when unseen).
     PUBLIC_MOVES = True
+    REMEMBERS = True
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):

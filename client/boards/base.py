@@ -51,6 +51,10 @@ class BoardBase:
     # Keys of SETTINGS the game's setup screen offers too (a one-player game's helper bot).
     SETUP: ClassVar[tuple[str, ...]] = ()
 
+    # The board keeps what its seat saw over the game (Banqi's fog: pieces last seen), so it is
+    # given every view of its seat's in turn, those it missed too (PlayScene.refresh).
+    REMEMBERS = False
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declare(cls.SETTINGS)  # a game's settings are known as soon as its board is

@@ -48,6 +48,7 @@ class PlayScene(PlayView):
             match.options, match.rules.SEAT_NAMES, prefs=settings.all_values(), store=settings.put)
         self.board.someone_plays = bool(self.humans) and not demo  # fixed for the scene's life
         self.result_shown = False
+        self._shown_to: dict[int, int] = {}  # seat -> plies up to which its views were shown
         self._dialogs: dict[int, Any] = {}  # id of a LAN question -> its dialog
         self.lay_out_panel()
         self.refresh(animate=False)
@@ -72,12 +73,22 @@ class PlayScene(PlayView):
         sight = self.table.sight()
         self.board.counted = self.table.counts()  # autoplay's first move ends it
         self.board.over = self.match.over  # a resigned game's panel says nobody is to move
+        if sight.view is not None and self.board.REMEMBERS and sight.viewer is not None:
+            self._catch_up(sight.viewer)
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,
                                 viewer=sight.viewer, last_move=sight.last_move, animate=animate)
         else:  # between two hidden hands: the board forgets what the last player saw
             self.board.forget()
         self._build_buttons()
+
+    def _catch_up(self, seat: int) -> None:
+        """Give a board that keeps what its seat saw the views it has not been shown yet."""
+        plies = len(self.match.moves)
+        shown = min(self._shown_to.get(seat, 0), plies)  # an undo goes back
+        for view in self.table.views_seen(seat, shown):
+            self.board.set_view(view, [], my_turn=False, viewer=seat, animate=False)
+        self._shown_to[seat] = plies + 1  # the present one, given next
 
     # --- actions
     def undo(self) -> None:

@@ -190,6 +190,13 @@ class FogMatch(Match):
     def view(self, seat: int | None) -> dict:
         return super().view(seat) if self.whole else dict(self.views[-1])
 
+    def view_at(self, ply: int, seat: int) -> dict:
+        if self.whole:
+            return super().view_at(ply, seat)
+        if seat != self.seat:
+            raise ValueError("a fog guest knows only its own views")
+        return dict(self.views[ply])
+
     def record_complete(self) -> bool:
         return self.whole
 
