@@ -128,6 +128,14 @@ def test_under_the_fog_a_seat_always_knows_its_own_last_move(seed, walk):
                 assert board.move_text("~", rules.view(before, 1 - mover),
                                        rules.view(state, 1 - mover)) == text
             assert rules.view(state, 1 - mover)["last"] in ("", move)
+            if rules.view(state, 1 - mover)["last"] == "" and len(move) == 4:
+                # the other side's list says the move was out of its sight (it said "~"),
+                # and what it took of theirs, never where it went
+                seen = board.move_text("~", rules.view(before, 1 - mover),
+                                       rules.view(state, 1 - mover))
+                victim = before.board[rules.parse_square(move[2:])]
+                assert seen == ("(out of sight)" if victim == "." else
+                                f"(out of sight) x {victim.upper()}")
 
 
 def test_views_never_hold_face_down_identities():

@@ -235,7 +235,7 @@ class Board(SquareBoard):
         if len(move) not in (2, 4):  # "~": a move the fog hid, unless it was a flip
             move = _flipped_square(before, after) or move
             if len(move) != 2:
-                return move
+                return self._unseen_text(before, after)
         if len(move) == 2:
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
             if piece in ".?~":  # turned up out of the mover's sight: the counts say which
@@ -248,6 +248,16 @@ class Board(SquareBoard):
             return step
         # TRANSLATORS: a capture in a move list: the step, then the piece taken ("b3-b4 x 馬").
         return _("{step} x {piece}").format(step=step, piece=self.glyph(victim)[0])
+
+    def _unseen_text(self, before: dict, after: dict) -> str:
+        """A move the fog hid, as its seat knows it: out of sight, and what it took if the
+        captured pieces say so."""
+        # TRANSLATORS: Banqi's fog: a move the other side made where this side could not see
+        unseen = _("(out of sight)")
+        taken = Counter(after.get("captured", [])) - Counter(before.get("captured", []))
+        if len(taken) != 1:
+            return unseen
+        return _("{step} x {piece}").format(step=unseen, piece=self.glyph(next(iter(taken)))[0])
 
     def busy(self) -> bool:
         return bool(self.flips)
