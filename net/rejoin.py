@@ -58,6 +58,7 @@ class Rejoin:
     token: str
     peer_name: str
     hidden: Secrets
+    came_back = False  # taken up from its save, the other side not yet met again
     link: Any
     connected: bool
     notes: list[Event]
@@ -197,7 +198,9 @@ class Rejoin:
             self.hidden.resumed()  # after the welcome: a flip or shot asked is asked again
         self.revealed = False  # a reveal goes again: the dropped link may have lost it, sent
         self.after_move()  # or not (the peer drops one it has checked already)
-        self._say(N_("{name} is back"))
+        # the side that came back from its save is told it is back, not that the other one is
+        self._say(N_("Back in the game with {name}") if self.came_back else N_("{name} is back"))
+        self.came_back = False
         self._note(EventKind.REFRESH)
 
     # --- a lost link
@@ -277,6 +280,7 @@ class Rejoin:
         if now is not None:
             session.now = now
         session.connected = False
+        session.came_back = True
         session.take_up(saved)
         address = saved.get("address")
         if not session.is_host and isinstance(address, list) and len(address) == 2:

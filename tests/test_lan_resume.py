@@ -376,3 +376,37 @@ def test_a_chat_line_that_cannot_go_says_so_and_an_empty_one_is_not_sent():
     g.chat("hello?")
     said = [e.text.english() for e in g.events() if e.kind is EventKind.NOTICE]
     assert said[-1] == "Not sent: Host is not linked", said
+
+
+@pytest.mark.parametrize("restarted", ["host", "guest"])
+def test_the_side_that_came_back_is_told_so_and_the_other_that_it_is_back(restarted):
+    """A guest restarted and taken up again read "Host is back", as if the host had been
+    away: it is told it is back in the game with the host, and the side that waited that the
+    other is back."""
+    h, g = memory_pair("ataxx", seed=24)
+    h.server = server = Listening()
+    play(h, g, random.Random(3), 6)
+    if restarted == "host":
+        record, extra = on_disk(h.match.to_record()), on_disk(h.save_extra())
+        h.link.close("killed")
+        g.events()
+        h = lan.restored(Match.from_record(record), extra["lan"], server=server, now=Clock())
+    else:
+        record, extra = on_disk(g.match.to_record()), on_disk(g.save_extra())
+        g.link.close("killed")
+        h.events()
+        g = lan.restored(Match.from_record(record), extra["lan"], now=Clock())
+    h.events(), g.events()
+    said: dict[str, list[str]] = {"host": [], "guest": []}
+    for side, s in (("host", h), ("guest", g)):
+        s._say = lambda key, s=s, side=side, **p: said[side].append(
+            Text(key, {"name": s.peer_name, **p}).english())
+    knocks_at(g, h, server)
+    g.events(), h.events()
+    assert h.connected and g.connected
+    waited = "guest" if restarted == "host" else "host"
+    assert said[restarted].count("Back in the game with " + ("Guest" if restarted == "host"
+                                                            else "Host")) == 1
+    assert ("Host" if waited == "host" else "Guest") + " is back" not in said[waited]
+    assert ("Guest" if waited == "host" else "Host") + " is back" in said[waited]
+    assert not any(line.endswith(" is back") for line in said[restarted])
