@@ -42,6 +42,10 @@ def in_background(work: Callable[[], None]) -> None:
     threading.Thread(target=work, name="table-io", daemon=True).start()
 
 
+OFFERS_OUT = {"draw": N_("Draw offered: waiting for {player} to answer"),
+              "takeback": N_("Takeback asked: waiting for {player} to answer")}
+
+
 class Remote(Protocol):
     """The LAN link as a table sees it (net.session.Session is one)."""
 
@@ -49,6 +53,7 @@ class Remote(Protocol):
     seat: int
     peer_seat: int
     connected: bool
+    offers: dict[str, Any]  # this side's offers out ("draw", "takeback", "rematch") -> ply
 
     @property
     def waiting(self) -> bool: ...
@@ -232,6 +237,16 @@ class Table:
         if seat != self.viewer():
             return []
         return [m.view_at(ply, seat) for ply in range(max(0, start), len(m.moves))]
+
+    def offers_out(self) -> list[Text]:
+        """This side's LAN offers still waiting for an answer, for the panel: the notice that
+        one went out fades long before a person answers it."""
+        r = self.remote
+        if r is None or self.match.over or not r.connected:
+            return []
+        who = self.match.seat_words(r.peer_seat)
+        return [Text(words, {"player": who}) for kind, words in OFFERS_OUT.items()
+                if kind in r.offers]
 
     # --- what a player may do
     def can_undo(self) -> bool:

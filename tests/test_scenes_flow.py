@@ -336,3 +336,28 @@ def test_an_empty_file_list_says_how_it_fills(name, says, size, monkeypatch):
         assert all(scene.box.contains(r) for _s, r in lines)
     finally:
         harness.close()
+
+
+def test_an_offer_over_the_lan_stays_in_the_panel_until_it_is_answered(h):
+    """A draw offered said "Draw offered" in a toast that faded in five seconds, and then
+    nothing showed that an answer was still to come. The panel says so while it is out."""
+    from players.base import Controller, HumanController
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Ben")])
+    match.play(match.legal_moves()[0])
+    match.play(match.legal_moves()[0])
+    remote = SilentRemote(match)
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=remote)
+    h.app.push(play)
+    h.frame()
+    waiting = "Draw offered: waiting for Ben (o) to answer"
+    assert waiting not in play.status_lines
+    h.click_button("Offer a draw")
+    h.frames(400)  # the notice has long faded
+    assert waiting in " ".join(play.status_lines)
+    h.click_button("Undo")
+    h.frame()
+    assert "Takeback asked: waiting for Ben (o) to answer" in " ".join(play.status_lines)
+    remote.offers.clear()  # answered
+    h.frame()
+    assert not any("waiting for" in line for line in play.status_lines)

@@ -235,7 +235,7 @@ class PlayView(Scene):
     def _status_lines(self) -> list[str]:
         """The board's lines for the side panel, wrapped to its width."""
         lines = self.board.status() if self.board.view is not None else []
-        return self._wrapped(lines)
+        return self._wrapped(lines + [offer.say() for offer in self.table.offers_out()])
 
     def _wrapped(self, lines: list[str]) -> list[str]:
         return [part for line in lines for part in theme.wrap(line, self.side.width - 28, 17)]

@@ -14,6 +14,7 @@ class SilentRemote:
         self.match, self.seat, self.peer_seat = match, seat, 1 - seat
         self.connected = True
         self.waiting = False
+        self.offers: dict[str, Any] = {}  # what it sends is never answered
         self.sent: list[tuple[str, Any]] = []
 
     def events(self) -> list:
@@ -30,10 +31,12 @@ class SilentRemote:
 
     def offer_draw(self) -> bool:
         self.sent.append(("draw", None))
+        self.offers["draw"] = len(self.match.moves)
         return True
 
     def request_takeback(self) -> bool:
         self.sent.append(("takeback", None))
+        self.offers["takeback"] = len(self.match.moves)
         return True
 
     def chat(self, text: str) -> None:
