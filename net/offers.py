@@ -212,7 +212,7 @@ class Offers:
             return
         if self.send({"type": "chat", "text": line}):
             # TRANSLATORS: the sender's own chat line, as sent to the other player
-            self._say(N_("You: {text}"), text=line)
+            self._note(EventKind.CHAT, text=Text(N_("You: {text}"), {"text": line}))
         else:
             self._say(N_("Not sent: {name} is not linked"))
 
@@ -221,4 +221,5 @@ class Offers:
         self._say(N_("{name}: {text}"), text=messages.said(message))
 
     def _on_chat(self, message: dict) -> None:
-        self._say(N_("{name}: {text}"), text=peer_line(message["text"], CHAT_MAX))
+        self._note(EventKind.CHAT, text=Text(N_("{name}: {text}"), {
+            "name": self.peer_name, "text": peer_line(message["text"], CHAT_MAX)}))

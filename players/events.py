@@ -14,6 +14,7 @@ class EventKind(enum.Enum):
     MOVED = "moved"  # a move was played: animate it, play its sound
     REFRESH = "refresh"  # the position or who sees it changed without a move (undo, a resume)
     NOTICE = "notice"  # a line to show for a moment (a toast)
+    CHAT = "chat"  # a chat line said or heard over the LAN: shown for a moment, and kept
     ASK = "ask"  # a question for the local player, answered once
     WITHDRAWN = "withdrawn"  # an ASK's question can no longer be answered: close its dialog
     PEER_LOST = "peer lost"  # the LAN link is gone mid-game: wait, or claim the game

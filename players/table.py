@@ -42,6 +42,8 @@ def in_background(work: Callable[[], None]) -> None:
     threading.Thread(target=work, name="table-io", daemon=True).start()
 
 
+CHAT_KEPT = 50  # the chat lines a game keeps to be read again
+
 OFFERS_OUT = {"draw": N_("Draw offered: waiting for {player} to answer"),
               "takeback": N_("Takeback asked: waiting for {player} to answer")}
 
@@ -111,6 +113,7 @@ class Table:
         self.wait_until = 0.0  # watching: no bot is asked before this time
         self.answer_after = 0.0  # no bot's move lands before this time (a person's shows)
         self.notices: list[str] = []  # messages from background saves and replays
+        self.chat_log: list[Text] = []  # the LAN chat so far, both sides' lines, oldest first
         self.replay_due = False
         self.quitting = False  # the arcade is closing: what is left to write is written now
         self._ended: Match | None = None  # the match whose end-of-game work was done
@@ -461,6 +464,8 @@ class Table:
                 self.autosave()
             elif event.kind is EventKind.PEER_LOST:
                 self.save_now_in_background()
+            elif event.kind is EventKind.CHAT and event.text is not None:
+                self.chat_log = [*self.chat_log, event.text][-CHAT_KEPT:]
             self._events.append(event)
 
     # --- the end, done once

@@ -465,8 +465,8 @@ def test_takeback_draw_chat_and_rematch():
         pump_until([g], lambda: len(g.match.moves) < n)
         assert h.match.moves == g.match.moves and g.match.to_move() == g.seat
         g.chat("good luck")
-        # the sender sees its own line go (it saw nothing before)
-        assert [x.text.english() for x in g.events() if x.kind is EventKind.NOTICE] == [
+        # the sender sees its own line go (it saw nothing before), as a line of the chat
+        assert [x.text.english() for x in g.events() if x.kind is EventKind.CHAT] == [
             "You: good luck"]
         notes = []
         pump_until([], lambda: notes.extend(h.events()) or any(

@@ -361,3 +361,52 @@ def test_an_offer_over_the_lan_stays_in_the_panel_until_it_is_answered(h):
     remote.offers.clear()  # answered
     h.frame()
     assert not any("waiting for" in line for line in play.status_lines)
+
+
+def test_the_lan_chat_is_kept_and_shown_again_above_the_next_line(h):
+    """A chat line showed only as a toast, gone in five seconds with no way to read it again:
+    the game keeps both sides' lines, and the chat box shows the last of them, in order,
+    inside the card, at the smallest window too."""
+    from game.i18n import Text
+    from players.base import Controller, HumanController
+    from players.events import Event, EventKind
+    from tests.fakes.remote import SilentRemote
+
+    class Talking(SilentRemote):
+        def __init__(self, match):
+            super().__init__(match)
+            self.heard: list = []
+
+        def events(self) -> list:
+            heard, self.heard = self.heard, []
+            return heard
+
+        def chat(self, text: str) -> None:
+            self.heard.append(Event(EventKind.CHAT, text=Text("You: {text}", {"text": text})))
+
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Ben")])
+    remote = Talking(match)
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=remote)
+    h.app.push(play)
+    h.frame()
+    for n in range(9):
+        remote.heard.append(Event(EventKind.CHAT, text=Text("{name}: {text}", {
+            "name": "Ben", "text": f"line {n}"})))
+        h.frame()
+    play.chat()
+    h.frame()
+    h.key(pygame.K_h, "h")
+    h.key(pygame.K_i, "i")
+    h.key(pygame.K_RETURN)
+    h.frame()
+    assert [t.english() for t in play.table.chat_log][-2:] == ["Ben: line 8", "You: hi"]
+    for size in ((800, 560), (1280, 800)):
+        play.chat()
+        prompt = h.top
+        prompt.layout(size)
+        assert prompt.shown[-2:] == ["Ben: line 8", "You: hi"]
+        assert len(prompt.shown) == 6 and prompt.shown[0] == "Ben: line 4"
+        top = prompt.box.y + 56
+        assert prompt.box.contains(pygame.Rect(prompt.box.x + 20, top, 10, 22 * 6))
+        assert prompt.field.rect.top >= top + 22 * 6
+        h.app.pop()

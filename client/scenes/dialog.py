@@ -16,6 +16,8 @@ from game.i18n import _
 if TYPE_CHECKING:
     from client.app import App
 
+PROMPT_LINE = 22  # a line said before, above a prompt's field
+
 
 class ConfirmScene(Scene):
     """Asks a question; Yes runs on_yes, No runs on_no if given, and closes. Esc is No, unless
@@ -85,9 +87,12 @@ class PromptScene(Scene):
 
     opaque = False
 
-    def __init__(self, app: App, message: str, on_done: Callable[[str], None], max_len: int = 200):
+    def __init__(self, app: App, message: str, on_done: Callable[[str], None], max_len: int = 200,
+                 lines: list[str] | None = None):
         super().__init__(app)
         self.message, self.on_done = message, on_done
+        self.lines = list(lines or [])  # said before, shown above the field (a LAN chat)
+        self.shown: list[str] = []  # those lines wrapped to the card, the newest kept
         self.field = TextField("", max_len=max_len)
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
 
@@ -100,13 +105,21 @@ class PromptScene(Scene):
             super().handle_event(event)
 
     def layout(self, size: tuple[int, int]) -> None:
-        self.box = card_rect(size, 560, 150)
-        self.field.layout(pygame.Rect(self.box.x + 20, self.box.y + 66, self.box.width - 40, 42),
-                          0)
+        width = min(560, size[0] - 40)
+        wrapped = [part for line in self.lines for part in theme.wrap(line, width - 40, 16)]
+        room = max(0, (size[1] - 40 - 150) // PROMPT_LINE)
+        self.shown = wrapped[len(wrapped) - room:] if room else []
+        self.box = card_rect(size, 560, 150 + PROMPT_LINE * len(self.shown))
+        top = self.box.y + 56
+        self.field.layout(pygame.Rect(self.box.x + 20, top + PROMPT_LINE * len(self.shown) + 10,
+                                      self.box.width - 40, 42), 0)
 
     def draw(self, surface: pygame.Surface) -> None:
         box = self.box
         card(surface, box, self.message, 24)
+        for n, line in enumerate(self.shown):
+            theme.text(surface, line, (box.x + 20, box.y + 56 + PROMPT_LINE * n), 16,
+                       theme.INK_SOFT)
         self.field.draw(surface, True)
         theme.text(surface, _("Enter sends, Esc cancels"), (box.centerx, box.bottom - 20), 15,
                    theme.INK_SOFT, anchor="center")

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from client.app import App
 
 RESULT_DELAY = 1.0  # seconds the final position shows before the result card
+CHAT_SHOWN = 6  # the last chat lines the chat box shows above its field
 
 
 class PlayScene(PlayView):
@@ -180,7 +181,8 @@ class PlayScene(PlayView):
         self.refresh(animate=False)
 
     def chat(self) -> None:
-        self.app.push("prompt", message=_("Say to the other player"), on_done=self.table.chat)
+        self.app.push("prompt", message=_("Say to the other player"), on_done=self.table.chat,
+                      lines=[line.say() for line in self.table.chat_log[-CHAT_SHOWN:]])
 
     def try_move(self, move: Any, helped: bool = False) -> bool:
         """A local person's move (`helped`: autoplay's); a refused one changes nothing and
@@ -283,7 +285,7 @@ class PlayScene(PlayView):
                     self.app.pop_to(PlayScene)
                 self.result_shown = False
                 self.refresh(animate=False)
-            elif kind is EventKind.NOTICE:
+            elif kind in (EventKind.NOTICE, EventKind.CHAT):
                 self.app.toast(event.text.say())
             elif kind is EventKind.PEER_LOST:
                 self._build_buttons()  # Claim in the panel, for after a Wait
