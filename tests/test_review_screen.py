@@ -672,3 +672,24 @@ def test_trying_again_from_the_bots_move_plays_that_bot_at_its_level(h, level):
         assert new.seats[mover].kind == "human"
         assert new.seats[1 - mover].kind == "ai" and new.seats[1 - mover].level == level
         h.app.pop_to("review")
+
+
+def test_a_better_move_goes_while_the_move_is_judged_again(h):
+    """Deep pressed on a marked move: the text said "Not judged yet" while the Quick review's
+    better board stayed beside it, until the new judgement came."""
+    match = played(12)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    scene.next_mistake()
+    h.frame()
+    assert scene.has_better
+    ScriptedReview.gate = threading.Semaphore(0)
+    scene.start(fresh=True)
+    h.wait_until(lambda: scene.job is not None)
+    h.frame()
+    assert scene.state == "running" and not scene.has_better
+    assert "Not judged yet." in [words for words, _colour in scene.judgement()]
+    ScriptedReview.gate.release(100)
+    finish(h, scene)
+    h.frame()
+    assert scene.has_better  # judged again: it is back

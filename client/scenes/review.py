@@ -426,8 +426,10 @@ class ReviewScene(Scene):
             if self.doc is not None else _("Analyse")
         judged = len(self.plies)
         self._live_mistake_buttons(judged)
-        if self._shown < self.ply <= judged:
-            self.show()  # the move shown has just been judged: its better move appears
+        if (self.ply <= self._shown) != (self.ply <= judged):
+            # the move shown has just been judged: its better move appears; or it is judged
+            # again (Deep, Analyse again): the last judgement's better move goes meanwhile
+            self.show()
         self._shown = judged
         self._place_moves()
 
