@@ -248,5 +248,16 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
         if values[best] < top:
             best = max(legal, key=lambda line: values[line])
     value = win_chance(ahead + values[best], exact)
+    if not exact:
+        return Appraisal(value, tuple(win_chance(ahead + values[m], exact) for m in moves),
+                         best, (best,), exact)
+    boxes = state.rows * state.cols
+
+    def final(line: int) -> dict:
+        """The boxes each side ends with, worked out: a decided game's moves still differ."""
+        margin = ahead + int(values[line])
+        return {"boxes": [(boxes + margin) // 2, (boxes - margin) // 2]}
+
     return Appraisal(value, tuple(win_chance(ahead + values[m], exact) for m in moves),
-                     best, (best,), exact)
+                     best, (best,), exact, details=tuple(final(m) for m in moves),
+                     figures={"best": final(best)})

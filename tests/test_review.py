@@ -277,3 +277,34 @@ def test_a_move_is_judged_by_the_position_it_left_as_the_graph_shows_it(game, op
             out = match.outcome()
             result = 0.5 if out.winner is None else float(out.winner == e["seat"])
             assert e["after"] == pytest.approx(result, abs=2e-4)
+
+
+def test_a_decided_dots_position_still_tells_its_moves_apart_by_the_boxes(pure):
+    """Won or lost whatever is drawn, every move read "as good as the best (exact)", the box
+    given away too: a solved position's moves carry the boxes each side ends with, the best's
+    never fewer for the mover, and the review's words give both where they differ."""
+    from ai import dots
+    from client.scenes.review import ReviewScene
+    told = []
+    for seed in range(6):
+        rng = random.Random(seed)
+        match = Match("dots", {"rows": 2, "cols": 2}, seed)
+        while not match.over:
+            legal = match.legal_moves()
+            a = dots.appraise(match.view(match.to_move()), legal,
+                              Budget(600.0, now=frozen_clock()), 3)
+            if a.exact:
+                best = a.figures["best"]["boxes"]
+                assert sum(best) == 4
+                for score, d in zip(a.scores, a.details):
+                    assert sum(d["boxes"]) == 4
+                    assert d["boxes"][0] - d["boxes"][1] <= best[0] - best[1]
+                    if d["boxes"] != best and score == a.value:  # only the boxes tell
+                        told.append((d, best))
+            match.play(rng.choice(legal))
+    assert told
+    d, best = told[0]
+    words = ReviewScene.truth_text(object.__new__(ReviewScene),
+                                   {"details": d, "figures": {"best": {"boxes": best}}})
+    assert words == (f"Worked out to the end: {d['boxes'][0]}-{d['boxes'][1]} boxes with this "
+                     f"move, {best[0]}-{best[1]} with the best.")

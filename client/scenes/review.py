@@ -623,6 +623,12 @@ class ReviewScene(Scene):
         elif "fox" in details:
             parts.append(_("This probe had a {p} chance of a fox; the best had {q}.").format(
                 p=format_percent(details["fox"]), q=format_percent(best.get("fox", 0.0))))
+        elif "boxes" in details and details["boxes"] != best.get("boxes", details["boxes"]):
+            # TRANSLATORS: Dots' review of a solved position: the boxes each side ends with
+            # ("4-5"), the mover's first, after this move and after the best
+            parts.append(_("Worked out to the end: {a} boxes with this move, {b} with the best.")
+                         .format(a="-".join(map(str, details["boxes"])),
+                                 b="-".join(map(str, best["boxes"]))))
         elif "expectimax" in details:
             parts.append(_("The bot valued this move at {p} of its own choice.").format(
                 p=format_percent(details["expectimax"])))
