@@ -12,7 +12,7 @@ import pytest
 from client.scenes.base import start_match
 from client.scenes.dialog import ConfirmScene
 from client.scenes.play import PlayScene
-from client.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
+from client.scenes.replays import SPEEDS, ReplayBrowserScene, ReplayPlayerScene
 from client.scenes.result import ResultScene
 from client.scenes.setup import SetupScene
 from client.scenes.title import TitleScene
@@ -410,3 +410,22 @@ def test_the_lan_chat_is_kept_and_shown_again_above_the_next_line(h):
         assert prompt.box.contains(pygame.Rect(prompt.box.x + 20, top, 10, 22 * 6))
         assert prompt.field.rect.top >= top + 22 * 6
         h.app.pop()
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_the_replay_players_buttons_keep_their_widths_whatever_the_speed_says(h, size):
+    """Its speed button was laid out for the word "Speed" when the player opened, and for
+    "1×" after a return from the review: the row of buttons changed under the mouse."""
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    for _ in range(4):
+        match.play(match.legal_moves()[0])
+    scene = ReplayPlayerScene(h.app, match)
+    h.app.push(scene)
+    scene.layout(size)
+    h.frame()
+    first = [b.rect.copy() for b in scene.buttons.buttons]
+    for _ in range(len(SPEEDS)):
+        scene.faster()
+        scene.update_labels()
+        scene.layout(size)
+        assert [b.rect for b in scene.buttons.buttons] == first

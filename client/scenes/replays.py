@@ -447,7 +447,9 @@ class ReplayPlayerScene(Scene):
         x, room = 12, self.side.x - 24
         buttons = self.buttons.buttons
         gaps, icons = (len(buttons) - 1) * 8, sum(1 for b in buttons if b.icon)
-        want = [theme.font(22).size(b.label)[0] + 24 for b in buttons if not b.icon]
+        speed = buttons[5]  # as wide as its widest speed, whichever it says now ("Speed" once)
+        want = [max(theme.font(22).size(f"{x:g}×")[0] for x in SPEEDS) + 24 if b is speed else
+                theme.font(22).size(b.label)[0] + 24 for b in buttons if not b.icon]
         icon_w = max(44, min(64, (room - gaps - sum(want)) // max(1, icons)))
         share = min(1.0, (room - gaps - icons * icon_w) / max(1, sum(want)))
         widths = iter(want)
