@@ -367,9 +367,11 @@ def result_words(rules, winner: int | None, score: Sequence[int], unit: str = ""
     points"): who won, the score with the winner's first (unit, an English msgid, says what it
     counts), and why, where reason is given."""
     order = list(score)
-    if winner is not None and 0 < winner < len(order):
+    if winner is not None and 0 <= winner < len(order):
         order.insert(0, order.pop(winner))
     said = "-".join(format_number(s) for s in order)
+    if rules.PLAYERS > 1 and winner is not None and len(order) > 1 and order[0] <= max(order[1:]):
+        said = ""  # a count that does not explain the win (resigned while level, a den entered)
     if unit and said:
         said = _("{score} {unit}").format(score=said, unit=_(unit))
     if rules.PLAYERS == 1:

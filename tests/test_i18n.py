@@ -318,3 +318,15 @@ def test_a_one_player_result_reads_as_a_result_not_more_than():
         assert result_words(solo, None, (1196,), "points") == "结束，得分 1,196"
     finally:
         i18n.set_language("en")
+
+
+def test_a_win_is_not_given_a_count_that_does_not_explain_it():
+    """"first wins 14-14 pieces left (resigned)", "red wins 3-5 animals left (den)": a count
+    level with or below the loser's is left out; a draw keeps its count."""
+    banqi, jungle = registry.get("banqi").rules, registry.get("jungle").rules
+    assert result_words(banqi, 0, (14, 14), "pieces left", "resigned") == "first wins (resigned)"
+    assert result_words(jungle, 1, (5, 3), "animals left", "den") == "blue wins (den)"
+    assert result_words(jungle, 1, (3, 5), "animals left", "den") == \
+        "blue wins 5-3 animals left (den)"
+    assert result_words(banqi, None, (10, 12), "pieces left", "agreed") == \
+        "draw 10-12 pieces left (agreed)"
