@@ -219,8 +219,9 @@ class Match:
     def view(self, seat: int | None) -> dict:
         return self.rules.view(self.state, seat)
 
-    def view_at(self, ply: int, seat: int) -> dict:
-        """What `seat` saw of the position after `ply` plies (0: the start)."""
+    def view_at(self, ply: int, seat: int | None) -> dict:
+        """What `seat` saw of the position after `ply` plies (0: the start; None: the whole
+        truth)."""
         return self.rules.view(self.states[ply], seat)
 
     def record_complete(self) -> bool:

@@ -309,3 +309,37 @@ def test_a_fog_guest_is_given_its_own_past_views_and_never_the_hosts():
             g.match.view_at(3, h.seat)
     finally:
         table.close()
+
+
+
+def test_a_fog_guests_move_list_is_the_one_its_eyes_give_of_the_whole_game():
+    """A guest's list said "(out of sight)" for a capture of its own piece that its captured
+    pieces told it of: the list was made from the guest's stand-in states, whose captured
+    pieces count every clouded square too. Made from the host's views, it is the list the
+    guest's eyes give of the real game, line for line."""
+    from client.scenes.play import PlayScene
+    from players.base import Controller, HumanController
+    from tests.fakes.wire import memory_pair, settle
+    from tests.harness import Harness
+    h, g = memory_pair("banqi", {"fog": True}, seed=11)
+    rng = random.Random(6)
+    while len(h.match.moves) < 80 and not h.match.over:
+        settle(h, g)
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(local_move(s, rng))
+        settle(h, g)
+    assert not g.match.whole  # the guest knows the game only through its views
+    harness = Harness((1100, 720))
+    try:
+        controllers = [Controller(), Controller()]
+        controllers[g.seat] = HumanController()
+        guest = PlayScene(harness.app, g.match, controllers, session=g)
+        lines = guest.move_list()
+        said = [guest.board.move_text(move, h.match.view_at(i, g.seat),
+                                      h.match.view_at(i + 1, g.seat))
+                for i, move in enumerate(h.match.moves)]
+        assert [line.split(" ", 2)[2] for line in lines] == said
+        assert any("(out of sight) x " in line for line in lines)
+        guest.board.close()
+    finally:
+        harness.close()

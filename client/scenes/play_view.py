@@ -53,12 +53,14 @@ class PlayView(Scene):
     side: pygame.Rect
     status_lines: list[str]
     _move_texts: list[tuple[Any, str]]
+    _move_eyes: int | None  # the seat whose eyes those lines were made with
 
     def lay_out_panel(self) -> None:
         """The panel's widgets, once the table and the board are there."""
         self.panel_buttons = ButtonGroup()
         self.moves_rect = pygame.Rect(0, 0, 0, 0)  # the live move list, placed by layout
         self._move_texts = []  # (move, its line) for the moves so far
+        self._move_eyes = None
         self.mute_buttons = ButtonGroup([Button("", self.toggle_sound)])  # in the top bar
         self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
@@ -220,12 +222,13 @@ class PlayView(Scene):
             if not self.board.PUBLIC_MOVES or eyes is None:
                 return []
         texts = self._move_texts
-        if [move for move, _ in texts] != m.moves[:len(texts)] or \
-                getattr(self, "_move_eyes", None) != eyes:
+        if [move for move, _ in texts] != m.moves[:len(texts)] or self._move_eyes != eyes:
             texts.clear()  # taken back, another game, other eyes: rebuilt below
             self._move_eyes = eyes
         for i in range(len(texts), len(m.moves)):
-            before, after = m.rules.view(m.states[i], eyes), m.rules.view(m.states[i + 1], eyes)
+            # as the match knows them: a fog guest's are the host's views, not its own states'
+            # (those hold only what a view shows: their captured pieces count the clouds too)
+            before, after = m.view_at(i, eyes), m.view_at(i + 1, eyes)
             mover = m.rules.to_move(m.states[i])
             who = _(m.rules.SEAT_NAMES[mover]) if mover is not None and m.rules.PLAYERS > 1 else ""
             text = self.board.move_text(m.moves[i], before, after)

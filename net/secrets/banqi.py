@@ -190,7 +190,7 @@ class FogMatch(Match):
     def view(self, seat: int | None) -> dict:
         return super().view(seat) if self.whole else dict(self.views[-1])
 
-    def view_at(self, ply: int, seat: int) -> dict:
+    def view_at(self, ply: int, seat: int | None) -> dict:
         if self.whole:
             return super().view_at(ply, seat)
         if seat != self.seat:
