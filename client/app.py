@@ -84,6 +84,7 @@ class App:
         self.running = True
         self.quit_asked = False  # a close mid-game is being asked about
         self.stop_asked = False  # a signal (SIGTERM, Ctrl+C) closes without a question
+        self._swallow: str | None = None  # the text of a key that just opened a scene
         self.frame_times: list[float] = []  # seconds per frame, kept for the frame benchmark
         self.sound = Sound()
         self.sound.configure(settings.get("sound"), settings.get("volume"))
@@ -204,8 +205,14 @@ class App:
             if event.type == pygame.WINDOWSIZECHANGED:
                 self._hold_min_size((event.x, event.y))
                 self.layout()
+            swallow, self._swallow = self._swallow, None
+            if event.type == pygame.TEXTINPUT and event.text == swallow:
+                continue  # the text of the key that opened this scene is not typed into it
+            before = self.top
             if self.top:
                 self.top.handle_event(event)
+            if event.type == pygame.KEYDOWN and self.top is not before:
+                self._swallow = event.dict.get("unicode") or None  # SDL sends its TEXTINPUT next
             if not self.running:
                 return
         if self.top:

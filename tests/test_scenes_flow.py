@@ -429,3 +429,21 @@ def test_the_replay_players_buttons_keep_their_widths_whatever_the_speed_says(h,
         scene.update_labels()
         scene.layout(size)
         assert [b.rect for b in scene.buttons.buttons] == first
+
+
+def test_t_opens_the_lan_chat_and_its_letter_is_not_typed_into_it(h):
+    """"Chat (T)" said T, and T did nothing: the panel took only U, P and S. It opens the chat
+    box now, empty: the t that SDL types after the key goes to nobody."""
+    from client.scenes.dialog import PromptScene
+    from players.base import Controller, HumanController
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Ben")])
+    play = PlayScene(h.app, match, [HumanController(), Controller()],
+                     session=SilentRemote(match))
+    h.app.push(play)
+    h.frame()
+    h.key(pygame.K_t, "t")
+    assert isinstance(h.top, PromptScene) and h.top.field.value == ""
+    h.key(pygame.K_h, "h")
+    h.key(pygame.K_i, "i")
+    assert h.top.field.value == "hi"

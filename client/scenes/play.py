@@ -206,9 +206,10 @@ class PlayScene(PlayView):
         if self.demo and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             self.leave_game()  # the idle demo ends at any key or click
             return
+        # the panel takes the keys its buttons name (U, T, P, S), not the arrows the board needs
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION) or (
-                event.type == pygame.KEYDOWN and event.key in (pygame.K_u, pygame.K_p,
-                                                               pygame.K_s)):
+                event.type == pygame.KEYDOWN and event.key in
+                {b.hotkey for b in self.panel_buttons.buttons if b.hotkey is not None}):
             if self.panel_buttons.handle_event(event):
                 return
         if self.revealing and event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
