@@ -447,3 +447,32 @@ def test_t_opens_the_lan_chat_and_its_letter_is_not_typed_into_it(h):
     h.key(pygame.K_h, "h")
     h.key(pygame.K_i, "i")
     assert h.top.field.value == "hi"
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1400, 900)])
+def test_the_live_move_list_fills_its_room_before_it_drops_the_first_moves(h, size, monkeypatch):
+    """It dropped its first lines with a line or two of room still empty under the last."""
+    from client.scenes.play_view import MOVE_ROW
+    from client.ui import theme
+    from players.base import HumanController
+    match = Match("dots", {"rows": 5, "cols": 5}, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
+    harness = Harness(size)
+    try:
+        play = PlayScene(harness.app, match, [HumanController(), HumanController()])
+        harness.app.push(play)
+        harness.frame()
+        drawn: list[tuple[str, pygame.Rect]] = []
+        real = theme.text
+        monkeypatch.setattr(theme, "text", lambda surface, s, pos, *a, **k: drawn.append(
+            (s, real(surface, s, pos, *a, **k))) or drawn[-1][1])
+        for n in range(55):
+            match.play(match.legal_moves()[0])
+            drawn.clear()
+            play._draw_move_list(harness.app.screen)
+            box = play.moves_rect
+            lines = [r for s, r in drawn]
+            assert all(box.top <= r.top and r.bottom <= box.bottom + 2 for r in lines)
+            room = (box.height - 6) // MOVE_ROW
+            assert len(lines) == min(n + 1, room)
+    finally:
+        harness.close()

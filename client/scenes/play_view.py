@@ -352,12 +352,12 @@ class PlayView(Scene):
 
     def _draw_move_list(self, surface: pygame.Surface) -> None:
         box = self.moves_rect
-        rows = box.height // MOVE_ROW
+        rows = (box.height - 6) // MOVE_ROW  # the lines that fit under the rule
         moves = self.move_list()
-        if rows < 2 or not moves:
+        if rows < 1 or not moves:
             return
         pygame.draw.line(surface, theme.GRID, box.topleft, box.topright)
-        shown = moves[max(0, len(moves) - rows + 1):]  # the latest, newest at the bottom
+        shown = moves[max(0, len(moves) - rows):]  # the latest, newest at the bottom
         for i, text in enumerate(shown):
             newest = i == len(shown) - 1
             theme.text(surface, text, (box.x + 4, box.y + 6 + i * MOVE_ROW), 15,
