@@ -660,8 +660,9 @@ def test_the_graph_ends_where_the_last_move_left_it_unless_the_rules_ended_the_g
 @pytest.mark.parametrize("level", ["easy", "normal"])
 def test_trying_again_from_the_bots_move_plays_that_bot_at_its_level(h, level):
     """Tried again from a move of the bot's, the player took its side and faced a Hard bot in
-    their own seat, whatever the game was played against; it is the reviewed game's bot."""
-    match = played(9, seats=[Seat("human", "You"), Seat("ai", "Bot", level)])
+    their own seat, whatever the game was played against, and was named "You" there: it is the
+    reviewed game's bot, and the player keeps their name."""
+    match = played(9, seats=[Seat("human", "Bob"), Seat("ai", "Bot", level)])
     scene = open_review(h, match)
     finish(h, scene)
     for ply in (2, 3):  # a move of the bot's, then one of the player's
@@ -669,7 +670,7 @@ def test_trying_again_from_the_bots_move_plays_that_bot_at_its_level(h, level):
         mover = match.rules.to_move(match.states[ply - 1])
         scene._start_from(ply - 1, bot=True)
         new = h.top.match
-        assert new.seats[mover].kind == "human"
+        assert new.seats[mover].kind == "human" and new.seats[mover].name == "Bob"
         assert new.seats[1 - mover].kind == "ai" and new.seats[1 - mover].level == level
         h.app.pop_to("review")
 

@@ -370,11 +370,13 @@ class ReviewScene(Scene):
         # the bot of the game reviewed, at its level, whichever side the player now takes
         levels = [s.level for s in old.seats if s.kind == "ai" and s.level in LEVEL_TITLES]
         default = levels[0] if levels else str(settings.get("ai_level"))
+        # the player's own name, whichever side they now take (default names stay English in
+        # the record, said in the language: person)
+        me = next((s.name for s in old.seats if s.kind == "human"), "You")
         seats = []
         for i, s in enumerate(old.seats):
             if i == mover or not bot:
-                # default names stay English in the record, said in the language (person)
-                name = s.name if s.kind == "human" else ("You" if i == mover else f"Player {i + 1}")
+                name = s.name if s.kind == "human" else (me if i == mover else f"Player {i + 1}")
                 seats.append(Seat("human", name))
             else:
                 level = s.level if s.kind == "ai" and s.level in LEVEL_TITLES else default
