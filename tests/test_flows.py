@@ -899,3 +899,25 @@ def test_fog_a_game_continued_remembers_what_its_seat_saw_before(h, seed):
         watched.set_view(banqi.view(match.state, 0), [], my_turn=False, viewer=0, animate=False)
     play.refresh(animate=False)
     assert play.board.memory == watched.memory
+
+
+def test_fog_a_replay_watched_with_a_seats_eyes_remembers_what_it_had_seen_by_then(h):
+    """Sought back in a replay, a fog board still pencilled the pieces its seat saw later in
+    the game (and, sought forward, missed those seen in between): at any move, the board
+    remembers what the seat had seen by that move."""
+    from client.boards.banqi import Board
+    from client.scenes.replays import ReplayPlayerScene
+    from game.rules import banqi
+    rng = random.Random(2)
+    match = Match("banqi", {"fog": True}, 5, [Seat("human", "Ann"), Seat("human", "Ben")])
+    while len(match.moves) < 70 and not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    scene = ReplayPlayerScene(h.app, match)
+    h.app.push(scene)
+    scene.viewer_row.select([v for v, _ in scene.viewer_row.choices].index(1))
+    for ply in (len(match.moves), 30, 55, 12, 13):
+        scene.seek(ply)
+        watched = Board({"fog": True, "variant": "taiwan"}, banqi.SEAT_NAMES)
+        for state in match.states[:ply + 1]:
+            watched.set_view(banqi.view(state, 1), [], my_turn=False, viewer=1, animate=False)
+        assert scene.board.memory == watched.memory, ply

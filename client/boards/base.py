@@ -180,6 +180,13 @@ class BoardBase:
         """The PRIVATE state a seat starts with: a new board's (nothing of another seat's)."""
         return copy.deepcopy(self._fresh or {})
 
+    def restart(self) -> None:
+        """Every seat's PRIVATE state as a new board's: what a seat had seen is to be given
+        again from the start (a replay that jumps)."""
+        self._kept = {}
+        for name, value in self.fresh_private(self.viewer).items():
+            setattr(self, name, value)
+
     def forget(self) -> None:
         """Between two hidden hands: nothing of the last player's view, nor of what they were
         doing on the board, stays to be drawn."""

@@ -358,8 +358,14 @@ class ReplayPlayerScene(Scene):
         self.show(False)
 
     def show(self, animate: bool) -> None:
-        state = self.match.states[self.ply]
-        view = self.match.rules.view(state, self.viewer_row.value)
+        state, seat = self.match.states[self.ply], self.viewer_row.value
+        if self.board.REMEMBERS and seat is not None and not animate:
+            # a jump, or other eyes: the seat's board is what it had seen by this move
+            self.board.restart()
+            for ply in range(self.ply):
+                self.board.set_view(self.match.view_at(ply, seat), [], my_turn=False,
+                                    viewer=seat, animate=False)
+        view = self.match.rules.view(state, seat)
         last = self.match.moves[self.ply - 1] if self.ply else None
         self.board.set_view(view, [], my_turn=False, viewer=self.viewer_row.value,
                             last_move=last, animate=animate)
