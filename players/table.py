@@ -241,6 +241,10 @@ class Table:
             return []
         return [m.view_at(ply, seat) for ply in range(max(0, start), len(m.moves))]
 
+    def offer_out(self, kind: str) -> bool:
+        """Whether this side's offer of `kind` ("draw", "takeback") waits for an answer."""
+        return self.remote is not None and kind in self.remote.offers
+
     def offers_out(self) -> list[Text]:
         """This side's LAN offers still waiting for an answer, for the panel: the notice that
         one went out fades long before a person answers it."""
@@ -256,7 +260,8 @@ class Table:
         """A finished game is final: undo and takeback only while it is in progress (and a
         takeback only while the other player is there to be asked)."""
         m = self.match
-        if not self.humans or self.demo or not m.moves or m.over or self.peer_away:
+        if not self.humans or self.demo or not m.moves or m.over or self.peer_away \
+                or self.offer_out("takeback"):
             return False
         # against a bot or over the LAN, back to the person's own last turn: none yet, none
         return len(self.humans) > 1 or m.back_for(self.humans[0]) > 0

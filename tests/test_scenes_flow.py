@@ -358,9 +358,13 @@ def test_an_offer_over_the_lan_stays_in_the_panel_until_it_is_answered(h):
     h.click_button("Undo")
     h.frame()
     assert "Takeback asked: waiting for Ben (o) to answer" in " ".join(play.status_lines)
+    buttons = {b.label: b for b in play.panel_buttons.buttons}
+    assert not buttons["Offer a draw"].enabled and not buttons["Undo (U)"].enabled  # out
     remote.offers.clear()  # answered
     h.frame()
     assert not any("waiting for" in line for line in play.status_lines)
+    buttons = {b.label: b for b in play.panel_buttons.buttons}
+    assert buttons["Offer a draw"].enabled and buttons["Undo (U)"].enabled
 
 
 def test_the_lan_chat_is_kept_and_shown_again_above_the_next_line(h):

@@ -243,7 +243,8 @@ class PlayScene(PlayView):
             self.board.notice = None
         self._take(self.table.tick(busy=self.board.busy(), covered=self.app.top is not self))
         if self._status_lines() != self.status_lines:
-            self.relayout()  # the panel's text grew or shrank: the buttons move
+            self._build_buttons()  # the panel's text grew or shrank (an offer went or came
+            # back): the buttons move, and say what may be pressed now
         labels = [label for label, _ in self.board.actions()]
         if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
             self._build_buttons()  # a board's own buttons changed their labels

@@ -126,7 +126,7 @@ class PlayView(Scene):
                 buttons.append(Button(_("Claim the game"), self.claim_game))
             elif self.session is not None:
                 buttons.append(Button(_("Offer a draw"), t.offer_draw,
-                                      enabled=not self.match.over))
+                                      enabled=not self.match.over and not t.offer_out("draw")))
                 buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
             buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
                                   and self.session is None))
