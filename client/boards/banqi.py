@@ -58,7 +58,6 @@ class Board(SquareBoard):
     PRIVATE = ("selected", "cursor", "squares", "memory", "turned", "hidden_before")
     # Under the fog a move is listed as its mover's opponent saw it ("~" when unseen).
     PUBLIC_MOVES = True
-    REMEMBERS = True
 
     def __init__(self, options: dict, seat_names: tuple[str, ...], prefs: dict | None = None,
                  store: Store | None = None):
@@ -121,6 +120,10 @@ class Board(SquareBoard):
                 self.memory.pop(sq, None)
         if not view.get("fog"):
             self.memory, self.turned = {}, set()
+
+    @property
+    def remembers(self) -> bool:
+        return bool(self.options.get("fog"))
 
     @property
     def my_colour(self) -> str | None:

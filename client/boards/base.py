@@ -51,10 +51,6 @@ class BoardBase:
     # Keys of SETTINGS the game's setup screen offers too (a one-player game's helper bot).
     SETUP: ClassVar[tuple[str, ...]] = ()
 
-    # The board keeps what its seat saw over the game (Banqi's fog: pieces last seen), so it is
-    # given every view of its seat's in turn, those it missed too (PlayScene.refresh).
-    REMEMBERS = False
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         declare(cls.SETTINGS)  # a game's settings are known as soon as its board is
@@ -179,6 +175,13 @@ class BoardBase:
     def fresh_private(self, viewer: int | None) -> dict[str, Any]:
         """The PRIVATE state a seat starts with: a new board's (nothing of another seat's)."""
         return copy.deepcopy(self._fresh or {})
+
+    @property
+    def remembers(self) -> bool:
+        """The board keeps what its seat saw over the game (Banqi's fog: pieces last seen), so
+        it is given every view of its seat's in turn, those it missed too (PlayScene.refresh,
+        the replay player)."""
+        return False
 
     def restart(self) -> None:
         """Every seat's PRIVATE state as a new board's: what a seat had seen is to be given

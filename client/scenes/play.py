@@ -74,7 +74,7 @@ class PlayScene(PlayView):
         sight = self.table.sight()
         self.board.counted = self.table.counts()  # autoplay's first move ends it
         self.board.over = self.match.over  # a resigned game's panel says nobody is to move
-        if sight.view is not None and self.board.REMEMBERS and sight.viewer is not None:
+        if sight.view is not None and self.board.remembers and sight.viewer is not None:
             self._catch_up(sight.viewer)
         if sight.view is not None:
             self.board.set_view(sight.view, sight.legal, my_turn=sight.my_turn,

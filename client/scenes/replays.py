@@ -359,7 +359,7 @@ class ReplayPlayerScene(Scene):
 
     def show(self, animate: bool) -> None:
         state, seat = self.match.states[self.ply], self.viewer_row.value
-        if self.board.REMEMBERS and seat is not None and not animate:
+        if self.board.remembers and seat is not None and not animate:
             # a jump, or other eyes: the seat's board is what it had seen by this move
             self.board.restart()
             for ply in range(self.ply):
