@@ -207,7 +207,9 @@ class Review(Steps):
         self.result = self.document(unit, better)
 
     def entry(self, ply: int, seat: int, move: Any, a: Appraisal) -> dict:
-        drop = max(0.0, (a.value - a.scores[0]) * a.better)
+        # rounded as the file keeps it, then classed: a drop just under a limit that rounds up
+        # to it was kept as the limit with the class below it
+        drop = round(max(0.0, (a.value - a.scores[0]) * a.better), 4)
         return _plain({
             "ply": ply, "seat": seat, "move": move, "kind": "move",
             "before": a.value, "after": a.scores[0], "drop": drop,
@@ -231,7 +233,7 @@ class Review(Steps):
             best = self.realised(self.rules.apply(state, self.rules.move_from_wire(
                 entry["best"])), mover)
         before = max(best, after) if better > 0 else min(best, after)
-        drop = max(0.0, (before - after) * better)
+        drop = round(max(0.0, (before - after) * better), 4)  # as kept, then classed
         same = abs(before - entry["before"]) < 1e-4 and abs(after - entry["after"]) < 1e-4
         return _plain({"before": before, "after": after, "drop": drop,
                        "class": classify(drop, self.limits),

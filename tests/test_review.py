@@ -308,3 +308,15 @@ def test_a_decided_dots_position_still_tells_its_moves_apart_by_the_boxes(pure):
                                    {"details": d, "figures": {"best": {"boxes": best}}})
     assert words == (f"Worked out to the end: {d['boxes'][0]}-{d['boxes'][1]} boxes with this "
                      f"move, {best[0]}-{best[1]} with the best.")
+
+
+def test_a_drop_is_classed_as_the_file_keeps_it():
+    """A drop of 0.04996 was kept rounded to 0.05, the inaccuracy limit, with the class "ok"
+    it had unrounded: the file said a move lost as much as an inaccuracy and was none."""
+    from ai.base import Appraisal
+    limits = thresholds("ataxx")
+    job = Review(Match("ataxx", None, 1))
+    at = limits["inaccuracy"]
+    for drop in (at - 4e-5, at - 6e-5, at + 4e-5):
+        e = job.entry(0, 0, "b6", Appraisal(0.6, (0.6 - drop,), "b6"))
+        assert e["class"] == classify(e["drop"], limits), (drop, e)
