@@ -219,6 +219,10 @@ class Match:
     def view(self, seat: int | None) -> dict:
         return self.rules.view(self.state, seat)
 
+    def mover_at(self, ply: int) -> int | None:
+        """The seat that played the move made after `ply` plies (None: nobody's)."""
+        return self.rules.to_move(self.states[ply])
+
     def view_at(self, ply: int, seat: int | None) -> dict:
         """What `seat` saw of the position after `ply` plies (0: the start; None: the whole
         truth)."""

@@ -229,7 +229,7 @@ class PlayView(Scene):
             # as the match knows them: a fog guest's are the host's views, not its own states'
             # (those hold only what a view shows: their captured pieces count the clouds too)
             before, after = m.view_at(i, eyes), m.view_at(i + 1, eyes)
-            mover = m.rules.to_move(m.states[i])
+            mover = m.mover_at(i)
             who = _(m.rules.SEAT_NAMES[mover]) if mover is not None and m.rules.PLAYERS > 1 else ""
             text = self.board.move_text(m.moves[i], before, after)
             texts.append((m.moves[i], " ".join(p for p in (f"{i + 1}.", who, text) if p)))
@@ -263,7 +263,7 @@ class PlayView(Scene):
         if self.revealing:
             return _("{player} is next: press a key to hand over").format(player=who)
         if seat in self.humans and self.board.busy() and len(m.moves) > 0:
-            mover = m.rules.to_move(m.states[-2])  # the last move still lands: not yet yours
+            mover = m.mover_at(len(m.moves) - 1)  # the last move still lands: not yet yours
             if mover is not None and mover != seat:
                 return _("{player} moved").format(player=seat_title(m, mover))
         if seat in self.humans:

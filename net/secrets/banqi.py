@@ -190,6 +190,11 @@ class FogMatch(Match):
     def view(self, seat: int | None) -> dict:
         return super().view(seat) if self.whole else dict(self.views[-1])
 
+    def mover_at(self, ply: int) -> int | None:
+        if self.whole:
+            return super().mover_at(ply)
+        return self.views[ply]["to_move"]  # a stand-in state may read as a game over
+
     def view_at(self, ply: int, seat: int | None) -> dict:
         if self.whole:
             return super().view_at(ply, seat)
