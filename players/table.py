@@ -253,7 +253,7 @@ class Table:
             return []
         who = self.match.seat_words(r.peer_seat)
         return [Text(words, {"player": who}) for kind, words in OFFERS_OUT.items()
-                if kind in r.offers]
+                if self.offer_out(kind)]
 
     # --- what a player may do
     def can_undo(self) -> bool:

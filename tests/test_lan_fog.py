@@ -344,3 +344,20 @@ def test_a_fog_guests_move_list_is_the_one_its_eyes_give_of_the_whole_game():
         guest.board.close()
     finally:
         harness.close()
+
+
+def test_a_fog_view_whose_captured_pieces_are_not_pieces_is_refused():
+    """A modified host could send "captured": ["zz"]: the guest's tray and its move list look
+    each captured piece's glyph up, and crashed on one that is no piece."""
+    from game.rules import banqi as rules
+    from net.secrets import Violation
+    state = rules.new_game({"fog": True}, 3)
+    for bad in (["zz"], [7], ["p"] * 33):
+        view = rules.view(state, 1)
+        view["captured"] = bad
+        with pytest.raises(Violation):
+            banqi._checked_view(rules, view, {"variant": view["variant"], "fog": True})
+    view = rules.view(state, 1)
+    view["captured"] = ["p", "K"]
+    assert banqi._checked_view(rules, view, {"variant": view["variant"],
+                                             "fog": True})["captured"] == ["p", "K"]

@@ -636,6 +636,8 @@ def _checked_view(rules: Any, raw: Any, options: dict) -> dict:
             or set(hidden) != set(rules.KINDS + rules.KINDS.lower()) \
             or any(type(n) is not int or n < 0 for n in hidden.values()) \
             or sum(hidden.values()) != board.count("?") \
+            or len(view["captured"]) > 32 \
+            or any(not isinstance(p, str) or p not in set(hidden) for p in view["captured"]) \
             or view["variant"] != options["variant"] or view["fog"] is not True:
         raise Violation("a view that is not one of this game")
     return view
