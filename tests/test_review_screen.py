@@ -694,3 +694,18 @@ def test_a_better_move_goes_while_the_move_is_judged_again(h):
     finish(h, scene)
     h.frame()
     assert scene.has_better  # judged again: it is back
+
+
+@pytest.mark.parametrize("entry", [
+    {"details": {"boxes": 5}, "figures": {"best": {"boxes": [1, 2]}}},
+    {"details": {"boxes": [1, 2]}, "figures": {"best": 7}},
+    {"details": {"head": "x"}, "figures": []},
+    {"details": {"fox": 1e300}, "figures": {"best": {"fox": None}}},
+    {"details": {"expectimax": True}},
+    {"details": ["head"], "figures": "best"},
+])
+def test_a_crafted_stored_reviews_figures_are_not_said_and_crash_nothing(entry):
+    """A review comes back from the replay file, which may be crafted: "boxes": 5 or a "best"
+    that is no mapping crashed the review screen on the move shown. Figures that are not what
+    the review writes are left unsaid."""
+    assert ReviewScene.truth_text(object.__new__(ReviewScene), entry) == ""

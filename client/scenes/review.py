@@ -617,23 +617,26 @@ class ReviewScene(Scene):
 
     def truth_text(self, e: dict) -> str:
         """What the player could not know: the chances the move had, and the truth after it."""
-        details, best = e.get("details") or {}, (e.get("figures") or {}).get("best") or {}
+        # a stored review comes from a file, which may be crafted: its figures are read checked
+        details, figures = _mapping(e.get("details")), _mapping(e.get("figures"))
+        best = _mapping(figures.get("best"))
         parts = []
-        if "head" in details:
+        head, fox, boxes = _share(details.get("head")), _share(details.get("fox")), \
+            _boxes(details.get("boxes"))
+        if head is not None:
             parts.append(_("This shot had a {p} chance of a head; the best had {q}.").format(
-                p=format_percent(details["head"]), q=format_percent(best.get("head", 0.0))))
-        elif "fox" in details:
+                p=format_percent(head), q=format_percent(_share(best.get("head")) or 0.0)))
+        elif fox is not None:
             parts.append(_("This probe had a {p} chance of a fox; the best had {q}.").format(
-                p=format_percent(details["fox"]), q=format_percent(best.get("fox", 0.0))))
-        elif "boxes" in details and details["boxes"] != best.get("boxes", details["boxes"]):
+                p=format_percent(fox), q=format_percent(_share(best.get("fox")) or 0.0)))
+        elif boxes is not None and _boxes(best.get("boxes")) not in (None, boxes):
             # TRANSLATORS: Dots' review of a solved position: the boxes each side ends with
             # ("4-5"), the mover's first, after this move and after the best
             parts.append(_("Worked out to the end: {a} boxes with this move, {b} with the best.")
-                         .format(a="-".join(map(str, details["boxes"])),
-                                 b="-".join(map(str, best["boxes"]))))
-        elif "expectimax" in details:
+                         .format(a=boxes, b=_boxes(best.get("boxes"))))
+        elif _share(details.get("expectimax")) is not None:
             parts.append(_("The bot valued this move at {p} of its own choice.").format(
-                p=format_percent(details["expectimax"])))
+                p=format_percent(_share(details.get("expectimax")))))
         truth = e.get("truth") or {}
         if truth.get("after") is not None and truth.get("best_after") is not None \
                 and _lists(e.get("best")) != _lists(e.get("move")):
@@ -885,3 +888,21 @@ class ReviewScene(Scene):
             room = right - rect.x - 8
             size, label = theme.fit(label, room, self.px(16))
             theme.text(surface, label, (rect.x + 8, rect.centery), size, anchor="midleft")
+
+
+def _mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _share(value: Any) -> float | None:
+    """A chance as a stored review keeps it, or None if it is not one."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= value <= 1.0
+    return float(value) if ok else None
+
+
+def _boxes(value: Any) -> str | None:
+    """The boxes each side ends with ("4-5"), or None if the value is not two counts."""
+    if isinstance(value, list) and len(value) == 2 and all(
+            type(n) is int and 0 <= n <= 10_000 for n in value):
+        return f"{value[0]}-{value[1]}"
+    return None
