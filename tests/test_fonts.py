@@ -169,7 +169,21 @@ def test_an_ellipsis_after_latin_letters_sits_on_the_line_and_after_chinese_in_i
             assert dots[1] < letters[1] - 8, (before, dots, letters)
 
 
-@given(st.text(st.sampled_from("ab …主。 "), max_size=12), st.sampled_from([11, 16, 24]))
+@pytest.mark.parametrize("bold", [False, True])
+def test_a_latin_name_or_a_number_in_a_chinese_line_is_set_apart_by_a_quarter_em(bold):
+    """"Bob想和你下一局" ran together: Chinese typesetting puts a quarter-em between a Chinese
+    character and a Latin letter or digit, on either side."""
+    f = theme.font(40, bold)
+    for left, right in (("Bob", "想和你下一局"), ("第", "3"), ("3", "步"), ("走", "b6b4")):
+        assert f.size(left + right)[0] >= f.size(left)[0] + f.size(right)[0] + 40 // 5, \
+            (left, right)
+    assert theme.autospaced("Bob想和你下一局") == "Bob\u2005想和你下一局"
+    assert theme.autospaced("第3步") == "第\u20053\u2005步"
+    for same in ("Bob 想", "（Bob）想", "Bob, Ann", "「b6b4」", "按 Ctrl+S（保存）", "3×3"):
+        assert theme.autospaced(same) == same
+
+
+@given(st.text(st.sampled_from("ab3 …主。 "), max_size=12), st.sampled_from([11, 16, 24]))
 @settings(max_examples=60, deadline=None)
 def test_text_is_measured_as_it_is_drawn(s, size):
     assert theme.font(size).size(s)[0] == theme.render(s, size, (0, 0, 0)).get_width()
