@@ -56,10 +56,11 @@ class Engine(EngineLines):
         counts = [int(m.group(2)) for m in found if m and int(m.group(1)) <= depth]
         return counts[-1] if counts else 0
 
-    def best(self, fen: str, nodes: int) -> str:
-        """The engine's move from fen, searched to `nodes` nodes (`go nodes`); its table kept."""
+    def best(self, fen: str, nodes: int = 0, depth: int = 0) -> str:
+        """The engine's move from fen, searched to `nodes` nodes (`go nodes`) or else to a
+        depth (`go depth`); its table kept."""
         self.send("position fen " + fen)
-        self.send(f"go nodes {nodes}")
+        self.send(f"go nodes {nodes}" if nodes else f"go depth {depth}")
         return self.lines_until("bestmove")[-1].split()[1]
 
 

@@ -107,3 +107,15 @@ def test_a_cdc_engine_that_misbehaves_leaves_its_game_unfinished_and_is_gone(
     assert record["end"].startswith("unfinished: ") and message in record["end"], record["end"]
     with pytest.raises(ProcessLookupError):
         os.kill(int(pid_file.read_text()), 0)
+
+
+def test_an_engine_is_asked_for_its_move_at_a_node_count_or_else_at_a_depth(tmp_path):
+    """bench/ataxx_engine_nodes.py --depth plays both sides to a depth: the engine's move then
+    comes from `go depth`, not `go nodes 0` (no limit at all)."""
+    script = tmp_path / "echoes.py"
+    script.write_text(textwrap.dedent(ANSWERS_UAI).replace(
+        "{on_go}", "print('bestmove ' + '_'.join(line.split()[1:]), flush=True)"))
+    engine = Engine(f"{sys.executable} {script}", silence_s=5)
+    assert engine.best("x5o/7/7/7/7/7/o5x x 0 1", 100) == "nodes_100"
+    assert engine.best("x5o/7/7/7/7/7/o5x x 0 1", 0, 11) == "depth_11"
+    engine.close()
