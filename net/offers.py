@@ -119,7 +119,8 @@ class Offers:
         if message["accept"] and message["ply"] == asked:
             self.peer_ended(asked, Ending(None, Termination.AGREED_DRAW, "Draw agreed"))
         elif not message["accept"] and not self.match.over:
-            self._say(N_("{name} declined the draw"))
+            self._say(N_("{name} declined the draw") if len(self.match.moves) == asked
+                      else N_("Your draw offer lapsed: a move was played after it"))
 
     def _on_takeback_reply(self, message: dict) -> None:
         asked = self.offers.pop("takeback")
@@ -173,7 +174,9 @@ class Offers:
             del self.questions[reply]
             if asked != (len(self.match.moves), self.match, self.match.over) or (
                     self.waiting and reply != REMATCH):
-                accept = False  # the game moved on since, or a move of ours is out
+                if accept:  # the game moved on since, or a move of ours is out
+                    self._say(N_("Too late: a move was played since, so the offer lapsed"))
+                accept = False
             if not self.send({"type": reply, "accept": accept, **extra}) or not accept:
                 return  # an accept that could not go changes nothing
             if reply == DRAW:

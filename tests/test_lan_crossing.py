@@ -240,6 +240,30 @@ def test_a_draw_accepted_while_the_offerers_move_crosses_it_ends_at_the_offer():
     assert len(h.match.moves) == n and h.match.outcome().winner is None
 
 
+def notices(events):
+    return [e.text.key for e in events if e.kind is EventKind.NOTICE]
+
+
+def test_a_draw_accepted_after_the_offerer_moved_on_is_said_to_have_lapsed_on_both_sides():
+    """A real-window LAN pass: the offerer moved while the other side's dialog stayed open; its
+    Accept went as a decline, the offerer read "Bob declined the draw" and the one who accepted
+    was told nothing."""
+    h, g = memory_pair("ataxx", seed=13)
+    rng = random.Random(9)
+    to_turn(h, g, h.seat, rng)
+    h.offer_draw()
+    q = asks(one(g))[0]
+    h.submit(local_move(h, rng))  # the offerer moves on before any answer
+    one(g)  # its move reaches the guest, whose dialog is still open
+    g.notes = []
+    q.on_yes()
+    assert "Too late: a move was played since, so the offer lapsed" in notices(g.notes)
+    said = notices(settle(h, g))
+    assert "Your draw offer lapsed: a move was played after it" in said
+    assert "{name} declined the draw" not in said
+    assert not h.match.over and not g.match.over
+
+
 # --- 7. offer floods
 @pytest.mark.parametrize("kind,reply", [("draw_offer", "draw_reply"),
                                         ("takeback", "takeback_reply"),
