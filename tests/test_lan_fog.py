@@ -361,3 +361,44 @@ def test_a_fog_view_whose_captured_pieces_are_not_pieces_is_refused():
     view["captured"] = ["p", "K"]
     assert banqi._checked_view(rules, view, {"variant": view["variant"],
                                              "fog": True})["captured"] == ["p", "K"]
+
+
+def test_a_fog_guest_back_over_the_lan_lists_and_remembers_the_hosts_game_not_its_stand_in():
+    """A real-window pass: a guest killed and continued over the LAN listed "2. second h4 車"
+    for a flip that showed 相, and pencilled a 卒 as last seen where a 砲 was flipped. Its screen
+    opened on the file's stand-in game (the face-down pieces dealt anew) and, once the host's
+    welcome rebuilt the game from its views, kept the stand-in's lines and memory: the same
+    moves, so nothing looked changed."""
+    from client.scenes.play import PlayScene
+    from players.base import Controller, HumanController
+    from tests.fakes.wire import memory_pair, settle
+    from tests.harness import Harness
+    h, g = memory_pair("banqi", {"fog": True}, seed=12)
+    rng = random.Random(7)
+    for _ in range(8):  # flips only: a stand-in deal plays them too, showing other pieces
+        settle(h, g)
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(rng.choice([m for m in s.match.legal_moves() if len(str(m)) == 2]))
+        settle(h, g)
+    stand_in = Match("banqi", {"fog": True}, 999, g.match.seats)
+    for move in g.match.moves:
+        stand_in.play(move)
+    assert [stand_in.view_at(i, g.seat)["board"] for i in range(9)] != \
+        [g.match.view_at(i, g.seat)["board"] for i in range(9)]
+    harness = Harness((1100, 720))
+    try:
+        controllers = [Controller(), Controller()]
+        controllers[g.seat] = HumanController()
+        guest = PlayScene(harness.app, stand_in, controllers, session=g)
+        guest.move_list()
+        guest.table.match = g.match  # the host's welcome rebuilt it
+        guest.refresh(animate=False)
+        fresh = PlayScene(harness.app, g.match, controllers, session=g)
+        assert guest.move_list() == fresh.move_list()
+        assert guest.board.view == fresh.board.view
+        assert {k: getattr(guest.board, k) for k in guest.board.fresh_private(g.seat)} == \
+            {k: getattr(fresh.board, k) for k in fresh.board.fresh_private(g.seat)}
+        guest.board.close()
+        fresh.board.close()
+    finally:
+        harness.close()

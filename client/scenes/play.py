@@ -50,6 +50,7 @@ class PlayScene(PlayView):
         self.board.someone_plays = bool(self.humans) and not demo  # fixed for the scene's life
         self.result_shown = False
         self._shown_to: dict[int, int] = {}  # seat -> plies up to which its views were shown
+        self._shown_of: Match | None = None  # the match those views were of
         self._dialogs: dict[int, Any] = {}  # id of a LAN question -> its dialog
         self.lay_out_panel()
         self.refresh(animate=False)
@@ -85,6 +86,9 @@ class PlayScene(PlayView):
 
     def _catch_up(self, seat: int) -> None:
         """Give a board that keeps what its seat saw the views it has not been shown yet."""
+        if self._shown_of is not self.match:  # a LAN rejoin rebuilt it from the host's views
+            self._shown_of, self._shown_to = self.match, {}
+            self.board.restart()  # what the file's stand-in game showed was never seen
         plies = len(self.match.moves)
         shown = min(self._shown_to.get(seat, 0), plies)  # an undo goes back
         for view in self.table.views_seen(seat, shown):
