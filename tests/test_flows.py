@@ -764,6 +764,9 @@ def test_a_lan_game_goes_on_under_a_dialog_and_a_question_withdrawn_there_goes(h
     h.frames(3)
     assert asked not in h.app.stack and mine in h.app.stack  # the question went with the link
     assert h.top.message == "The other player is gone"
+    # Enter on the dialog waits: claiming ends the game that could have gone on (a real-window
+    # pass found "Claim the game" focused)
+    assert h.top.buttons.buttons[h.top.buttons.focus].label == "Wait"
 
 
 @pytest.mark.parametrize("local", [0, 1])

@@ -299,7 +299,7 @@ class PlayScene(PlayView):
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
                              "the game.").format(reason=event.text.say()),
-                    yes=_("Claim the game"), no=_("Wait"),
+                    yes=_("Claim the game"), no=_("Wait"), careful=True,
                     still_open=lambda: self.table.peer_away)
             elif kind is EventKind.ASK:
                 q = event.question
