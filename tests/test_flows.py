@@ -924,3 +924,25 @@ def test_fog_a_replay_watched_with_a_seats_eyes_remembers_what_it_had_seen_by_th
         for state in match.states[:ply + 1]:
             watched.set_view(banqi.view(state, 1), [], my_turn=False, viewer=1, animate=False)
         assert scene.board.memory == watched.memory, ply
+
+
+def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h):
+    """A real-window pass: the other player went back to the menu after the end, and the card
+    still offered "Rematch (R)"; each press said "Rematch offered" and nothing ever came."""
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
+    match.resign(1)
+    session = SilentRemote(match)
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=session,
+                     now=lambda: 10.0)
+    h.app.push(play)
+    card = ResultScene(h.app, play)
+    h.app.push(card)
+    h.frame()
+    rematch = card.buttons.buttons[0]
+    assert rematch.label == "Rematch (R)" and rematch.enabled
+    session.connected = False  # Bob's link closed after the end
+    h.frames(2)
+    rematch = card.buttons.buttons[0]
+    assert rematch.label == "Rematch (R)" and not rematch.enabled
+    assert any("Bob left" in t for t, _ in h.app.toasts)

@@ -10,7 +10,7 @@ from client.boards.base import BoardBase
 from client.scenes.base import Scene, start_match
 from client.ui import theme
 from client.ui.widgets import Button, ButtonGroup, card, card_rect
-from game.i18n import _, capitalized, format_number, outcome_reason, seat_title
+from game.i18n import _, capitalized, format_number, outcome_reason, person, seat_title
 from game.match import Match
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ class ResultScene(Scene):
         self.score_unit = "" if unit == BoardBase.SCORE_UNIT else \
             _("Score: {unit}").format(unit=_(unit))
         self.complete = match.record_complete()
+        self.linked = play.session is not None and play.session.connected
         self.buttons = ButtonGroup(self._buttons())
 
     def _buttons(self) -> list[Button]:
@@ -51,10 +52,18 @@ class ResultScene(Scene):
                 Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
 
     def update(self, dt: float) -> None:
+        session = self.play.session
         if self.complete != self.play.match.record_complete():  # the whole came after all
             self.complete = not self.complete
-            self.buttons.set(self._buttons())
-            self.relayout()
+        elif session is not None and session.connected != self.linked:
+            self.linked = session.connected  # gone after the end: no rematch to offer
+            if not self.linked:
+                name = person(self.play.match.seats[session.peer_seat].name)
+                self.app.toast(_("{name} left").format(name=name))
+        else:
+            return
+        self.buttons.set(self._buttons())
+        self.relayout()
 
     def _headline(self, match: Match, out) -> str:
         humans = self.play.humans
