@@ -174,7 +174,7 @@ class Offers:
             del self.questions[reply]
             if asked != (len(self.match.moves), self.match, self.match.over) or (
                     self.waiting and reply != REMATCH):
-                if accept:  # the game moved on since, or a move of ours is out
+                if accept and reply != REMATCH:  # the game moved on, or a move of ours is out
                     self._say(N_("Too late: a move was played since, so the offer lapsed"))
                 accept = False
             if not self.send({"type": reply, "accept": accept, **extra}) or not accept:
