@@ -928,7 +928,8 @@ def test_fog_a_replay_watched_with_a_seats_eyes_remembers_what_it_had_seen_by_th
 
 def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h):
     """A real-window pass: the other player went back to the menu after the end, and the card
-    still offered "Rematch (R)"; each press said "Rematch offered" and nothing ever came."""
+    still offered "Rematch (R)"; each press said "Rematch offered" and nothing ever came, and
+    presses while one waited stacked their toasts over Menu."""
     from tests.fakes.remote import SilentRemote
     match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
     match.resign(1)
@@ -941,6 +942,15 @@ def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h
     h.frame()
     rematch = card.buttons.buttons[0]
     assert rematch.label == "Rematch (R)" and rematch.enabled
+    h.key(pygame.K_r)
+    h.frames(2)
+    assert session.sent == [("rematch", None)] and not card.buttons.buttons[0].enabled
+    h.key(pygame.K_r)  # pressed again while it waits: nothing more is sent
+    h.frames(2)
+    assert session.sent == [("rematch", None)]
+    del session.offers["rematch"]  # Bob answered no
+    h.frames(2)
+    assert card.buttons.buttons[0].enabled
     session.connected = False  # Bob's link closed after the end
     h.frames(2)
     rematch = card.buttons.buttons[0]

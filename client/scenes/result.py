@@ -34,7 +34,7 @@ class ResultScene(Scene):
         self.score_unit = "" if unit == BoardBase.SCORE_UNIT else \
             _("Score: {unit}").format(unit=_(unit))
         self.complete = match.record_complete()
-        self.linked = play.session is not None and play.session.connected
+        self.linked = self._linked()
         self.buttons = ButtonGroup(self._buttons())
 
     def _buttons(self) -> list[Button]:
@@ -44,7 +44,7 @@ class ResultScene(Scene):
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
         session = self.play.session
         rematch = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r,
-                         enabled=session.connected) \
+                         enabled=session.connected and "rematch" not in session.offers) \
             if session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
         record = [Button(_("Watch replay"), self.watch_replay),
                   Button(_("Review"), self.review, hotkey=pygame.K_v)] if self.complete else []
@@ -55,15 +55,23 @@ class ResultScene(Scene):
         session = self.play.session
         if self.complete != self.play.match.record_complete():  # the whole came after all
             self.complete = not self.complete
-        elif session is not None and session.connected != self.linked:
-            self.linked = session.connected  # gone after the end: no rematch to offer
-            if not self.linked:
+        elif session is not None and self._linked() != self.linked:
+            gone = self.linked[0] and not session.connected  # after the end: no rematch to offer
+            self.linked = self._linked()
+            if gone:
                 name = person(self.play.match.seats[session.peer_seat].name)
                 self.app.toast(_("{name} left").format(name=name))
         else:
             return
         self.buttons.set(self._buttons())
         self.relayout()
+
+    def _linked(self) -> tuple[bool, bool]:
+        """Over the LAN: whether the other player is there, and whether a rematch offer of
+        this side's waits (one press sends it; the button waits with it)."""
+        session = self.play.session
+        return (False, False) if session is None else (
+            session.connected, "rematch" in session.offers)
 
     def _headline(self, match: Match, out) -> str:
         humans = self.play.humans

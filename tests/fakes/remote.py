@@ -39,6 +39,10 @@ class SilentRemote:
         self.offers["takeback"] = len(self.match.moves)
         return True
 
+    def offer_rematch(self) -> None:
+        self.sent.append(("rematch", None))
+        self.offers["rematch"] = len(self.match.moves)
+
     def chat(self, text: str) -> None:
         self.sent.append(("chat", text))
 
