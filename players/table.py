@@ -242,7 +242,8 @@ class Table:
         return [m.view_at(ply, seat) for ply in range(max(0, start), len(m.moves))]
 
     def offer_out(self, kind: str) -> bool:
-        """Whether this side's offer of `kind` ("draw", "takeback") waits for an answer."""
+        """Whether this side's offer of `kind` ("draw", "takeback", "rematch") waits for an
+        answer."""
         return self.remote is not None and kind in self.remote.offers
 
     def offers_out(self) -> list[Text]:

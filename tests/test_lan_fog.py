@@ -391,8 +391,8 @@ def test_a_fog_guest_back_over_the_lan_lists_and_remembers_the_hosts_game_not_it
         controllers[g.seat] = HumanController()
         guest = PlayScene(harness.app, stand_in, controllers, session=g)
         guest.move_list()
-        guest.table.match = g.match  # the host's welcome rebuilt it
-        guest.refresh(animate=False)
+        g._note(EventKind.REFRESH)  # the host's welcome rebuilt it: the table takes it up
+        guest._take(guest.table.tick())
         fresh = PlayScene(harness.app, g.match, controllers, session=g)
         assert guest.move_list() == fresh.move_list()
         assert guest.board.view == fresh.board.view

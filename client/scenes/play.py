@@ -50,7 +50,6 @@ class PlayScene(PlayView):
         self.board.someone_plays = bool(self.humans) and not demo  # fixed for the scene's life
         self.result_shown = False
         self._shown_to: dict[int, int] = {}  # seat -> plies up to which its views were shown
-        self._shown_of: Match | None = None  # the match those views were of
         self._dialogs: dict[int, Any] = {}  # id of a LAN question -> its dialog
         self.lay_out_panel()
         self.refresh(animate=False)
@@ -84,11 +83,18 @@ class PlayScene(PlayView):
             self.board.forget()
         self._build_buttons()
 
+    def _new_match(self) -> None:
+        """A rematch, or a LAN rejoin that rebuilt the game from the host's views: nothing of
+        the old match's lines or of what its board was shown stays (a file's stand-in game
+        has the same moves, other pieces)."""
+        if self.app.top is not self:
+            self.app.pop_to(PlayScene)
+        self._move_texts.clear()
+        self._shown_to = {}
+        self.board.restart()
+
     def _catch_up(self, seat: int) -> None:
         """Give a board that keeps what its seat saw the views it has not been shown yet."""
-        if self._shown_of is not self.match:  # a LAN rejoin rebuilt it from the host's views
-            self._shown_of, self._shown_to = self.match, {}
-            self.board.restart()  # what the file's stand-in game showed was never seen
         plies = len(self.match.moves)
         shown = min(self._shown_to.get(seat, 0), plies)  # an undo goes back
         for view in self.table.views_seen(seat, shown):
@@ -287,8 +293,8 @@ class PlayScene(PlayView):
                 if self.board.view is not None:
                     self.app.sound.play(self.board.sound_for(before, self.board.view, event.move))
             elif kind in (EventKind.REFRESH, EventKind.NEW_MATCH):
-                if kind is EventKind.NEW_MATCH and self.app.top is not self:
-                    self.app.pop_to(PlayScene)
+                if kind is EventKind.NEW_MATCH:
+                    self._new_match()
                 self.result_shown = False
                 self.refresh(animate=False)
             elif kind in (EventKind.NOTICE, EventKind.CHAT):

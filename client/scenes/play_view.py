@@ -54,7 +54,6 @@ class PlayView(Scene):
     status_lines: list[str]
     _move_texts: list[tuple[Any, str]]
     _move_eyes: int | None  # the seat whose eyes those lines were made with
-    _move_match: Match | None  # the match they were made of
 
     def lay_out_panel(self) -> None:
         """The panel's widgets, once the table and the board are there."""
@@ -62,7 +61,6 @@ class PlayView(Scene):
         self.moves_rect = pygame.Rect(0, 0, 0, 0)  # the live move list, placed by layout
         self._move_texts = []  # (move, its line) for the moves so far
         self._move_eyes = None
-        self._move_match = None
         self.mute_buttons = ButtonGroup([Button("", self.toggle_sound)])  # in the top bar
         self._label_mute()
         self.side = pygame.Rect(0, 0, PANEL_WIDTH, 0)  # the side panel, placed by layout
@@ -224,10 +222,9 @@ class PlayView(Scene):
             if not self.board.PUBLIC_MOVES or eyes is None:
                 return []
         texts = self._move_texts
-        if [move for move, _ in texts] != m.moves[:len(texts)] or self._move_eyes != eyes \
-                or self._move_match is not m:
-            texts.clear()  # taken back, another game, other eyes, a rejoin: rebuilt below
-            self._move_eyes, self._move_match = eyes, m
+        if [move for move, _ in texts] != m.moves[:len(texts)] or self._move_eyes != eyes:
+            texts.clear()  # taken back, another game, other eyes: rebuilt below
+            self._move_eyes = eyes
         for i in range(len(texts), len(m.moves)):
             # as the match knows them: a fog guest's are the host's views, not its own states'
             # (those hold only what a view shows: their captured pieces count the clouds too)

@@ -44,7 +44,7 @@ class ResultScene(Scene):
         again = _("Rematch (R)") if match.rules.PLAYERS > 1 else _("Play again (R)")
         session = self.play.session
         rematch = Button(_("Rematch (R)"), self.rematch_lan, hotkey=pygame.K_r,
-                         enabled=session.connected and "rematch" not in session.offers) \
+                         enabled=session.connected and not self.play.table.offer_out("rematch")) \
             if session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
         record = [Button(_("Watch replay"), self.watch_replay),
                   Button(_("Review"), self.review, hotkey=pygame.K_v)] if self.complete else []
@@ -70,8 +70,7 @@ class ResultScene(Scene):
         """Over the LAN: whether the other player is there, and whether a rematch offer of
         this side's waits (one press sends it; the button waits with it)."""
         session = self.play.session
-        return (False, False) if session is None else (
-            session.connected, "rematch" in session.offers)
+        return session is not None and session.connected, self.play.table.offer_out("rematch")
 
     def _headline(self, match: Match, out) -> str:
         humans = self.play.humans
