@@ -69,6 +69,7 @@ def _latin_ellipsis(s: str) -> str:
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 # Where a Chinese character meets a Latin letter or a digit ("Bob想和你下一局", "第3步").
 _HAN_MEETS_LATIN = re.compile(f"(?<=[{_HAN}])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[{_HAN}])")
+_HAN_CHAR = re.compile(f"[{_HAN}]")  # most lines have none: the cheap look first
 QUARTER_SPACE = "\u2005"  # a four-per-em space: the gap Chinese typesetting puts there
 
 
@@ -76,7 +77,7 @@ def autospaced(s: str) -> str:
     """s with a quarter-em space wherever a Chinese character touches a Latin letter or a digit,
     as Chinese typesetting spaces them (CSS text-autospace): a name or a number set into a
     Chinese sentence does not run into its characters."""
-    return _HAN_MEETS_LATIN.sub(QUARTER_SPACE, s)
+    return _HAN_MEETS_LATIN.sub(QUARTER_SPACE, s) if _HAN_CHAR.search(s) else s
 
 
 def _typeset(s: str) -> str:
