@@ -26,6 +26,7 @@ DEFAULTS: dict[str, Any] = {
     "ai_seconds": 1.0,
     "fullscreen": False,
     "last_setup": {},  # game id -> the setup the player chose last time
+    "lan_game": "",  # the game the LAN lobby offers to host, as the player left it
 }
 
 # The range each number may take, whatever the file says (NaN, 1e308, -inf are written by

@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 import msgpack
+import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from client.scenes import lobby as lobby_scene
 from client.scenes.lobby import LobbyScene
+from client.scenes.setup import SetupScene
 from game import i18n, registry
 from game import settings as arcade_settings
 from net import discovery
+from tests.fakes.ports import spare_port
 
 
 def _found(scene: LobbyScene, game: str, options: dict) -> str:
@@ -90,3 +93,35 @@ def test_a_value_equal_to_a_choice_but_not_one_is_not_said(lobby):
     does not call it "Fog of war: On" (a hostile beacon's label said so)."""
     h, scene = lobby
     assert "Fog of war" not in _found(scene, "banqi", {"variant": "taiwan", "fog": 1})
+
+
+def test_options_changed_in_setup_and_left_by_back_are_the_ones_hosted(lobby):
+    """Fog set on in Banqi's setup, then Back (not Start): the lobby hosts with fog, as it says
+    ("as you last set them up"), and the form shows it again next time."""
+    h, _lobby = lobby
+    setup = SetupScene(h.app, "banqi")
+    h.app.push(setup)
+    h.frame()
+    fog = setup.option_rows["fog"]
+    fog.select([v for v, _label in fog.choices].index(True))
+    h.key(pygame.K_ESCAPE)
+    assert h.top is not setup
+    assert lobby_scene.hosted_options("banqi")["fog"] is True
+    assert SetupScene(h.app, "banqi").option_rows["fog"].value is True
+
+
+def test_the_lobby_opens_on_the_game_it_showed_last(lobby):
+    h, scene = lobby
+    games = [v for v, _label in scene.game_row.choices]
+    scene.game_row.select(games.index("jungle"))
+    again = LobbyScene(h.app, listen_port=spare_port())
+    try:
+        assert again.game_row.value == "jungle"
+    finally:
+        again.close()
+    arcade_settings.put("lan_game", "no such game")
+    crafted = LobbyScene(h.app, listen_port=spare_port())
+    try:
+        assert crafted.game_row.value == games[0]
+    finally:
+        crafted.close()

@@ -103,8 +103,10 @@ class LobbyScene(Scene):
         self.id = secrets.token_hex(8)  # in this lobby's beacons: it lists others' games only
         self.name = lan_name()
         games = lan_games()
+        last = settings.get("lan_game")
         self.game_row = ChoiceRow(_("Host"), [(g, _(registry.get(g).title)) for g in games],
-                                  games[0])
+                                  last if last in games else games[0],
+                                  lambda game: settings.put("lan_game", game))
         self.address = TextField(_("Address"), "")
         self.host: Host | None = None
         self.beacon: discovery.Beacon | None = None

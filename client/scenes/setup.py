@@ -103,6 +103,7 @@ class SetupScene(Scene):
         return side_label(board.side_title(self.info.rules.SEAT_NAMES, seat))
 
     def _switch_game(self, game_id) -> None:
+        self._keep()  # the game shown before keeps what was chosen for it
         self._load(game_id)
 
     def visible_rows(self) -> list:
@@ -151,15 +152,21 @@ class SetupScene(Scene):
             self.app.toast(_("Type the program's command line first"))
             self.app.sound.play("refused")
             return
+        self._keep()
         options = {k: row.value for k, row in self.option_rows.items()}
-        self._remember(options)
-        for key, row in self.setting_rows.items():
-            settings.put(key, row.value)
         start_match(self.app, Match(self.game_id, options, None, seats),
                     time_control=self.clock.value if self.clock is not None else clock.NO_CLOCK)
 
-    def _remember(self, options: dict) -> None:
+    def close(self) -> None:
+        # left by Back as well as by Start: the LAN lobby hosts with the options last set here
+        self._keep()
+
+    def _keep(self) -> None:
+        """Remember what is chosen here, for this form and the lobby, as the player left it."""
+        for key, row in self.setting_rows.items():
+            settings.put(key, row.value)
         remembered = settings.get("last_setup")
+        options = {k: row.value for k, row in self.option_rows.items()}
         entry = {"options": options, "command_a": self.command_a.value,
                  "command_b": self.command_b.value}
         if self.watch:
