@@ -55,6 +55,7 @@ def check_display() -> None:
 
 DEFAULT_SIZE = (1100, 720)
 FPS = 60
+TOAST_LINES = 3  # a toast longer than this many lines ends in an ellipsis
 
 
 class App:
@@ -182,8 +183,9 @@ class App:
 
     # --- messages
     def toast(self, message: str, seconds: float = 4.0) -> None:
-        """A short message along the bottom of the window."""
-        self.toasts.append((message, self.now() + seconds))
+        """A short message along the bottom of the window, up to three lines, shown for
+        `seconds` or as long as it takes to read, whichever is longer."""
+        self.toasts.append((message, self.now() + max(seconds, theme.reading_seconds(message))))
         self.toasts = self.toasts[-3:]
 
     # --- the loop
@@ -257,11 +259,19 @@ class App:
             area = pygame.Rect(0, 0, w, area.bottom)
         y = area.bottom
         for message, _until in reversed(self.toasts):
-            size, words = theme.fit(message, area.width - 48, 18)  # a long file name
-            img = theme.render(words, size, theme.PAPER)
-            box = img.get_rect(midbottom=(area.centerx, y)).inflate(24, 12)
+            # a long chat line or error wraps (three lines at most) rather than being cut
+            room = area.width - 48
+            size, parts = theme.fit_lines((message,), room, TOAST_LINES * 22, 18, 16)
+            # a word longer than the line (a file name) is cut where the line ends
+            imgs = [theme.render(theme.fit(words, room, size, size)[1], size, theme.PAPER)
+                    for _i, words in parts]
+            width = max(img.get_width() for img in imgs)
+            box = pygame.Rect(0, 0, width + 24, len(imgs) * (size + 4) + 12)
+            box.midbottom = (area.centerx, y)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
-            surface.blit(img, img.get_rect(center=box.center))
+            for i, img in enumerate(imgs):
+                line = pygame.Rect(box.x, box.y + 6 + i * (size + 4), box.width, size + 4)
+                surface.blit(img, img.get_rect(center=line.center))
             y = box.top - 6
 
     def run(self) -> None:

@@ -118,6 +118,13 @@ def has_cjk(s: str) -> bool:
     return any("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in s)
 
 
+def reading_seconds(s: str) -> float:
+    """About how long a line takes to read: 15 letters a second, 6 Chinese characters (each
+    says about a word), and a moment to look; 12 s at most (a long line is cut to three)."""
+    han = len(_HAN_CHAR.findall(s))
+    return min(12.0, 1.5 + (len(s) - han) / 15 + han / 6)
+
+
 def missing_glyphs(s: str, bold: bool = False) -> str:
     """The characters of s that the arcade's font cannot draw."""
     if _unsafe(s, WRAP_MAX):

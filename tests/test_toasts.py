@@ -1,0 +1,66 @@
+"""A toast is read before it goes: a long one wraps onto up to three lines instead of being cut
+to one small line, and stays as long as it takes to read (a join error was gone in a second)."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from client import app as app_module
+from client.ui import theme
+from tests.harness import Harness
+
+CHAT = ("Bob: good game! shall we play again tomorrow at the same time, with fog this time, "
+        "and the clock at five minutes each?")
+
+
+@pytest.fixture
+def h():
+    harness = Harness((800, 560))
+    harness.app.push("title")
+    harness.frame()
+    yield harness
+    harness.close()
+
+
+def _drawn(h, monkeypatch) -> list[str]:
+    drawn: list[str] = []
+    real = app_module.theme.render
+    monkeypatch.setattr(app_module.theme, "render",
+                        lambda s, *a, **k: (drawn.append(s), real(s, *a, **k))[1])
+    h.app._draw_toasts(pygame.Surface(h.app.size))
+    return drawn
+
+
+def test_a_long_chat_line_is_drawn_whole_on_more_than_one_line(h, monkeypatch):
+    h.app.toast(CHAT)
+    lines = _drawn(h, monkeypatch)
+    assert len(lines) > 1
+    assert " ".join(line.strip() for line in lines) == CHAT
+
+
+def test_a_toast_too_long_for_three_lines_ends_in_an_ellipsis(h, monkeypatch):
+    h.app.toast(CHAT * 6)
+    lines = _drawn(h, monkeypatch)
+    assert len(lines) == app_module.TOAST_LINES and lines[-1].endswith("…")
+
+
+def test_a_long_toast_outlives_a_short_one_and_neither_stays(h):
+    h.app.toast("Rematch offered")
+    h.app.toast("Could not join 192.168.1.20:5999: the host did not answer in time")
+    h.frames(5 * 60)  # five seconds on the harness's clock
+    said = [m for m, _until in h.app.toasts]
+    assert said == ["Could not join 192.168.1.20:5999: the host did not answer in time"]
+    h.frames(8 * 60)
+    assert h.app.toasts == []
+
+
+@given(st.text(max_size=300), st.text(max_size=300))
+def test_reading_time_grows_with_the_text_and_has_a_ceiling(a, b):
+    assert theme.reading_seconds(a) <= theme.reading_seconds(a + b) <= 12.0
+
+
+def test_chinese_reads_slower_a_character_than_latin_letters():
+    assert theme.reading_seconds("无法加入主机没有回答") > theme.reading_seconds("abcdefghij")
