@@ -45,7 +45,9 @@ def in_background(work: Callable[[], None]) -> None:
 CHAT_KEPT = 50  # the chat lines a game keeps to be read again
 
 OFFERS_OUT = {"draw": N_("Draw offered: waiting for {player} to answer"),
-              "takeback": N_("Takeback asked: waiting for {player} to answer")}
+              "takeback": N_("Takeback asked: waiting for {player} to answer"),
+              "rematch": N_("Rematch offered: waiting for {player} to answer")}
+AFTER_THE_END = {"rematch"}  # the offers made once a game is over (the others only before)
 
 
 class Remote(Protocol):
@@ -247,14 +249,15 @@ class Table:
         return self.remote is not None and kind in self.remote.offers
 
     def offers_out(self) -> list[Text]:
-        """This side's LAN offers still waiting for an answer, for the panel: the notice that
-        one went out fades long before a person answers it."""
+        """This side's LAN offers still waiting for an answer, for the panel (or, once the game
+        is over, the result card): the notice that one went out fades long before a person
+        answers it."""
         r = self.remote
-        if r is None or self.match.over or not r.connected:
+        if r is None or not r.connected:
             return []
         who = self.match.seat_words(r.peer_seat)
         return [Text(words, {"player": who}) for kind, words in OFFERS_OUT.items()
-                if self.offer_out(kind)]
+                if self.offer_out(kind) and (kind in AFTER_THE_END) == self.match.over]
 
     # --- what a player may do
     def can_undo(self) -> bool:

@@ -13,6 +13,7 @@ from client.scenes.result import ResultScene
 from game.match import Match, Seat
 from players.base import Controller, Decision, HumanController
 from players.table import BOT_PACE, Table
+from tests.harness import Harness
 
 
 class Instant(Controller):
@@ -956,3 +957,64 @@ def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h
     rematch = card.buttons.buttons[0]
     assert rematch.label == "Rematch (R)" and not rematch.enabled
     assert any("Bob left" in t for t, _ in h.app.toasts)
+
+
+def test_a_lan_result_card_says_a_rematch_waits_and_opens_the_chat_with_t(h):
+    """The card's Rematch greyed while its offer waited, with no word of what it waited for
+    (draw and takeback offers keep a line in the panel); and T, the chat's key in the game, did
+    nothing on the card, where players say "good game"."""
+    from client.scenes.dialog import PromptScene
+    from tests.fakes.remote import SilentRemote
+    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
+    match.resign(1)
+    session = SilentRemote(match)
+    play = PlayScene(h.app, match, [HumanController(), Controller()], session=session,
+                     now=lambda: 10.0)
+    h.app.push(play)
+    card = ResultScene(h.app, play)
+    h.app.push(card)
+    h.frame()
+    waiting = "Rematch offered: waiting for Bob (o) to answer"
+    assert not any(waiting in note for note in card.notes())
+    h.key(pygame.K_r)
+    h.frames(2)
+    assert any(waiting in line for line in card.reason_lines)
+    del session.offers["rematch"]  # answered
+    h.frames(2)
+    assert not any(waiting in line for line in card.reason_lines)
+    h.key(pygame.K_t)
+    assert isinstance(h.top, PromptScene)
+    h.top.field.value = "gg"
+    h.key(pygame.K_RETURN)
+    assert ("chat", "gg") in session.sent and h.top is card
+    session.connected = False
+    h.frames(2)
+    chat = [b for b in card.buttons.buttons if b.label == "Chat (T)"]
+    assert chat and not chat[0].enabled
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
+def test_a_lan_result_card_with_all_it_may_say_fits_the_window(size):
+    """A LAN card has a Chat button and may say a rematch waits: at the smallest window its
+    last buttons (Look at the board, Menu) stood below the window's foot."""
+    from tests.fakes.remote import SilentRemote
+    harness = Harness(size)
+    try:
+        match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
+        match.resign(1)
+        session = SilentRemote(match)
+        play = PlayScene(harness.app, match, [HumanController(), Controller()],
+                         session=session, now=lambda: 10.0)
+        harness.app.push(play)
+        card = ResultScene(harness.app, play)
+        harness.app.push(card)
+        harness.frame()
+        harness.key(pygame.K_r)
+        harness.frames(2)
+        window = pygame.Rect((0, 0), size)
+        rects = [b.rect for b in card.buttons.buttons]
+        assert len(rects) == 6 and card.notes()
+        assert window.contains(card.box) and all(card.box.contains(r) for r in rects)
+        assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    finally:
+        harness.close()

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from client.app import App
 
 
+FOOT_ROOM = 90  # kept clear below a card that fits the window, for its toasts
+
+
 class ResultScene(Scene):
     opaque = False
 
@@ -48,7 +51,10 @@ class ResultScene(Scene):
             if session is not None else Button(again, self.rematch, hotkey=pygame.K_r)
         record = [Button(_("Watch replay"), self.watch_replay),
                   Button(_("Review"), self.review, hotkey=pygame.K_v)] if self.complete else []
-        return [rematch, *record, Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
+        chat = [Button(_("Chat (T)"), self.play.chat, hotkey=pygame.K_t,
+                       enabled=session.connected)] if session is not None else []
+        return [rematch, *chat, *record,
+                Button(_("Look at the board"), self.app.pop, hotkey=pygame.K_b),
                 Button(_("Menu (M)"), self.menu, hotkey=pygame.K_m)]
 
     def update(self, dt: float) -> None:
@@ -93,8 +99,7 @@ class ResultScene(Scene):
                     time_control=self.play.time_control)
 
     def rematch_lan(self) -> None:
-        self.play.session.offer_rematch()
-        self.app.toast(_("Rematch offered"))
+        self.play.session.offer_rematch()  # the card says it waits (notes), while it does
 
     def watch_replay(self) -> None:
         self.app.pop()
@@ -116,9 +121,10 @@ class ResultScene(Scene):
         self.buttons.handle_event(event)
 
     def notes(self) -> list[str]:
-        """What the card says beside the reason: a record that would not rebuild the game, a
-        game autoplay helped play (not counted)."""
-        notes = [] if self.complete else [_(
+        """What the card says beside the reason: a rematch offer waiting for its answer, a
+        record that would not rebuild the game, a game autoplay helped play (not counted)."""
+        notes = [offer.say() for offer in self.play.table.offers_out()]
+        notes += [] if self.complete else [_(
             "The other side has not shown the whole game: it has no replay and no review.")]
         if self.play.table.helped:
             notes.append(_("Autoplay made moves in this game: it is not counted in your "
@@ -130,9 +136,19 @@ class ResultScene(Scene):
         for note in self.notes():
             self.reason_lines += theme.wrap(note, 460 - 40, 18)[:2]
         top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
-        self.box = card_rect(size, 460, top + len(self.buttons.buttons) * 52 + 14)
-        self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120, 42,
-                                   gap=10)
+        buttons = self.buttons.buttons
+        if top + len(buttons) * 52 + 14 <= size[1] - FOOT_ROOM:
+            self.box = card_rect(size, 460, top + len(buttons) * 52 + 14)
+            self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120,
+                                       42, gap=10)
+            return
+        # a short window (a LAN game's card has more to offer): the buttons two abreast
+        rows = (len(buttons) + 1) // 2
+        self.box = card_rect(size, 560, top + rows * 52 + 14)
+        width = (self.box.width - 80 - 10) // 2
+        for i, button in enumerate(buttons):
+            button.rect = pygame.Rect(self.box.x + 40 + (i % 2) * (width + 10),
+                                      self.box.y + top + (i // 2) * 52, width, 42)
 
     def draw(self, surface: pygame.Surface) -> None:
         box = self.box
