@@ -205,10 +205,12 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
             line = carry
         line.append(tok)
     lines.append(line)
-    if len(lines) > 1 and len(line) == 1 and len(line[0].rstrip()) == 1 \
-            and len(lines[-2]) > 1 and len("".join(lines[-2])) > 2 \
-            and lines[-2][-1][0] not in _NO_LINE_START:
-        line.insert(0, lines[-2].pop())  # no character left alone on the last line ("决 / 定")
+    alone = len(line[0].rstrip()) == 1 and all(tok[0] in _NO_LINE_START for tok in line[1:])
+    if len(lines) > 1 and alone and len(lines[-2]) > 1 and len("".join(lines[-2])) > 2 \
+            and lines[-2][-1][0] not in _NO_LINE_START \
+            and f.size(lines[-2][-1] + "".join(line).rstrip(_NO_LINE_START))[0] <= width:
+        # no character left alone on the last line ("决 / 定"), its punctuation aside ("地 / 方。")
+        line.insert(0, lines[-2].pop())
     return ["".join(part).rstrip() for part in lines]
 
 
