@@ -557,7 +557,8 @@ def test_a_better_flip_shows_no_piece_the_game_never_turned_up(seed, fog, plies,
                     assert scene.has_better
                     unopened = record.rules.view(before, None)["board"]
                     assert scene.better_board.view["board"] == unopened
-                    assert scene.better_text == e["best"] + " ?"  # the square, no piece
+                    # the square and no piece: said as a flip ("f2 ?" read as a placeholder)
+                    assert scene.better_text == "flip " + e["best"]
                     square = record.rules.parse_square(e["best"])
                     assert scene.better_board._last_squares() == {square}  # marked, not the
                     # move before it (the view's own last move)

@@ -243,8 +243,10 @@ class Board(SquareBoard):
             piece = rules.parse_board(after["board"])[rules.parse_square(move)]
             if piece in ".?~":  # turned up out of the mover's sight: the counts say which
                 piece = next(iter(_came_up(before.get("hidden", {}), after.get("hidden", {}))), "")
-            # a flip not made (the review's better flip, shown unopened): its piece unknown
-            return f"{move} {self.glyph(piece)[0] if piece else '?'}"
+            if not piece:  # a flip not made (the review's better flip): its piece unknown
+                # TRANSLATORS: Banqi: a flip the review suggests, its piece not known ("flip f2")
+                return _("flip {square}").format(square=move)
+            return f"{move} {self.glyph(piece)[0]}"
         victim = rules.parse_board(before["board"])[rules.parse_square(move[2:])]
         step = f"{move[:2]}-{move[2:]}"
         if victim in ".?~":
