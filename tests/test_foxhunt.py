@@ -214,3 +214,23 @@ def test_the_arrow_keys_go_on_from_the_square_clicked():
                                           unicode="", scancode=0))
     assert board.cursor == clicked + 1 and board.hover == clicked + 1
     board.close()
+
+
+@pytest.mark.parametrize("lang, count, fox", [("en", "(2)", "(fox)"), ("zh_TW", "（2）", "（狐")])
+def test_a_probe_is_written_with_its_answer_and_no_colon(lang, count, fox):
+    """A review line reads "{move}: {verdict}": a probe written "C9: 2" made it "C9: 2: 欠佳"."""
+    from client.boards.foxhunt import Board
+    from game import i18n
+    i18n.set_language(lang)
+    try:
+        state = rules.State(10, frozenset({0, 11, 57}), ())
+        board = Board({}, rules.SEAT_NAMES)
+        texts = []
+        for cell in (22, 0):
+            before = rules.view(state, 0)
+            state = rules.apply(state, cell)
+            texts.append(board.move_text(cell, before, rules.view(state, 0)))
+        assert texts[0].endswith(count) and fox in texts[1]
+        assert not any(":" in t or "：" in t for t in texts)
+    finally:
+        i18n.set_language("en")

@@ -180,14 +180,15 @@ class Board(BoardBase):
                   "column and diagonals.")]
 
     def move_text(self, move, before: dict, after: dict) -> str:
-        """A probe by the square's name as the field's edges label it, and its answer: "D5: 2",
-        "C3: fox"."""
+        """A probe by the square's name as the field's edges label it, and its answer: "D5 (2)",
+        "C3 (fox)" (no colon: a review says "D5 (2): Mistake")."""
         answer = next((a for c, a in after.get("probes", []) if c == move), None)
         name = cell_name(int(after["size"]), int(move))
         if answer is None:
             return name
         word = _("fox") if answer == rules.FOX else answer  # outside the f-string: extracted
-        return f"{name}: {word}"
+        # TRANSLATORS: Fox Hunt: a probed square and its answer, a count or "fox" ("D5 (2)")
+        return _("{square} ({answer})").format(square=name, answer=word)
 
     def sound_for(self, old_view, new_view, move) -> str:
         probes = new_view.get("probes") or []
