@@ -169,8 +169,8 @@ def test_fox_hunt_moves_are_named_by_the_coordinates_drawn_on_the_field(monkeypa
         before = match.view(None)
         match.play(cell)
         text = board.move_text(cell, before, match.view(None))
-        assert text.startswith(cell_name(10, cell) + ":") and str(cell) not in text.split(":")[0]
-    assert cell_name(10, 34) == "E4" and text.endswith("fox")
+        assert text.startswith(cell_name(10, cell) + " (") and str(cell) not in text.split(" (")[0]
+    assert cell_name(10, 34) == "E4" and text.endswith("(fox)")
     labels = []
     board.set_view(match.view(0), [], my_turn=False, viewer=0)
     board.layout(pygame.Rect(0, 0, 600, 600))
