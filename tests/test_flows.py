@@ -927,10 +927,8 @@ def test_fog_a_replay_watched_with_a_seats_eyes_remembers_what_it_had_seen_by_th
         assert scene.board.memory == watched.memory, ply
 
 
-def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h):
-    """A real-window pass: the other player went back to the menu after the end, and the card
-    still offered "Rematch (R)"; each press said "Rematch offered" and nothing ever came, and
-    presses while one waited stacked their toasts over Menu."""
+def _lan_result_card(h: Harness):
+    """Ann's card after Bob resigned an Ataxx game over a LAN link that answers nothing."""
     from tests.fakes.remote import SilentRemote
     match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
     match.resign(1)
@@ -941,6 +939,14 @@ def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h
     card = ResultScene(h.app, play)
     h.app.push(card)
     h.frame()
+    return session, card
+
+
+def test_a_lan_result_card_stops_offering_a_rematch_once_the_other_player_left(h):
+    """A real-window pass: the other player went back to the menu after the end, and the card
+    still offered "Rematch (R)"; each press said "Rematch offered" and nothing ever came, and
+    presses while one waited stacked their toasts over Menu."""
+    session, card = _lan_result_card(h)
     rematch = card.buttons.buttons[0]
     assert rematch.label == "Rematch (R)" and rematch.enabled
     h.key(pygame.K_r)
@@ -964,16 +970,7 @@ def test_a_lan_result_card_says_a_rematch_waits_and_opens_the_chat_with_t(h):
     (draw and takeback offers keep a line in the panel); and T, the chat's key in the game, did
     nothing on the card, where players say "good game"."""
     from client.scenes.dialog import PromptScene
-    from tests.fakes.remote import SilentRemote
-    match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
-    match.resign(1)
-    session = SilentRemote(match)
-    play = PlayScene(h.app, match, [HumanController(), Controller()], session=session,
-                     now=lambda: 10.0)
-    h.app.push(play)
-    card = ResultScene(h.app, play)
-    h.app.push(card)
-    h.frame()
+    session, card = _lan_result_card(h)
     waiting = "Rematch offered: waiting for Bob (o) to answer"
     assert not any(waiting in note for note in card.notes())
     h.key(pygame.K_r)
@@ -997,18 +994,9 @@ def test_a_lan_result_card_says_a_rematch_waits_and_opens_the_chat_with_t(h):
 def test_a_lan_result_card_with_all_it_may_say_fits_the_window(size):
     """A LAN card has a Chat button and may say a rematch waits: at the smallest window its
     last buttons (Look at the board, Menu) stood below the window's foot."""
-    from tests.fakes.remote import SilentRemote
     harness = Harness(size)
     try:
-        match = Match("ataxx", None, 2, [Seat("human", "Ann"), Seat("remote", "Bob")])
-        match.resign(1)
-        session = SilentRemote(match)
-        play = PlayScene(harness.app, match, [HumanController(), Controller()],
-                         session=session, now=lambda: 10.0)
-        harness.app.push(play)
-        card = ResultScene(harness.app, play)
-        harness.app.push(card)
-        harness.frame()
+        _session, card = _lan_result_card(harness)
         harness.key(pygame.K_r)
         harness.frames(2)
         window = pygame.Rect((0, 0), size)
