@@ -262,9 +262,7 @@ class App:
             # a long chat line or error wraps (three lines at most) rather than being cut
             room = area.width - 48
             size, parts = theme.fit_lines((message,), room, TOAST_LINES * 22, 18, 16)
-            # a word longer than the line (a file name) is cut where the line ends
-            imgs = [theme.render(theme.fit(words, room, size, size)[1], size, theme.PAPER)
-                    for _i, words in parts]
+            imgs = [theme.render(words, size, theme.PAPER) for _i, words in parts]
             width = max(img.get_width() for img in imgs)
             box = pygame.Rect(0, 0, width + 24, len(imgs) * (size + 4) + 12)
             box.midbottom = (area.centerx, y)

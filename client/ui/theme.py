@@ -245,7 +245,7 @@ def fit_lines(lines: tuple[str, ...], width: int, height: int, size: int,
     """Paragraphs wrapped into a box, each line (size + 4) pixels high: the largest size,
     from size down to smallest, at which every line fits, and the (paragraph, line) pairs to
     draw. At smallest, the lines that do not fit are left out and the last one drawn ends in
-    an ellipsis."""
+    an ellipsis; a line wider than the box, too."""
     while True:
         parts = tuple((i, part) for i, line in enumerate(lines)
                       for part in wrap(line, width, size))
@@ -256,7 +256,8 @@ def fit_lines(lines: tuple[str, ...], width: int, height: int, size: int,
     if len(parts) > room:
         last, words = parts[room - 1]
         parts = parts[:room - 1] + ((last, _cut(words + "…", width, size)),)
-    return size, parts
+    # a word wider than the box (a long file name: wrap never breaks one) ends where it does
+    return size, tuple((i, _cut(words, width, size)) for i, words in parts)
 
 
 def wrap(s: str, width: int, size: int = 18, bold: bool = False) -> list[str]:
