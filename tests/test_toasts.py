@@ -64,3 +64,17 @@ def test_reading_time_grows_with_the_text_and_has_a_ceiling(a, b):
 
 def test_chinese_reads_slower_a_character_than_latin_letters():
     assert theme.reading_seconds("无法加入主机没有回答") > theme.reading_seconds("abcdefghij")
+
+
+def test_a_line_far_too_long_is_cut_in_a_few_measures_not_one_a_character(monkeypatch):
+    """Cutting took a character off and measured again, each time: a 20,000-letter line (a
+    file name, an error) held the first frame of its toast for seconds (18.5 s at 100,000)."""
+    pygame.init()
+    measured: list[str] = []
+    real = theme.ArcadeFont.size
+    monkeypatch.setattr(theme.ArcadeFont, "size",
+                        lambda self, text: (measured.append(text), real(self, text))[1])
+    size, cut = theme.fit("x" * 20_000, 300, 18, 18)
+    assert cut.endswith("…") and theme.font(18).size(cut)[0] <= 300
+    assert theme.font(18).size(cut[:-1] + "x…")[0] > 300  # as much as fits, no less
+    assert len(measured) < 40

@@ -234,9 +234,11 @@ def _cut(s: str, width: int, size: int, bold: bool = False) -> str:
     f = font(size, bold)
     if f.size(s)[0] <= width:
         return s
-    while s and f.size(s + "…")[0] > width:
-        s = s[:-1]
-    return s.rstrip() + "…"
+    low, high = 0, len(s)  # s[:low] + "…" fits; s[:high] + "…" does not (a long line: halve)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if f.size(s[:mid] + "…")[0] <= width else (low, mid)
+    return s[:low].rstrip() + "…"
 
 
 @lru_cache(maxsize=64)  # the same block is drawn every frame
