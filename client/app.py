@@ -72,6 +72,8 @@ class App:
         window_icon(shortcut.ICONS / f"{shortcut.NAME}-128.png")
         i18n.set_language(settings.get("language") or i18n.system_language())
         self.toasts: list[tuple[str, float]] = []  # (message, until self.now())
+        self._toast_boxes: list[tuple[pygame.Rect, tuple[str, float]]] = []  # as last drawn
+        self._toast_pressed = False  # the button went down on a toast: its release is eaten
         # The clock the arcade's timers read (messages, the pause before a result card, the
         # pace of a watched game); the tests' harness gives one that moves with its frames.
         self.now: Callable[[], float] = time.monotonic
@@ -184,9 +186,26 @@ class App:
     # --- messages
     def toast(self, message: str, seconds: float = 4.0) -> None:
         """A short message along the bottom of the window, up to three lines, shown for
-        `seconds` or as long as it takes to read, whichever is longer."""
+        `seconds` or as long as it takes to read, whichever is longer, or until clicked."""
         self.toasts.append((message, self.now() + max(seconds, theme.reading_seconds(message))))
         self.toasts = self.toasts[-3:]
+
+    def _toast_clicked(self, event: pygame.event.Event) -> bool:
+        """A click on a toast puts it away (one over the board hid its lowest row for up to
+        12 s) and goes no further: the scene under it gets neither the press nor its release."""
+        if event.type == pygame.MOUSEBUTTONUP and self._toast_pressed:
+            self._toast_pressed = False
+            return True
+        if event.type != pygame.MOUSEBUTTONDOWN:
+            return False
+        hit = next((toast for box, toast in self._toast_boxes if box.collidepoint(event.pos)),
+                   None)
+        if hit is None:
+            return False
+        self.toasts = [t for t in self.toasts if t is not hit]
+        self._toast_boxes = [(box, t) for box, t in self._toast_boxes if t is not hit]
+        self._toast_pressed = True
+        return True
 
     # --- the loop
     def step(self, events: Iterable[pygame.event.Event], dt: float) -> None:
@@ -207,6 +226,8 @@ class App:
             if event.type == pygame.WINDOWSIZECHANGED:
                 self._hold_min_size((event.x, event.y))
                 self.layout()
+            if self._toast_clicked(event):
+                continue
             swallow, self._swallow = self._swallow, None
             if event.type == pygame.TEXTINPUT and event.text == swallow:
                 continue  # the text of the key that opened this scene is not typed into it
@@ -251,14 +272,16 @@ class App:
 
     def _draw_toasts(self, surface: pygame.Surface) -> None:
         now = self.now()
-        self.toasts = [(m, t) for m, t in self.toasts if t > now]
+        self.toasts = [toast for toast in self.toasts if toast[1] > now]
         top = self.top
         w, h = surface.get_size()
         area = top.toast_area((w, h)) if top is not None else pygame.Rect(0, 0, w, h - 16)
         if area.width < w // 2:  # not laid out yet, or a scene with no room beside its panel
             area = pygame.Rect(0, 0, w, area.bottom)
         y = area.bottom
-        for message, _until in reversed(self.toasts):
+        self._toast_boxes = []
+        for toast in reversed(self.toasts):
+            message = toast[0]
             # a long chat line or error wraps (three lines at most) rather than being cut
             room = area.width - 48
             size, parts = theme.fit_lines((message,), room, TOAST_LINES * 22, 18, 16)
@@ -267,6 +290,7 @@ class App:
             box = pygame.Rect(0, 0, width + 24, len(imgs) * (size + 4) + 12)
             box.midbottom = (area.centerx, y)
             pygame.draw.rect(surface, theme.INK, box, border_radius=8)
+            self._toast_boxes.append((box, toast))
             for i, img in enumerate(imgs):
                 line = pygame.Rect(box.x, box.y + 6 + i * (size + 4), box.width, size + 4)
                 surface.blit(img, img.get_rect(center=line.center))

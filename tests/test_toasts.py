@@ -78,3 +78,57 @@ def test_a_line_far_too_long_is_cut_in_a_few_measures_not_one_a_character(monkey
     assert cut.endswith("…") and theme.font(18).size(cut)[0] <= 300
     assert theme.font(18).size(cut[:-1] + "x…")[0] > 300  # as much as fits, no less
     assert len(measured) < 40
+
+
+def _toast_spans(h) -> list[tuple[int, int]]:
+    """The toasts' vertical spans as drawn: runs of their ink down the toast area's middle (a
+    row is inked if any of a few pixels there is: their letters are drawn in paper)."""
+    area = h.top.toast_area(h.app.size)
+    x, spans, start = area.centerx, [], None
+    for y in range(area.top, area.bottom + 1):
+        inked = any(tuple(h.app.screen.get_at((x + dx, y)))[:3] == theme.INK[:3]
+                    for dx in range(-12, 13, 3))
+        if inked and start is None:
+            start = y
+        if not inked and start is not None:
+            if y - start > 20:  # a box, not a letter's stroke
+                spans.append((start, y))
+            start = None
+    return spans
+
+
+def _play_scene_with_a_chat_toast(h) -> tuple[int, int]:
+    h.app.replace("setup", game_id="ataxx")
+    h.frame()
+    h.click_button("Start")
+    h.frames(3)
+    h.app.toast(CHAT)
+    h.frame()
+    (span,) = _toast_spans(h)
+    return h.top.toast_area(h.app.size).centerx, span[0] + 3
+
+
+def test_a_click_on_a_toast_puts_it_away_and_the_board_under_it_gets_no_click(h):
+    """A long chat line stood over the board's lowest row for its 11 s at 800x560."""
+    spot = _play_scene_with_a_chat_toast(h)
+    scene = h.top
+    got: list[int] = []
+    real = scene.handle_event
+    scene.handle_event = lambda event: (got.append(event.type), real(event))[1]
+    h.click(spot)
+    assert h.app.toasts == [] and _toast_spans(h) == []
+    assert pygame.MOUSEBUTTONDOWN not in got and pygame.MOUSEBUTTONUP not in got
+    h.click(spot)  # the toast gone, the same spot reaches the scene again
+    assert pygame.MOUSEBUTTONDOWN in got and pygame.MOUSEBUTTONUP in got
+
+
+def test_a_click_beside_a_toast_leaves_it_and_reaches_the_scene(h):
+    x, y = _play_scene_with_a_chat_toast(h)
+    h.app.toast("Rematch offered")
+    h.frame()
+    upper, lower = _toast_spans(h)
+    h.click((x, h.top.toast_area(h.app.size).top + 2))  # above both
+    assert [m for m, _until in h.app.toasts] == [CHAT, "Rematch offered"]
+    h.click((x, upper[0] + 3))  # the chat line, now above the newer one
+    assert [m for m, _until in h.app.toasts] == ["Rematch offered"]
+    assert len(_toast_spans(h)) == 1
