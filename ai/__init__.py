@@ -5,6 +5,7 @@ Every bot module keeps the contract `ai.base.Bot`:
     choose(view, legal, budget, level, rng) -> move
     choose_setup(view, budget, level, rng) -> setup   (ai.base.no_setup without a setup phase)
     OPENING_OPTION, OPENING_PLIES                     (how the arena varies openings)
+    KERNELS                                           (its compiled searches; NO_KERNELS: none)
 
 A bot sees the view of its own seat (docs/protocol.md) and the legal moves, never the state. It
 returns the best move found before budget.expired(); a search that runs out of time raises

@@ -365,6 +365,7 @@ def _prepare_tables(kernel: Any) -> None:
 
 
 KERNEL = Kernel("ai.ataxx_kernel", prepare=_prepare_tables)
+KERNELS = (KERNEL,)
 
 
 class _SharedTable(dict):

@@ -37,6 +37,7 @@ VALUES = {
     "china": {"K": 100, "A": 50, "E": 25, "R": 12, "N": 6, "C": 5, "P": 3},
 }
 KERNEL = Kernel("ai.banqi_kernel")
+KERNELS = (KERNEL,)
 MAX_DEPTH = 60  # the deepening goes on until the budget is spent (Easy: depth 1)
 LOST = -1000.0  # no pieces, or none that can move (plus the plies to get there)
 WON = 900.0  # a score beyond this is a win or a loss found

@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, cast, runtime_checkable
 
+from ai.compiled import Kernel
 from game import registry
 from game.match import Level
 
@@ -73,6 +74,9 @@ class Bot(Protocol):
     OPENING_OPTION: str | None
     # Random plies played after the first round of arena openings (0: none).
     OPENING_PLIES: int
+    # The compiled searches the bot runs (NO_KERNELS: none): a review loads them before its
+    # first position's time starts, not in it.
+    KERNELS: tuple[Kernel, ...]
 
     def choose(self, view: dict, legal: list, budget: Budget, level: Level,
                rng: random.Random) -> Any:
@@ -111,6 +115,7 @@ class Appraisal:
 # The defaults a bot module assigns when the game has no use for the member.
 NO_OPENING_OPTION: str | None = None
 NO_OPENING_PLIES = 0
+NO_KERNELS: tuple[Kernel, ...] = ()
 
 
 def no_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> Any:

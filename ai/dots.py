@@ -11,6 +11,7 @@ import math
 import random
 
 from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
+from ai.dots_chains import KERNEL as CHAINS_KERNEL
 from ai.dots_chains import (  # what a line does: one set of helpers for both searches
     captures,
     chain_move,
@@ -27,6 +28,7 @@ from game.rules.dots import Geometry, completed, geometry
 
 OPENING_OPTION = NO_OPENING_OPTION
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = (KERNEL, CHAINS_KERNEL)  # the exact search, and Hard's chain search
 choose_setup = no_setup
 EXACT_LINES = 18  # positions with at most this many undrawn lines are searched exactly
 SAFE_SEARCH = 12  # the fight for the last safe line is searched when this few remain

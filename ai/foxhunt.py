@@ -22,11 +22,20 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline, no_setup
+from ai.base import (
+    NO_KERNELS,
+    NO_OPENING_OPTION,
+    NO_OPENING_PLIES,
+    Appraisal,
+    Budget,
+    Deadline,
+    no_setup,
+)
 from game.rules import foxhunt as rules
 
 OPENING_OPTION = NO_OPENING_OPTION
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = NO_KERNELS
 choose_setup = no_setup
 MAX_STATES = 200_000  # programme states before the estimate samples instead
 SURE = 1 - 1e-9

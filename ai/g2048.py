@@ -56,6 +56,7 @@ GROWTH = 5.0  # how much longer the next depth takes, before two depths have bee
 # finished can still change the answer.
 START_SHARE = 0.4
 KERNEL = Kernel("ai.g2048_kernel")
+KERNELS = (KERNEL,)
 MAX_CHILDREN = 3_000_000  # a level bigger than this is never started (memory)
 MIN_LEVEL = 2000  # a level cut shorter than this many children is not worth starting
 REST_SHARE = 2.5  # a level's last steps and back-up against its first steps, in time

@@ -16,12 +16,13 @@ import math
 import random
 from collections import deque
 
-from ai.base import NO_OPENING_OPTION, Appraisal, Budget, Deadline, no_setup
+from ai.base import NO_KERNELS, NO_OPENING_OPTION, Appraisal, Budget, Deadline, no_setup
 from game.rules import jungle as rules
 from game.rules.jungle import DENS, JUMPS, SIZE, STEPS, WATER, moves_on
 
 OPENING_OPTION = NO_OPENING_OPTION
 OPENING_PLIES = 2  # the game has no chance: vary arena openings with two random plies
+KERNELS = NO_KERNELS
 choose_setup = no_setup
 
 WIN = 100_000

@@ -22,11 +22,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline
+from ai.base import NO_KERNELS, NO_OPENING_OPTION, NO_OPENING_PLIES, Appraisal, Budget, Deadline
 from game.rules import planes as rules
 
 OPENING_OPTION = NO_OPENING_OPTION
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = NO_KERNELS
 CODE = {answer: k for k, answer in enumerate(rules.ANSWERS)}
 HEAD_BONUS = 1.5  # how much a likely head is worth against information, in trits
 BOOK = Path(__file__).parent / "data" / "planes_book.json"  # made by bench/planes_book.py

@@ -20,7 +20,8 @@ from __future__ import annotations
 import json
 import math
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
@@ -148,11 +149,13 @@ class Review(Steps):
     """One review of a match (a finished game, or any record). Run it off the loop thread."""
 
     def __init__(self, match: Match, settings: Settings = QUICK,
-                 cancel: threading.Event | None = None, first: int = 0):
+                 cancel: threading.Event | None = None, first: int = 0,
+                 now: Callable[[], float] = time.monotonic):
         super().__init__(match, settings, cancel, first)
         self.rules = match.rules
         self.bot = bot_module(match.game_id)
         self.limits = thresholds(match.game_id)
+        self.now = now  # the clock each position's time is read on (tests move their own)
 
     def appraise(self, state: Any, moves: list, share: float = 1.0) -> tuple[int, Appraisal]:
         """The seat to move in state, and Hard's judgement from that seat's view, with `share`
@@ -161,7 +164,9 @@ class Review(Steps):
         if seat is None:
             raise ValueError("a finished position has no mover to judge")
         view = self.rules.view(state, seat)
-        budget = Budget(self.settings.seconds * share, self.cancelled)
+        for kernel in self.bot.KERNELS:  # loaded (once) before the position's time starts: a
+            kernel.load()  # review's new process spent it loading (Dots' move 1 never exact)
+        budget = Budget(self.settings.seconds * share, self.cancelled, self.now)
         return seat, self.bot.appraise(view, moves, budget, self.settings.limit)
 
     def run(self) -> Iterator[Progress]:

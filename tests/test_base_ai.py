@@ -19,6 +19,7 @@ from ai.base import (
     no_setup,
     opening_plan,
 )
+from ai.compiled import Kernel
 from ai.dots_solver import Memo
 from game import registry
 from game.rules import ataxx as ataxx_rules
@@ -33,8 +34,8 @@ CHOOSE_SETUP = ["view", "budget", "level", "rng"]
 
 
 def test_bot_contract_lists_its_members():
-    assert sorted(bot_members()) == ["OPENING_OPTION", "OPENING_PLIES", "appraise", "choose",
-                                     "choose_setup"]
+    assert sorted(bot_members()) == ["KERNELS", "OPENING_OPTION", "OPENING_PLIES", "appraise",
+                                     "choose", "choose_setup"]
 
 
 def test_every_game_has_a_bot_that_keeps_the_contract(race):
@@ -50,6 +51,8 @@ def test_every_game_has_a_bot_that_keeps_the_contract(race):
         assert option is None or option in [o.key for o in rules.OPTIONS], game_id
         assert type(bot.OPENING_PLIES) is int and bot.OPENING_PLIES >= 0, game_id
         assert opening_plan(game_id) == (option, bot.OPENING_PLIES)
+        assert type(bot.KERNELS) is tuple, game_id
+        assert all(isinstance(k, Kernel) for k in bot.KERNELS), game_id
 
 
 def test_no_setup_refuses():

@@ -320,3 +320,32 @@ def test_a_drop_is_classed_as_the_file_keeps_it():
     for drop in (at - 4e-5, at - 6e-5, at + 4e-5):
         e = job.entry(0, 0, "b6", Appraisal(0.6, (0.6 - drop,), "b6"))
         assert e["class"] == classify(e["drop"], limits), (drop, e)
+
+
+def test_a_reviews_first_position_gets_its_whole_time_however_long_the_kernels_take_to_load(
+        monkeypatch):
+    """A review runs in a new process, where loading the compiled search ate the first
+    position's time: Dots' first move was never judged exactly (helper-37, a 1x1 game: move 1
+    read "as good as the best move", the others "=" exact). Here the load takes 5 s of a clock
+    that moves only then."""
+    from ai import dots_solver
+    from tests.fakes.wire import Clock
+
+    clock, real = Clock(), dots_solver.KERNEL.load
+    loads: list[float] = []
+
+    def slow_first_load():
+        if not loads:
+            clock.t += 5.0
+        loads.append(clock.t)
+        return real()
+
+    monkeypatch.setattr(dots_solver.KERNEL, "load", slow_first_load)
+    match = Match("dots", {"rows": 1, "cols": 1})
+    for line in (1, 2, 0, 3):
+        match.play(line)
+    job = Review(match, Settings(seconds=0.12), now=clock)
+    for _ in job.run():
+        pass
+    assert loads and job.result is not None
+    assert [ply["exact"] for ply in job.result["plies"]] == [True] * 4

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal
+from ai.base import NO_KERNELS, NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal
 from game.i18n import Text
 from game.rules import (
     Outcome,
@@ -120,6 +120,7 @@ def move_from_wire(wire):
 
 OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = NO_KERNELS
 appraise = no_appraisal
 
 

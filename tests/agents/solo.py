@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
+from ai.base import NO_KERNELS, NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
 from game.i18n import Text
 from game.rules import (
     Outcome,
@@ -92,6 +92,7 @@ def move_from_wire(wire):
 
 OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = NO_KERNELS
 appraise = no_appraisal
 choose_setup = no_setup
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 
 import pygame
 
-from ai.base import NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
+from ai.base import NO_KERNELS, NO_OPENING_OPTION, NO_OPENING_PLIES, no_appraisal, no_setup
 from client.boards.base import BoardBase
 from game.i18n import Text
 from game.rules import (
@@ -130,6 +130,7 @@ class Board(BoardBase):
 
 OPENING_OPTION = NO_OPENING_OPTION  # the bot contract (ai.base.Bot)
 OPENING_PLIES = NO_OPENING_PLIES
+KERNELS = NO_KERNELS
 appraise = no_appraisal
 choose_setup = no_setup
 

@@ -11,6 +11,7 @@ from game.rules import Outcome, RulesError, Termination
 from tests.fakes.race import (  # noqa: F401 - the rest of the contract is race's
     CHANCE,
     HIDDEN,
+    KERNELS,
     OPENING_OPTION,
     OPENING_PLIES,
     OPTIONS,
