@@ -146,6 +146,27 @@ def test_opens_from_a_replay_without_a_review_and_keeps_it(h):
     assert kept is not None and kept["plies"] == scene.doc["plies"]
 
 
+def test_back_from_a_review_the_replay_shows_the_move_the_review_was_left_at(h):
+    """helper-37: the review left at 2/4, Back reopened the replay at 3/4, where it had been."""
+    match = played(12)
+    replay.save_replay(match, 10.0)
+    h.app.push("replays")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    player = h.top
+    player.seek(5)
+    h.click_button("Review")
+    scene = h.top
+    finish(h, scene)
+    h.key(pygame.K_LEFT)
+    h.key(pygame.K_LEFT)
+    assert scene.ply == 3
+    h.click_button("Back")
+    assert h.top is player and player.ply == 3
+    h.key(pygame.K_RIGHT)  # and it steps on from there
+    assert player.ply == 4
+
+
 def test_a_stored_review_opens_without_running_again(h, monkeypatch):
     match = played(12)
     path = replay.save_replay(match, 10.0)

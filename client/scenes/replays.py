@@ -378,9 +378,11 @@ class ReplayPlayerScene(Scene):
             self.show(forward)
 
     def review(self) -> None:
-        """Hard's judgement of every move, at the move shown (client/scenes/review.py)."""
+        """Hard's judgement of every move, at the move shown (client/scenes/review.py); back
+        here, the move the review was left at."""
         self.playing = False
-        self.app.push("review", match=self.match, path=self.path, ply=self.ply)
+        self.app.push("review", match=self.match, path=self.path, ply=self.ply,
+                      left_at=self.seek)
 
     def toggle_play(self) -> None:
         self.playing = not self.playing

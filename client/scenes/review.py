@@ -8,6 +8,7 @@ and a second opening reads it back instead of judging the game again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,9 +90,11 @@ class ReviewScene(Scene):
     """A finished game with Hard's judgement: the graph, marked moves, the better move."""
 
     def __init__(self, app: App, match: Match, path: Path | str | None = None,
-                 ply: int | None = None, reviewer: type[Review] | None = None):
+                 ply: int | None = None, reviewer: type[Review] | None = None,
+                 left_at: Callable[[int], None] | None = None):
         super().__init__(app)
         self.match = match
+        self.left_at = left_at  # told the move shown when the review closes (a replay follows)
         self.path = Path(path) if path is not None else None
         self.reviewer = reviewer or REVIEWER
         rules = match.rules
@@ -438,6 +441,8 @@ class ReviewScene(Scene):
     _shown = 0
 
     def close(self) -> None:
+        if self.left_at is not None:
+            self.left_at(self.ply)
         self.worker.cancel()
         if self.job is not None:
             self.job.cancel()
