@@ -196,6 +196,31 @@ def test_a_stored_review_is_found_for_a_match_without_its_path(h, monkeypatch):
     assert again.stored
 
 
+def test_while_the_analysis_runs_no_mark_stands_beyond_the_graphs_line(h):
+    """helper-37: at 43% of a Deep analysis a blunder's dot stood in the graph's empty part,
+    drawn on the value before the move at the position after it."""
+    ScriptedReview.gate = threading.Semaphore(0)
+    match = played(12)
+    scene = open_review(h, match)
+    h.wait_until(lambda: scene.job is not None)
+    ScriptedReview.gate.release(BLUNDERS[0] + 1)  # up to the first blunder: its after unknown
+    h.wait_until(lambda: scene.job.progress.done == BLUNDERS[0] + 1)
+    h.frames(2)
+    points = scene.points()
+    end = max(i for i, v in enumerate(points) if v is not None)
+    assert end == BLUNDERS[0]  # the line stops at the position before the blunder
+    g, colour = scene.graph, review_scene.CLASS_COLOURS["blunder"]
+    beyond = [(x, y) for x in range(int(scene.x_of(end)) + 8, g.right - 2)
+              for y in range(g.y + 2, g.bottom - 2)
+              if tuple(h.app.screen.get_at((x, y)))[:3] == tuple(colour)[:3]]
+    assert beyond == []
+    ScriptedReview.gate.release(1)  # the next position judged: the mark comes, on the line
+    h.wait_until(lambda: scene.job.progress.done == BLUNDERS[0] + 2)
+    h.frames(2)
+    assert [(cls, ply) for cls, ply, _v in scene.marks(scene.points(), 10.0)] == \
+        [("blunder", BLUNDERS[0] + 1)]
+
+
 def test_progress_advances_and_cancel_stops_the_worker(h):
     ScriptedReview.gate = threading.Semaphore(0)
     match = played(12)

@@ -688,6 +688,20 @@ class ReviewScene(Scene):
             out[n] = 0.5 if out_.winner is None else float(out_.winner == 0)
         return out
 
+    def marks(self, points: list[float | None], spacing: float) -> list[tuple[str, int, float]]:
+        """The graph's marks: each marked move's class, and the position after it and its
+        value, once the line reaches it (while the analysis runs, a mark drawn on the value
+        before stood beyond the line's end); inaccuracies only where the marks have room."""
+        out = []
+        for e in self.plies:
+            cls, after = e.get("class", "ok"), e["ply"] + 1
+            if e.get("kind") != "move" or cls == "ok" or (cls == "inaccuracy" and spacing < 3):
+                continue
+            v = points[after] if after < len(points) else None
+            if v is not None:
+                out.append((cls, after, v))
+        return out
+
     def ended_by_rules(self) -> bool:
         return self.rules.outcome(self.match.states[-1]) is not None
 
@@ -748,15 +762,8 @@ class ReviewScene(Scene):
         # inaccuracies are left to the move list
         spacing = (g.width - 16) / max(1, len(self.match.moves))
         radius = max(2, min(5, round(spacing * 0.8)))
-        for e in self.plies:
-            cls = e.get("class", "ok")
-            if e.get("kind") != "move" or cls == "ok" or (cls == "inaccuracy" and spacing < 3):
-                continue
-            v = points[e["ply"] + 1] if e["ply"] + 1 < len(points) else None
-            v = v if v is not None else points[e["ply"]]
-            if v is None:
-                continue
-            centre = (int(self.x_of(e["ply"] + 1)), int(y_of(v)))
+        for cls, ply, v in self.marks(points, spacing):
+            centre = (int(self.x_of(ply)), int(y_of(v)))
             r = radius if cls == "blunder" else max(2, radius - 1)
             pygame.draw.circle(surface, CLASS_COLOURS[cls], centre, r)
             if r > 2:
