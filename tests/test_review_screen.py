@@ -22,6 +22,7 @@ from client.scenes.dialog import ConfirmScene
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayPlayerScene
 from client.scenes.review import ReviewScene
+from client.ui import theme
 from game import registry, replay
 from game.i18n import DEFAULT_NAMES
 from game.match import Match, Seat
@@ -167,6 +168,53 @@ def test_back_from_a_review_the_replay_shows_the_move_the_review_was_left_at(h):
     assert player.ply == 4
 
 
+def _marks_drawn(h, monkeypatch, player) -> list[str]:
+    """The marks the replay's move list draws (every move row shown, the list at its start)."""
+    drawn: list[str] = []
+    real = theme.text
+    monkeypatch.setattr(theme, "text",
+                        lambda s, text, *a, **k: (drawn.append(text), real(s, text, *a, **k))[1])
+    player._draw_moves(h.app.screen)
+    monkeypatch.setattr(theme, "text", real)
+    return [t for t in drawn if t in theme.MOVE_MARKS.values()]
+
+
+def test_a_replay_marks_its_moves_as_the_review_kept_with_it_classed_them(h, monkeypatch):
+    """helper-37: "analysis done, kept in the replay", and the replay's move list showed none
+    of its marks."""
+    match = played(12)
+    path = replay.save_replay(match, 10.0)
+    job = ScriptedReview(match, QUICK)
+    for _step in job.run():
+        pass
+    replay.store_review(path, job.result)
+    h.app.push("replays")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    player = h.top
+    assert isinstance(player, ReplayPlayerScene)
+    h.frame()
+    assert [i for i, c in enumerate(player.classes) if c == "blunder"] == list(BLUNDERS)
+    assert _marks_drawn(h, monkeypatch, player) == ["??"] * len(BLUNDERS)
+
+
+def test_a_review_run_from_a_replay_marks_its_moves_there_once_done(h, monkeypatch):
+    match = played(12)
+    replay.save_replay(match, 10.0)
+    h.app.push("replays")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    player = h.top
+    h.frame()
+    assert _marks_drawn(h, monkeypatch, player) == []
+    h.click_button("Review")
+    finish(h, h.top)
+    h.click_button("Back")
+    assert h.top is player
+    h.frame()
+    assert _marks_drawn(h, monkeypatch, player) == ["??"] * len(BLUNDERS)
+
+
 def test_a_stored_review_opens_without_running_again(h, monkeypatch):
     match = played(12)
     path = replay.save_replay(match, 10.0)
@@ -209,7 +257,7 @@ def test_while_the_analysis_runs_no_mark_stands_beyond_the_graphs_line(h):
     points = scene.points()
     end = max(i for i, v in enumerate(points) if v is not None)
     assert end == BLUNDERS[0]  # the line stops at the position before the blunder
-    g, colour = scene.graph, review_scene.CLASS_COLOURS["blunder"]
+    g, colour = scene.graph, theme.MARK_COLOURS["blunder"]
     beyond = [(x, y) for x in range(int(scene.x_of(end)) + 8, g.right - 2)
               for y in range(g.y + 2, g.bottom - 2)
               if tuple(h.app.screen.get_at((x, y)))[:3] == tuple(colour)[:3]]

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.review import DEEP, QUICK, reusable
 from ai.worker import Worker
 from client.scenes.base import Scene, above, error_words, start_match
 from client.ui import paper, theme
@@ -229,12 +230,12 @@ class ReplayBrowserScene(_FileListScene):
             return
         entry = self.entries[self.selected]
         try:
-            match, _body = replay.load_replay(entry.path)
+            match, body = replay.load_replay(entry.path)
         except storage.FileError:
             self.app.toast(storage.unreadable(entry.path.stem, storage.set_aside(entry.path)).say())
             self.reload()
             return
-        self.app.push("replay", match=match, path=entry.path)
+        self.app.push("replay", match=match, path=entry.path, review=replay.stored_review(body))
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.filter.handle_event(event, focused=event.type == pygame.KEYDOWN and
@@ -320,10 +321,12 @@ class LoadGameScene(ContinueScene):
 class ReplayPlayerScene(Scene):
     """Step through a finished match: its states are rebuilt, nothing is played again."""
 
-    def __init__(self, app: App, match: Match, path=None):
+    def __init__(self, app: App, match: Match, path=None, review: dict | None = None):
         super().__init__(app)
         self.match = match
         self.path = path  # the replay file, where a review is kept (None: looked for)
+        self.classes: list[str] = []  # each move's class in the review kept with it, if any
+        self.take_review(review)
         self.ply = 0
         self.playing = False
         self.speed_index = 1
@@ -382,7 +385,18 @@ class ReplayPlayerScene(Scene):
         here, the move the review was left at."""
         self.playing = False
         self.app.push("review", match=self.match, path=self.path, ply=self.ply,
-                      left_at=self.seek)
+                      left_at=self.back_from_review)
+
+    def back_from_review(self, ply: int, review: dict | None) -> None:
+        self.take_review(review)
+        self.seek(ply)
+
+    def take_review(self, review: dict | None) -> None:
+        """Mark the moves as a finished review of this match classed them (?!, ?, ??)."""
+        if review is None or not any(reusable(review, self.match, s) for s in (QUICK, DEEP)):
+            return
+        self.classes = [e.get("class", "ok") if isinstance(e, dict) else "ok"
+                        for e in review["plies"]]
 
     def toggle_play(self) -> None:
         self.playing = not self.playing
@@ -522,5 +536,9 @@ class ReplayPlayerScene(Scene):
                         and viewer not in (None, mover):
                     text = _("setup")
                 label = " ".join(part for part in (f"{ply}.", name, text) if part)
+            cls = self.classes[ply - 1] if 0 < ply <= len(self.classes) else "ok"
+            if cls in theme.MOVE_MARKS:
+                theme.text(surface, theme.MOVE_MARKS[cls], (rect.right - 8, rect.centery), 16,
+                           theme.MARK_COLOURS[cls], bold=True, anchor="midright")
             theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
 

@@ -44,8 +44,6 @@ REVIEWER: type[Review] | type[ProcessReview] = ProcessReview
 DEPTHS = {"quick": QUICK, "deep": DEEP}
 CLASS_NAMES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"),
                "blunder": N_("Blunder")}
-CLASS_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-CLASS_COLOURS = {"inaccuracy": (206, 160, 30), "mistake": theme.ACCENT, "blunder": theme.BAD}
 PERCENT_UNITS = ("win chance", "survival")  # units that are a share, said as a percentage
 
 
@@ -91,10 +89,12 @@ class ReviewScene(Scene):
 
     def __init__(self, app: App, match: Match, path: Path | str | None = None,
                  ply: int | None = None, reviewer: type[Review] | None = None,
-                 left_at: Callable[[int], None] | None = None):
+                 left_at: Callable[[int, dict | None], None] | None = None):
         super().__init__(app)
         self.match = match
-        self.left_at = left_at  # told the move shown when the review closes (a replay follows)
+        # told, when the review closes, the move it shows and its finished review, if any (the
+        # replay it was opened from follows both)
+        self.left_at = left_at
         self.path = Path(path) if path is not None else None
         self.reviewer = reviewer or REVIEWER
         rules = match.rules
@@ -442,7 +442,7 @@ class ReviewScene(Scene):
 
     def close(self) -> None:
         if self.left_at is not None:
-            self.left_at(self.ply)
+            self.left_at(self.ply, self.doc)
         self.worker.cancel()
         if self.job is not None:
             self.job.cancel()
@@ -597,7 +597,7 @@ class ReviewScene(Scene):
         exact = bool(e.get("exact"))
         head = (_("{move}: {verdict} (exact)") if exact else _("{move}: {verdict}")).format(
             move=name, verdict=verdict)
-        out.append((head, CLASS_COLOURS.get(cls, theme.GOOD)))
+        out.append((head, theme.MARK_COLOURS.get(cls, theme.GOOD)))
         values = (_("Exactly {before} with the best move, {after} with this one (worked out to "
                     "the end)") if exact else
                   _("Expected result {before} with the best move, {after} with this one"))
@@ -765,7 +765,7 @@ class ReviewScene(Scene):
         for cls, ply, v in self.marks(points, spacing):
             centre = (int(self.x_of(ply)), int(y_of(v)))
             r = radius if cls == "blunder" else max(2, radius - 1)
-            pygame.draw.circle(surface, CLASS_COLOURS[cls], centre, r)
+            pygame.draw.circle(surface, theme.MARK_COLOURS[cls], centre, r)
             if r > 2:
                 pygame.draw.circle(surface, theme.INK, centre, r, 1)
         paper.rect(surface, theme.INK_SOFT, g, 1)
@@ -875,7 +875,7 @@ class ReviewScene(Scene):
         for seat in range(self.rules.PLAYERS):
             mine = [e.get("class") for e in self.plies
                     if e.get("kind") == "move" and e.get("seat") == seat]
-            marks = "  ".join(f"{CLASS_MARKS[c]} {sum(1 for m in mine if m == c)}"
+            marks = "  ".join(f"{theme.MOVE_MARKS[c]} {sum(1 for m in mine if m == c)}"
                               for c in ("blunder", "mistake", "inaccuracy"))
             who = seat_title(self.match, seat) if self.rules.PLAYERS > 1 else _("Moves")
             out.append(_("{who}: {marks}").format(who=who, marks=marks))
@@ -890,8 +890,9 @@ class ReviewScene(Scene):
             e = self.entry(ply - 1) if ply else None
             if e is not None and e.get("class", "ok") != "ok":
                 cls = e["class"]
-                drawn = theme.text(surface, CLASS_MARKS[cls], (right, rect.centery),
-                                   self.px(16), CLASS_COLOURS[cls], bold=True, anchor="midright")
+                drawn = theme.text(surface, theme.MOVE_MARKS[cls], (right, rect.centery),
+                                   self.px(16), theme.MARK_COLOURS[cls], bold=True,
+                                   anchor="midright")
                 right = drawn.x - 4
             if e is not None and e.get("exact"):
                 drawn = theme.text(surface, "=", (right, rect.centery), self.px(14),

@@ -23,6 +23,9 @@ ACCENT = (214, 120, 40)
 GOOD = (60, 150, 80)
 BAD = (200, 60, 60)
 SEAT_COLORS = ((196, 60, 60), (52, 96, 180))  # seat 0 red ink, seat 1 blue ink
+# a reviewed move's class as the move lists mark it, in its colour
+MOVE_MARKS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+MARK_COLOURS = {"inaccuracy": (206, 160, 30), "mistake": ACCENT, "blunder": BAD}
 
 
 def light(colour: tuple[int, int, int], share: float = 0.62) -> tuple[int, int, int]:
