@@ -328,9 +328,34 @@ def review(match: Match, settings: Settings = QUICK) -> dict:
 
 
 def reusable(stored: dict | None, match: Match, settings: Settings) -> bool:
-    """Whether a review stored with a replay answers for this match at these settings."""
+    """Whether a review stored with a replay answers for this match at these settings (and
+    is made as a review makes one: the file may be crafted)."""
     return (isinstance(stored, dict) and stored.get("version") == VERSION
             and stored.get("game") == match.game_id and stored.get("first") == 0
             and stored.get("settings") == settings.to_dict()
             and isinstance(stored.get("plies"), list)
-            and len(stored["plies"]) == len(match.moves))
+            and len(stored["plies"]) == len(match.moves)
+            and all(_well_formed(e, ply, match.rules.PLAYERS)
+                    for ply, e in enumerate(stored["plies"]))
+            and _summary_well_formed(stored.get("summary")))
+
+
+def _number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _well_formed(entry: Any, ply: int, players: int) -> bool:
+    """An entry of this ply with the kinds and numbers the screens read (Review.entry)."""
+    if not isinstance(entry, dict) or entry.get("ply") != ply or type(entry.get("ply")) is not int:
+        return False
+    seat, kind = entry.get("seat"), entry.get("kind")
+    if kind in ("setup", "skipped"):
+        return seat is None or type(seat) is int
+    return (kind == "move" and type(seat) is int and 0 <= seat < players
+            and any(entry.get("class") == c for c in CLASSES)
+            and all(_number(entry.get(k)) for k in ("before", "after", "drop"))
+            and isinstance(entry.get("line", []), list) and type(entry.get("exact")) is bool)
+
+
+def _summary_well_formed(summary: Any) -> bool:
+    return isinstance(summary, dict) and isinstance(summary.get("lost_at", {}), dict)

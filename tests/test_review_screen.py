@@ -791,6 +791,34 @@ def test_a_better_move_goes_while_the_move_is_judged_again(h):
     assert scene.has_better  # judged again: it is back
 
 
+@pytest.mark.parametrize("field, value", [
+    ("class", "weird"), ("class", ["x"]), ("class", {"a": 1}), ("class", 7),
+    ("seat", 5), ("seat", "0"), ("before", "0.5"), ("after", None), ("drop", float("nan")),
+    ("ply", 0), ("kind", ["move"]), ("exact", "yes"), ("line", 3),
+])
+def test_a_crafted_stored_review_is_not_shown_and_crashes_nothing(h, monkeypatch, field, value):
+    """A review read back from a crafted replay crashed the review screen on its move list
+    ("class": "weird" a KeyError, a list a TypeError). One a review would not have written is
+    analysed again, and the replay marks none of its moves."""
+    match = played(12)
+    path = replay.save_replay(match, 10.0)
+    job = ScriptedReview(match, QUICK)
+    for _step in job.run():
+        pass
+    doc = job.result
+    doc["plies"][BLUNDERS[0]][field] = value
+    replay.store_review(path, doc)
+    scene = open_review(h, match, path=path)
+    finish(h, scene)
+    scene.seek(BLUNDERS[0] + 1)
+    h.frames(2)
+    assert not scene.stored  # made again, and kept in place of the crafted one
+    h.app.pop()
+    h.app.push("replay", match=match, path=path, review=doc)
+    h.frames(2)
+    assert h.top.classes == []
+
+
 @pytest.mark.parametrize("entry", [
     {"details": {"boxes": 5}, "figures": {"best": {"boxes": [1, 2]}}},
     {"details": {"boxes": [1, 2]}, "figures": {"best": 7}},
