@@ -354,7 +354,14 @@ def _well_formed(entry: Any, ply: int, players: int) -> bool:
     return (kind == "move" and type(seat) is int and 0 <= seat < players
             and any(entry.get("class") == c for c in CLASSES)
             and all(_number(entry.get(k)) for k in ("before", "after", "drop"))
-            and isinstance(entry.get("line", []), list) and type(entry.get("exact")) is bool)
+            and isinstance(entry.get("line", []), list) and type(entry.get("exact")) is bool
+            and _truth_well_formed(entry.get("truth", {})))
+
+
+def _truth_well_formed(truth: Any) -> bool:
+    """A hidden game's values once the move's answer was known (Review.truth), if any."""
+    return isinstance(truth, dict) and all(
+        truth.get(k) is None or _number(truth.get(k)) for k in ("after", "best_after"))
 
 
 def _summary_well_formed(summary: Any) -> bool:

@@ -794,7 +794,8 @@ def test_a_better_move_goes_while_the_move_is_judged_again(h):
 @pytest.mark.parametrize("field, value", [
     ("class", "weird"), ("class", ["x"]), ("class", {"a": 1}), ("class", 7),
     ("seat", 5), ("seat", "0"), ("before", "0.5"), ("after", None), ("drop", float("nan")),
-    ("ply", 0), ("kind", ["move"]), ("exact", "yes"), ("line", 3),
+    ("ply", 0), ("kind", ["move"]), ("exact", "yes"), ("line", 3), ("truth", [1]),
+    ("truth", {"after": "x"}),
 ])
 def test_a_crafted_stored_review_is_not_shown_and_crashes_nothing(h, monkeypatch, field, value):
     """A review read back from a crafted replay crashed the review screen on its move list
