@@ -395,8 +395,7 @@ class ReplayPlayerScene(Scene):
         """Mark the moves as a finished review of this match classed them (?!, ?, ??)."""
         if review is None or not any(reusable(review, self.match, s) for s in (QUICK, DEEP)):
             return
-        self.classes = [e.get("class", "ok") if isinstance(e, dict) else "ok"
-                        for e in review["plies"]]
+        self.classes = [e.get("class", "ok") for e in review["plies"]]  # dicts: reusable
 
     def toggle_play(self) -> None:
         self.playing = not self.playing
