@@ -109,6 +109,25 @@ def finish(h, scene: ReviewScene) -> None:
     h.wait_until(lambda: scene.state == "done")
 
 
+def scripted_review(match: Match) -> dict:
+    """The scripted review of the match, as a finished run leaves it."""
+    job = ScriptedReview(match, QUICK)
+    for _step in job.run():
+        pass
+    assert job.result is not None
+    return job.result
+
+
+def open_replay(h) -> ReplayPlayerScene:
+    """The newest replay opened from the replay browser, as a player does."""
+    h.app.push("replays")
+    h.wait_until(lambda: not h.top.loading)
+    h.key(pygame.K_RETURN)
+    player = h.top
+    assert isinstance(player, ReplayPlayerScene)
+    return player
+
+
 def test_opens_from_the_result_card(h):
     from client.scenes.base import start_match
     match = played(200)  # to its end
@@ -131,11 +150,7 @@ def test_opens_from_a_replay_without_a_review_and_keeps_it(h):
     path = replay.save_replay(match, 10.0)
     _m, body = replay.load_replay(path)
     assert replay.stored_review(body) is None  # an older replay: no review in it
-    h.app.push("replays")
-    h.wait_until(lambda: not h.top.loading)
-    h.key(pygame.K_RETURN)
-    player = h.top
-    assert isinstance(player, ReplayPlayerScene)
+    player = open_replay(h)
     player.seek(5)
     h.click_button("Review")
     scene = h.top
@@ -151,10 +166,7 @@ def test_back_from_a_review_the_replay_shows_the_move_the_review_was_left_at(h):
     """helper-37: the review left at 2/4, Back reopened the replay at 3/4, where it had been."""
     match = played(12)
     replay.save_replay(match, 10.0)
-    h.app.push("replays")
-    h.wait_until(lambda: not h.top.loading)
-    h.key(pygame.K_RETURN)
-    player = h.top
+    player = open_replay(h)
     player.seek(5)
     h.click_button("Review")
     scene = h.top
@@ -183,16 +195,8 @@ def test_a_replay_marks_its_moves_as_the_review_kept_with_it_classed_them(h, mon
     """helper-37: "analysis done, kept in the replay", and the replay's move list showed none
     of its marks."""
     match = played(12)
-    path = replay.save_replay(match, 10.0)
-    job = ScriptedReview(match, QUICK)
-    for _step in job.run():
-        pass
-    replay.store_review(path, job.result)
-    h.app.push("replays")
-    h.wait_until(lambda: not h.top.loading)
-    h.key(pygame.K_RETURN)
-    player = h.top
-    assert isinstance(player, ReplayPlayerScene)
+    replay.store_review(replay.save_replay(match, 10.0), scripted_review(match))
+    player = open_replay(h)
     h.frame()
     assert [i for i, c in enumerate(player.classes) if c == "blunder"] == list(BLUNDERS)
     assert _marks_drawn(h, monkeypatch, player) == ["??"] * len(BLUNDERS)
@@ -201,10 +205,7 @@ def test_a_replay_marks_its_moves_as_the_review_kept_with_it_classed_them(h, mon
 def test_a_review_run_from_a_replay_marks_its_moves_there_once_done(h, monkeypatch):
     match = played(12)
     replay.save_replay(match, 10.0)
-    h.app.push("replays")
-    h.wait_until(lambda: not h.top.loading)
-    h.key(pygame.K_RETURN)
-    player = h.top
+    player = open_replay(h)
     h.frame()
     assert _marks_drawn(h, monkeypatch, player) == []
     h.click_button("Review")
@@ -218,10 +219,7 @@ def test_a_review_run_from_a_replay_marks_its_moves_there_once_done(h, monkeypat
 def test_a_stored_review_opens_without_running_again(h, monkeypatch):
     match = played(12)
     path = replay.save_replay(match, 10.0)
-    job = ScriptedReview(match, QUICK)
-    for _step in job.run():
-        pass
-    replay.store_review(path, job.result)
+    replay.store_review(path, scripted_review(match))
     monkeypatch.setattr(review_scene, "REVIEWER", Refusing)
     scene = open_review(h, match, path=path)
     finish(h, scene)  # a failure to read would leave it "failed", a run would raise
@@ -803,10 +801,7 @@ def test_a_crafted_stored_review_is_not_shown_and_crashes_nothing(h, monkeypatch
     analysed again, and the replay marks none of its moves."""
     match = played(12)
     path = replay.save_replay(match, 10.0)
-    job = ScriptedReview(match, QUICK)
-    for _step in job.run():
-        pass
-    doc = job.result
+    doc = scripted_review(match)
     doc["plies"][BLUNDERS[0]][field] = value
     replay.store_review(path, doc)
     scene = open_review(h, match, path=path)
