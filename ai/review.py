@@ -346,7 +346,7 @@ def _number(value: Any) -> bool:
 
 def _well_formed(entry: Any, ply: int, players: int) -> bool:
     """An entry of this ply with the kinds and numbers the screens read (Review.entry)."""
-    if not isinstance(entry, dict) or entry.get("ply") != ply or type(entry.get("ply")) is not int:
+    if not isinstance(entry, dict) or type(entry.get("ply")) is not int or entry["ply"] != ply:
         return False
     seat, kind = entry.get("seat"), entry.get("kind")
     if kind in ("setup", "skipped"):

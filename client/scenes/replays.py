@@ -537,7 +537,6 @@ class ReplayPlayerScene(Scene):
                 label = " ".join(part for part in (f"{ply}.", name, text) if part)
             cls = self.classes[ply - 1] if 0 < ply <= len(self.classes) else "ok"
             if cls in theme.MOVE_MARKS:
-                theme.text(surface, theme.MOVE_MARKS[cls], (rect.right - 8, rect.centery), 16,
-                           theme.MARK_COLOURS[cls], bold=True, anchor="midright")
+                theme.move_mark(surface, cls, (rect.right - 8, rect.centery), 16)
             theme.text(surface, label, (rect.x + 8, rect.centery), 16, anchor="midleft")
 

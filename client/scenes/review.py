@@ -889,10 +889,7 @@ class ReviewScene(Scene):
             right = rect.right - 8
             e = self.entry(ply - 1) if ply else None
             if e is not None and e.get("class", "ok") != "ok":
-                cls = e["class"]
-                drawn = theme.text(surface, theme.MOVE_MARKS[cls], (right, rect.centery),
-                                   self.px(16), theme.MARK_COLOURS[cls], bold=True,
-                                   anchor="midright")
+                drawn = theme.move_mark(surface, e["class"], (right, rect.centery), self.px(16))
                 right = drawn.x - 4
             if e is not None and e.get("exact"):
                 drawn = theme.text(surface, "=", (right, rect.centery), self.px(14),

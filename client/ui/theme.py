@@ -174,6 +174,12 @@ def text(surface: pygame.Surface, s: str, pos: tuple[int, int], size: int = 20,
     return rect
 
 
+def move_mark(surface: pygame.Surface, cls: str, right: tuple[int, int], size: int) -> pygame.Rect:
+    """A reviewed move's mark (?!, ?, ??) in its colour, its right edge's middle at `right`."""
+    return text(surface, MOVE_MARKS[cls], right, size, MARK_COLOURS[cls], bold=True,
+                anchor="midright")
+
+
 _NO_LINE_START = "，。、；：！？）」』》〉】…%,.;:!?)"
 
 
