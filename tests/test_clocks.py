@@ -196,6 +196,7 @@ def test_clocks_survive_leaving_and_continue_in_the_saves_extra_fields(h):
     title = h.top
     title.enter()
     title.continue_game()
+    h.wait_until(lambda: h.top is not title)  # read off the loop
     resumed = h.top
     assert isinstance(resumed, PlayScene) and resumed is not play
     assert resumed.time_control == "10+5"

@@ -55,8 +55,8 @@ def test_the_test_game_goes_menu_setup_play_result_replay(h):
     top, bottom = browser.describe(browser.entries[0])
     assert top.startswith("Race to the last") and "race" not in bottom
     h.key(pygame.K_RETURN)
+    h.wait_until(lambda: isinstance(h.top, ReplayPlayerScene))  # read off the loop
     player = h.top
-    assert isinstance(player, ReplayPlayerScene)
     assert player.match.moves == moves
     for _ in range(3):
         h.key(pygame.K_PLUS, "+")  # 8x

@@ -149,7 +149,7 @@ def test_seat_names_in_a_replay_are_cleaned_and_cut_in_the_browser_and_the_playe
         assert browser.entries[0].seats == ["Evil", "n" * NAME_MAX]
         h.frames(2)
         h.key(pygame.K_RETURN)
-        assert isinstance(h.top, player_scene)
+        h.wait_until(lambda: isinstance(h.top, player_scene))  # read off the loop
         assert [s.name for s in h.top.match.seats] == ["Evil", "n" * NAME_MAX]
         h.frames(3)
     finally:

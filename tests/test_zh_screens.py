@@ -429,7 +429,7 @@ def test_a_damaged_file_is_told_of_in_the_players_language(h, make):
     name, act = make()
     i18n.set_language("zh_CN")
     act(h)
-    h.frames(3)
+    h.wait_until(lambda: h.app.toasts)  # a file is read off the loop: the message comes after
     scene = h.app.top
     if getattr(scene, "loading", False):
         h.wait_until(lambda: not scene.loading)

@@ -7,11 +7,13 @@ Starting a local match (its seats' controllers, then the play scene) is here too
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import pygame
 
 from ai.base import DEFAULT_SECONDS, LEVEL_TITLES, LEVELS
+from ai.worker import Worker
 from game import saves, settings
 from game.i18n import _, system_error
 from game.match import Level, Match
@@ -97,6 +99,40 @@ class Scene:
 
 
 # --- starting a local match: its seats' controllers, then the play scene (opened by name)
+class Opener:
+    """Reads a file and rebuilds the game in it off the loop thread (a 2048 game of 30,000
+    moves takes seconds to replay), then hands the result to the scene's callback; the scene
+    polls it each frame and shows it is busy meanwhile."""
+
+    def __init__(self) -> None:
+        self._worker = Worker()
+        self._then: Callable[[Any], None] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self._then is not None
+
+    def open(self, read: Callable[[], Any], then: Callable[[Any], None]) -> None:
+        """Run read() on the worker; then(its value) on the loop thread once it is done. An
+        error read() raises is raised again from poll(), as it would have been in place."""
+        self._then = then
+        self._worker.submit(lambda _cancel: read())
+
+    def poll(self) -> None:
+        done = self._worker.poll()
+        if done is None or self._then is None:
+            return
+        then, self._then = self._then, None
+        if done.error is not None:
+            raise done.error
+        then(done.value)
+
+    def cancel(self) -> None:
+        """Drop the file being read: its callback never runs (the scene has gone)."""
+        self._worker.cancel()
+        self._then = None
+
+
 def level_seconds(level: str) -> float:
     """A bot's time a move: the settings' budget for Hard, in proportion for the others."""
     if level not in LEVELS:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pygame
 
 from ai.review import DEEP, QUICK, reusable
 from ai.worker import Worker
-from client.scenes.base import Scene, above, error_words, start_match
+from client.scenes.base import Opener, Scene, above, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, panel, scrollbar, sheet
 from game import registry, replay, saves, settings, storage
 from game.i18n import (
     N_,
+    Text,
     _,
     capitalized,
     format_datetime,
@@ -203,6 +205,14 @@ def _result_words(e: replay.ReplayEntry) -> str:
                         reason)
 
 
+def _read_replay(path: Path) -> tuple[Match, dict] | Text:
+    """The replay's match and body, or what to tell the player (the file is put aside)."""
+    try:
+        return replay.load_replay(path)
+    except storage.FileError:
+        return storage.unreadable(path.stem, storage.set_aside(path))
+
+
 class ReplayBrowserScene(_FileListScene):
     title = N_("Replays")
     empty_words = N_("No replays yet: every game played to its end is kept here.")
@@ -211,6 +221,7 @@ class ReplayBrowserScene(_FileListScene):
         self.filter = ChoiceRow(_("Game"), [(None, _("All"))] + [(g, _(registry.get(g).title))
                                                            for g in registry.available()],
                                 None, lambda _v: self.reload())
+        self.opener = Opener()
         super().__init__(app)
 
     def read_entries(self):
@@ -226,16 +237,35 @@ class ReplayBrowserScene(_FileListScene):
                 _("{when} · {moves} · {result}").format(when=when, moves=moves, result=line))
 
     def open_selected(self) -> None:
-        if not self.entries:
+        if not self.entries or self.opener.busy:
             return
-        entry = self.entries[self.selected]
-        try:
-            match, body = replay.load_replay(entry.path)
-        except storage.FileError:
-            self.app.toast(storage.unreadable(entry.path.stem, storage.set_aside(entry.path)).say())
+        path = self.entries[self.selected].path
+        self.opener.open(lambda: _read_replay(path), lambda got: self._opened(path, got))
+        self._show_opening()
+
+    def _opened(self, path: Path, got: tuple[Match, dict] | Text) -> None:
+        self._show_opening()
+        if isinstance(got, Text):
+            self.app.toast(got.say())
             self.reload()
             return
-        self.app.push("replay", match=match, path=entry.path, review=replay.stored_review(body))
+        match, body = got
+        self.app.push("replay", match=match, path=path, review=replay.stored_review(body))
+
+    def _show_opening(self) -> None:
+        """While a replay is read, its Open button says so and waits."""
+        button = self.for_an_entry[0]
+        button.label = _("Opening…") if self.opener.busy else _(self.open_words)
+        button.enabled = bool(self.entries) and not self.opener.busy
+
+    def update(self, dt: float) -> None:
+        super().update(dt)
+        self.opener.poll()
+        self._show_opening()  # a list read again meanwhile leaves Open waiting
+
+    def close(self) -> None:
+        super().close()
+        self.opener.cancel()
 
     def handle_event(self, event: pygame.event.Event) -> None:
         if self.filter.handle_event(event, focused=event.type == pygame.KEYDOWN and

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.worker import Worker
-from client.scenes.base import Scene, start_match
+from client.scenes.base import Opener, Scene, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, panel
 from game import APP_NAME, APP_VERSION, registry, saves, storage
-from game.i18n import _, ngettext, pgettext
+from game.i18n import Text, _, ngettext, pgettext
 from game.match import Match, Seat
 
 if TYPE_CHECKING:
@@ -30,6 +30,14 @@ def _listing() -> Listing:
     return saves.list_autosaves(), [e for e in saves.list_saves() if e.name.startswith("lan-")]
 
 
+def _read_save(entry: saves.SaveEntry) -> Match | Text:
+    """The game in a save, or what to tell the player (the file is put aside)."""
+    try:
+        return saves.load(entry.path)
+    except storage.FileError as exc:  # saves.load has put it aside (or it is gone)
+        return saves.unreadable(entry, exc.kept)
+
+
 def _names(listing: Listing) -> list[list[str]]:
     return [[e.name for e in entries] for entries in listing]
 
@@ -44,6 +52,7 @@ class TitleScene(Scene):
         self.listing: Listing = ([], [])  # what the buttons offer
         self.saves_seen = -1  # saves.changes() when it was listed
         self.looker = Worker()  # lists the folder again off the loop, for another arcade's saves
+        self.opener = Opener()  # reads and rebuilds the game Continue goes on with
         self.next_look = 0.0
         self.other_buttons: list[Button] = []
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))
@@ -69,7 +78,10 @@ class TitleScene(Scene):
             n = len(in_progress)
             label = _("Continue") if n == 1 else \
                 ngettext("Continue ({n} game)", "Continue ({n} games)", n).format(n=n)
-            self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c))
+            if self.opener.busy:
+                label = _("Opening…")
+            self.other_buttons.append(Button(label, self.continue_game, hotkey=pygame.K_c,
+                                             enabled=not self.opener.busy))
         if lan:  # a LAN game left unfinished: go on with the other player
             self.other_buttons.append(Button(_("Continue over the LAN"),
                                              lambda: self.continue_lan(lan[0].name)))
@@ -121,16 +133,19 @@ class TitleScene(Scene):
         if len(in_progress) > 1:
             self.app.push("continue")
             return
-        if not in_progress:
+        if not in_progress or self.opener.busy:
             return
         entry = in_progress[0]
-        try:
-            match = saves.load(entry.path)
-        except storage.FileError as exc:  # saves.load has put it aside (or it is gone)
-            self.app.toast(saves.unreadable(entry, exc.kept).say())
-            self._build()
+        self.opener.open(lambda: _read_save(entry), lambda got: self._continue(entry, got))
+        self._build(self.listing)
+
+    def _continue(self, entry: saves.SaveEntry, got: Match | Text) -> None:
+        if isinstance(got, Text):
+            self.app.toast(got.say())
+            self._build()  # listed again: the file has been put aside
             return
-        start_match(self.app, match, save_name=entry.name)
+        self._build(self.listing)  # Continue says Continue again, for when the game ends
+        start_match(self.app, got, save_name=entry.name)
 
     def continue_lan(self, name: str) -> None:
         """The newest LAN game left unfinished goes on over the LAN (the lobby takes it up)."""
@@ -170,6 +185,7 @@ class TitleScene(Scene):
             self._build()
             self.relayout()
         self._look_again()
+        self.opener.poll()
         self.idle += dt
         if self.idle >= IDLE_SECONDS and self.app.top is self:
             self.idle = 0.0
