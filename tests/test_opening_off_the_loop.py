@@ -10,6 +10,7 @@ import threading
 import pygame
 import pytest
 
+from ai.review import Review
 from client.scenes.play import PlayScene
 from client.scenes.replays import ReplayBrowserScene, ReplayPlayerScene
 from client.scenes.title import TitleScene
@@ -118,3 +119,47 @@ def test_continue_rebuilds_the_game_off_the_loop(h, monkeypatch):
     gate.open.set()
     h.wait_until(lambda: isinstance(h.top, PlayScene))
     assert h.top.match.moves == match.moves
+
+
+class NoReview(Review):
+    """A review that judges nothing (these tests are about the screen's Try again)."""
+
+    def run(self):
+        return iter(())
+
+
+def review_at_the_end(h, monkeypatch) -> tuple[Gate, object]:
+    """The review of a finished 2048 game, at its last move, with its rebuild held at a gate."""
+    from client.scenes import review as review_scene
+    monkeypatch.setattr(review_scene, "REVIEWER", NoReview)
+    gate = Gate(review_scene.rebuilt)
+    monkeypatch.setattr(review_scene, "rebuilt", gate)
+    match = Match("g2048", None, 4, [Seat("human", "Ann")])
+    rng = random.Random(4)
+    while not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    scene = h.app.push("review", match=match, ply=len(match.moves))
+    h.frame()
+    return gate, scene
+
+
+def test_try_again_rebuilds_the_game_off_the_loop(h, monkeypatch):
+    gate, review = review_at_the_end(h, monkeypatch)
+    h.click_button("Try again from here")  # one player: no one to ask who plays
+    h.frames(3)
+    assert h.top is review and [t is threading.main_thread() for t in gate.threads] == [False]
+    assert review.try_button.label == "Opening…" and not review.try_button.enabled
+    gate.open.set()
+    h.wait_until(lambda: isinstance(h.top, PlayScene))
+    assert h.top.match.moves == review.match.moves[:-1]
+
+
+def test_try_again_left_behind_starts_no_game(h, monkeypatch):
+    gate, review = review_at_the_end(h, monkeypatch)
+    h.click_button("Try again from here")
+    h.frame()
+    h.app.pop()  # Back, while the game is rebuilt
+    gate.open.set()
+    h.wait_until(lambda: not gate.threads[0].is_alive())
+    h.frames(3)
+    assert not any(isinstance(s, PlayScene) for s in h.app.stack)

@@ -335,8 +335,8 @@ def test_try_again_from_here_starts_a_game_at_that_ply(h, choice, kinds):
     at = scene.ply
     h.click_button("Try again from here")
     h.click_button(choice)
+    h.wait_until(lambda: isinstance(h.top, PlayScene))  # rebuilt off the loop
     play = h.top
-    assert isinstance(play, PlayScene)
     new = play.match
     assert new is not match and new.moves == match.moves[:at - 1]  # the marked move to play
     assert new.view(None) == match.rules.view(match.states[at - 1], None)
@@ -414,8 +414,8 @@ def test_2048_says_where_the_board_was_lost(h):
     lost = [line for line, _c in scene.judgement() if line.startswith("Here the board was lost")]
     assert lost and "fell from 60% to 20%" in lost[0], lost  # what fell, not "by half" always
     h.click_button("Try again from here")  # one player: no one to ask who plays
-    play = h.top
-    assert isinstance(play, PlayScene) and play.match.moves == match.moves[:BLUNDERS[0]]
+    h.wait_until(lambda: isinstance(h.top, PlayScene))  # rebuilt off the loop
+    assert h.top.match.moves == match.moves[:BLUNDERS[0]]
 
 
 def any_game(game: str, plies: int) -> Match:

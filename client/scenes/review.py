@@ -18,7 +18,7 @@ from ai.base import LEVEL_TITLES
 from ai.review import DEEP, QUICK, Review, Settings, reusable
 from ai.review_process import ProcessReview
 from ai.worker import Worker
-from client.scenes.base import Scene, above, error_words, start_match
+from client.scenes.base import Opener, Scene, above, error_words, start_match
 from client.ui import paper, theme
 from client.ui.widgets import Button, ButtonGroup, ChoiceRow, sheet
 from game import replay, settings, storage
@@ -122,11 +122,10 @@ class ReviewScene(Scene):
         self.depth = ChoiceRow(_("Depth"), [("quick", _("Quick")), ("deep", _("Deep"))],
                                "quick", lambda _v: self.start(fresh=False))
         self.run_button = Button(_("Cancel"), self.toggle_run)
-        self.side_buttons = ButtonGroup([
-            self.run_button,
-            Button(_("Try again from here"), self.try_again, hotkey=pygame.K_t),
-            Button(_("Back"), self.back),
-        ])
+        self.try_button = Button(_("Try again from here"), self.try_again, hotkey=pygame.K_t)
+        self.starter = Opener()  # rebuilds the game to try again from, off the loop
+        self.side_buttons = ButtonGroup([self.run_button, self.try_button, Button(_("Back"),
+                                                                                  self.back)])
         self.previous_button = Button(_("Previous mistake"), self.previous_mistake,
                                       hotkey=pygame.K_p)
         self.next_button = Button(_("Next mistake"), self.next_mistake, hotkey=pygame.K_n)
@@ -357,6 +356,8 @@ class ReviewScene(Scene):
     # --- try again
     def try_again(self) -> None:
         """A new game from the position of the move shown: against the bot, or hot-seat."""
+        if self.starter.busy:
+            return
         ply = max(0, self.ply - 1)
         if self.rules.PLAYERS == 1:
             self._start_from(ply, bot=True)
@@ -384,10 +385,17 @@ class ReviewScene(Scene):
             else:
                 level = s.level if s.kind == "ai" and s.level in LEVEL_TITLES else default
                 seats.append(Seat("ai", f"{LEVEL_TITLES[level]} bot", level))
-        try:
-            match = rebuilt(old, ply, seats)
-        except RulesError as exc:
-            self.app.toast(_("Cannot start: {error}").format(error=error_words(exc)))
+
+        def rebuild() -> Match | RulesError:
+            try:
+                return rebuilt(old, ply, seats)  # a long 2048 game takes seconds to replay
+            except RulesError as exc:
+                return exc
+        self.starter.open(rebuild, self._start)
+
+    def _start(self, match: Match | RulesError) -> None:
+        if isinstance(match, RulesError):
+            self.app.toast(_("Cannot start: {error}").format(error=error_words(match)))
             return
         start_match(self.app, match)
 
@@ -423,6 +431,9 @@ class ReviewScene(Scene):
 
     def update(self, dt: float) -> None:
         self._poll()
+        self.starter.poll()
+        self.try_button.label = _("Opening…") if self.starter.busy else _("Try again from here")
+        self.try_button.enabled = not self.starter.busy
         self.board.update(dt)
         if self.split:
             self.better_board.update(dt)
@@ -444,6 +455,7 @@ class ReviewScene(Scene):
         if self.left_at is not None:
             self.left_at(self.ply, self.doc)
         self.worker.cancel()
+        self.starter.cancel()
         if self.job is not None:
             self.job.cancel()
         self.board.close()
