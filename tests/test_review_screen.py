@@ -761,6 +761,7 @@ def test_trying_again_from_the_bots_move_plays_that_bot_at_its_level(h, level):
         scene.seek(ply)
         mover = match.rules.to_move(match.states[ply - 1])
         scene._start_from(ply - 1, bot=True)
+        h.wait_until(lambda: isinstance(h.top, PlayScene))  # rebuilt off the loop
         new = h.top.match
         assert new.seats[mover].kind == "human" and new.seats[mover].name == "Bob"
         assert new.seats[1 - mover].kind == "ai" and new.seats[1 - mover].level == level
