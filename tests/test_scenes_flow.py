@@ -480,3 +480,32 @@ def test_the_live_move_list_fills_its_room_before_it_drops_the_first_moves(h, si
             assert len(lines) == min(n + 1, room)
     finally:
         harness.close()
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1600, 1000)])
+def test_the_arrows_cross_between_the_titles_two_columns(size):
+    """The title's footer says arrows and Enter, and its menu stands in two columns: Right did
+    nothing, so a keyboard reached Continue only by Down past every game."""
+    match = Match("ataxx", None, 5, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    match.play(match.rules.move_to_wire(match.legal_moves()[0]))
+    saves.save(match, saves.autosave_name(match))
+    harness = Harness(size)
+    try:
+        title = TitleScene(harness.app)
+        harness.app.push(title)
+        harness.frame()
+        group = title.buttons
+        focused = lambda: group.buttons[group.focus]  # noqa: E731
+        assert focused() is title.game_buttons[0]
+        harness.key(pygame.K_RIGHT)
+        assert focused().label == "Continue"  # the other column's first button, level with it
+        harness.key(pygame.K_RIGHT)  # no column further: the focus stays
+        assert focused().label == "Continue"
+        harness.key(pygame.K_DOWN)
+        harness.key(pygame.K_LEFT)
+        assert focused() is title.game_buttons[1]  # back across, on the nearest row
+        harness.key(pygame.K_RIGHT)
+        harness.key(pygame.K_RETURN)
+        assert harness.app.top is not title  # Watch bots play, the button focused, opened
+    finally:
+        harness.close()

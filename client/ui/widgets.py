@@ -76,6 +76,11 @@ class Button:
         return self.enabled and self.rect.collidepoint(pos)
 
 
+# the arrows across a group's own direction: to the next column or row of its buttons, if any
+ACROSS = {pygame.K_LEFT: (-1, 0), pygame.K_RIGHT: (1, 0), pygame.K_UP: (0, -1),
+          pygame.K_DOWN: (0, 1)}
+
+
 class ButtonGroup:
     """Buttons with one keyboard focus: arrows or Tab move it, Enter or Space presses."""
 
@@ -117,6 +122,26 @@ class ButtonGroup:
             if self.buttons[self.focus].enabled:
                 return
 
+    def _across(self, dx: int, dy: int) -> bool:
+        """Focus the nearest enabled button wholly beyond the focused one that way (the next
+        column of a menu in columns, the next row of buttons in rows); False if there is none,
+        so the key is left to the scene."""
+        if not 0 <= self.focus < len(self.buttons):
+            return False
+        here = self.buttons[self.focus].rect
+        beyond = {(1, 0): lambda r: r.left >= here.right, (-1, 0): lambda r: r.right <= here.left,
+                  (0, 1): lambda r: r.top >= here.bottom, (0, -1): lambda r: r.bottom <= here.top}
+
+        def distance(r: pygame.Rect) -> tuple[int, int]:  # the nearest line, then its nearest
+            along, across = abs(r.centerx - here.centerx), abs(r.centery - here.centery)
+            return (along, across) if dx else (across, along)
+        found = [(distance(b.rect), i) for i, b in enumerate(self.buttons)
+                 if b.enabled and beyond[(dx, dy)](b.rect)]
+        if not found:
+            return False
+        self.focus = min(found)[1]
+        return True
+
     def handle_event(self, event: pygame.event.Event) -> bool:
         """Returns True if the event was used."""
         if event.type == pygame.MOUSEMOTION:
@@ -136,6 +161,9 @@ class ButtonGroup:
             return True
         back, forward = ((pygame.K_UP, pygame.K_DOWN) if self.vertical
                          else (pygame.K_LEFT, pygame.K_RIGHT))
+        side = ACROSS.get(event.key)
+        if event.key not in (back, forward) and side is not None and self._across(*side):
+            return True
         if event.key == back or (event.key == pygame.K_TAB and event.mod & pygame.KMOD_SHIFT):
             self._step(-1)
             return True
