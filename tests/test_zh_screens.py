@@ -205,15 +205,39 @@ def test_the_terms_read_as_a_chinese_player_says_them(lang):
         i18n.set_language("en")
 
 
-# --- wrapping: a bracketed run stays on one line
-@pytest.mark.parametrize("width", [200, 240, 280, 330, 400])
-def test_a_wrapped_chinese_line_never_breaks_inside_short_brackets(width):
-    text = ("先手找到最后一个机头时，后手仍可再打一炮（使双方炮数相等），"
-            "如果这一炮也找到了机头（★）就是平局。")
-    lines = theme.wrap(text, width, 18)
+# --- wrapping: brackets kept whole where that leaves little room, never left open at a line's end
+WRAPPED = ["先手找到最后一个机头时，后手仍可再打一炮（使双方炮数相等），如果这一炮也找到了机头（★）就是平局。",
+           "後手的第一條線不能是先手第一條線的鏡像或旋轉，以免在對稱的棋盤上照抄對方。若剩下的每條線都是這樣的"
+           "鏡像（只有一個格子的棋盤），此規則不適用。",
+           "吃下一條長鏈時，可以把最後兩個格子留給對手（即「雙交叉」），以保住對其餘部分的主動權。"]
+
+
+@pytest.mark.parametrize("text", WRAPPED)
+@pytest.mark.parametrize("width", [120, 200, 240, 280, 330, 400, 640, 900, 1250])
+def test_a_wrapped_chinese_line_leaves_little_room_and_no_bracket_open_at_its_end(text, width):
+    """A bracketed run stood whole on the next line even when that left a fifth of a wide
+    line empty (「（只有一個格子的棋盤）」 at 1600 px): it is kept whole only where it leaves at
+    most three characters' room; an opening bracket never ends a line, a closing one never
+    starts one."""
+    size = 18
+    f = theme.font(size)
+    lines = theme.wrap(text, width, size)
     assert "".join(lines) == text
-    for line in lines:
-        assert line.count("（") == line.count("）"), lines
+    em = f.size("中")[0]
+    for n, line in enumerate(lines):
+        assert f.size(line.rstrip(theme._NO_LINE_START))[0] <= width, (line, width)  # it hangs
+        assert n == 0 or line[0] not in theme._NO_LINE_START, lines
+        if n < len(lines) - 1:
+            assert line[-1] not in theme._OPENERS, lines
+            # room for a closer and the character it takes down, or an opener's run moved down
+            assert width - f.size(line)[0] <= theme._GAP_EMS * f.get_height() + 2 * em, lines
+
+
+@pytest.mark.parametrize("width", [200, 240, 280, 330, 400])
+def test_a_short_bracket_near_a_lines_end_moves_down_whole(width):
+    text = "如果这一炮也找到了机头（★）就是平局。" * 3
+    for line in theme.wrap(text, width, 18):
+        assert line.count("（") == line.count("）"), line  # 「（★）」 is never broken
 
 
 # --- glyphs on the pieces

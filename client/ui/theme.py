@@ -185,23 +185,29 @@ _NO_LINE_START = "，。、；：！？）」』》〉】…%,.;:!?)"
 
 # A short bracketed run, kept on one line: （U）, (Ctrl+Z), 「wolf over dog」.
 _BRACKETED = r"[（(「『《〈【][^（(「『《〈【）)」』》〉】\n]{0,16}[）)」』》〉】]"
+_OPENERS = "（(「『《〈【"
+_LATIN_RUN = r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|."
+_GAP_EMS = 3  # a bracketed run kept whole may leave this much of a line empty, no more
 
 
 def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
     """Greedy lines of Chinese text: breaks between characters, never inside a Latin word or
-    number, nor inside a short bracketed run (one wider than a line breaks as usual), never
+    number, nor inside a short bracketed run unless keeping it whole would leave more than
+    three characters' room empty at the line's end; never after an opening bracket, never
     before closing punctuation (the character before it moves down too; where none can, as
     after a number as wide as the line, the punctuation hangs past the width), and a last line
     is not one character alone."""
-    tokens: list[str] = []
-    for tok in re.findall(_BRACKETED + r" ?|[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", para):
-        if tok[0] in "（(「『《〈【" and len(tok) > 1 and f.size(tok.rstrip())[0] > width:
-            tokens += re.findall(r"[A-Za-z0-9_.,:%/+\-×'’]+ ?|.", tok)
-        else:
-            tokens.append(tok)
+    tokens = re.findall(_BRACKETED + r" ?|" + _LATIN_RUN, para)
+    gap = _GAP_EMS * f.get_height()
     lines: list[list[str]] = []
     line: list[str] = []
-    for tok in tokens:
+    while tokens:
+        tok = tokens.pop(0)
+        if tok[0] in _OPENERS and len(tok) > 1:
+            room, whole = width - f.size("".join(line))[0], f.size(tok.rstrip())[0]
+            if whole > room and (room > gap or whole > width):
+                tokens[:0] = re.findall(_LATIN_RUN, tok)  # broken inside, as any run of text
+                continue
         if line and f.size("".join(line) + tok.rstrip())[0] > width:
             carry: list[str] = []
             while tok[0] in _NO_LINE_START and len(line) > 1 and (
@@ -210,6 +216,8 @@ def _wrap_chars(para: str, width: int, f: pygame.font.Font) -> list[str]:
             if tok[0] in _NO_LINE_START and (not carry or carry[0][0] in _NO_LINE_START):
                 line += carry + [tok]  # nothing can go down with it ("4747，"): it hangs
                 continue
+            if not carry and len(line) > 1 and line[-1] in _OPENERS:
+                carry = [line.pop()]  # an opening bracket goes down with what it opens
             lines.append(line)
             line = carry
         line.append(tok)

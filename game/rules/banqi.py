@@ -51,7 +51,7 @@ RULES_TEXT = f"""
 Capture all of your opponent's pieces, or leave them without a legal move.
 
 # The board
-The 32 pieces of Chinese chess lie face down on half a board, 4 x 8. On your turn you either
+The 32 pieces of Chinese chess lie face down on half a board, 4 × 8. On your turn you either
 flip a face-down piece or move one of your own face-up pieces. The first piece flipped gives
 its colour to the player who flipped it.
 

@@ -42,12 +42,12 @@ reseed = no_reseed
 FOX = "fox"
 FIELDS = {10: 8, 8: 5}  # size -> foxes
 OPTIONS: tuple[Option, ...] = (
-    Option("size", "Field", ((10, "10x10, 8 foxes"), (8, "8x8, 5 foxes")), 10),
+    Option("size", "Field", ((10, "10 × 10, 8 foxes"), (8, "8 × 8, 5 foxes")), 10),
 )
 
 RULES_TEXT = """
 # Goal
-Foxes hide on the field: eight on the 10x10 field, five on the 8x8 one. Find them all with as
+Foxes hide on the field: eight on the 10 × 10 field, five on the 8 × 8 one. Find them all with as
 few probes as you can.
 
 # Probing

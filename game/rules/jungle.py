@@ -131,7 +131,7 @@ or take all of your opponent's animals. A player with no legal move loses.
 
 # The board
 Seven files by nine ranks. Each side has a den, three traps round it, and between the two
-camps lie two rivers of 2 x 3 water squares. Red moves first from ranks 1-3; blue starts on
+camps lie two rivers of 2 × 3 water squares. Red moves first from ranks 1-3; blue starts on
 ranks 7-9, the same position turned about the centre.
 
 # The animals

@@ -56,7 +56,7 @@ RULES_TEXT = """
 Find all three heads (noses) of your opponent's hidden planes before they find yours.
 
 # Setting up
-Each player hides three planes on a 10 x 10 grid. A plane is ten cells: a nose, five cells of
+Each player hides three planes on a 10 × 10 grid. A plane is ten cells: a nose, five cells of
 wings, one of body and three of tail, pointing up, down, left or right. Planes lie inside the
 grid and do not overlap.
 
