@@ -206,7 +206,8 @@ def test_the_terms_read_as_a_chinese_player_says_them(lang):
 
 
 # --- wrapping: brackets kept whole where that leaves little room, never left open at a line's end
-WRAPPED = ["先手找到最后一个机头时，后手仍可再打一炮（使双方炮数相等），如果这一炮也找到了机头（★）就是平局。",
+WRAPPED = ["先手找到最后一个机头时，后手仍可再打一炮（使双方炮数相等），"
+           "如果这一炮也找到了机头（★）就是平局。",
            "後手的第一條線不能是先手第一條線的鏡像或旋轉，以免在對稱的棋盤上照抄對方。若剩下的每條線都是這樣的"
            "鏡像（只有一個格子的棋盤），此規則不適用。",
            "吃下一條長鏈時，可以把最後兩個格子留給對手（即「雙交叉」），以保住對其餘部分的主動權。"]
