@@ -331,14 +331,16 @@ class Board(SquareBoard):
         x0 = rect.x + int(cell * 6.5)
         y0 = rect.y + cell
         name_size = max(11, min(20, cell * 3 // 5))
+        apart = -max(3, cell // 6)  # room between discs: their pencilled rims wander
         for i, kind in enumerate(kinds):
-            pair = pygame.Rect(x0 + i * cell, rect.y, cell, cell).inflate(-3, -3)
+            pair = pygame.Rect(x0 + i * cell, rect.y, cell, cell).inflate(apart, apart)
             self._disc(surface, pair, kind.lower())
             row_y = y0 + i * cell
-            disc = pygame.Rect(rect.x, row_y, cell, cell).inflate(-3, -3)
+            disc = pygame.Rect(rect.x, row_y, cell, cell).inflate(apart, apart)
             self._disc(surface, disc, kind)
-            self._disc(surface, disc.move(cell - 4, 0), kind.lower())
-            theme.text(surface, _(RANK_NAMES[kind]), (rect.x + 2 * cell, row_y + cell // 2),
+            self._disc(surface, disc.move(cell, 0), kind.lower())
+            theme.text(surface, _(RANK_NAMES[kind]), (rect.x + 2 * cell + cell // 8,
+                                                      row_y + cell // 2),
                        name_size, theme.INK, anchor="midleft")
             for j, victim in enumerate(kinds):
                 box = pygame.Rect(x0 + j * cell, row_y, cell, cell)
