@@ -63,3 +63,17 @@ def test_the_page_puts_each_diagram_under_its_section(size):
         inner = page.box.width - 48
         assert all(place.x + max(place.width, 0) <= inner for _i, place, _c in page.pictures)
         assert page.height >= max(place.bottom for _i, place, _c in page.pictures)
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1280, 800), (1600, 1000), (1920, 1080)])
+def test_every_picture_stands_whole_in_the_page_and_jungles_ranks_can_be_read(size):
+    """Jungle's boards of 63 squares were drawn at the usual picture's area, 45 px squares at
+    1600x1000 with 10 px rank badges: they are drawn larger now, yet no picture is taller
+    than the page shows at once unless it was so at the usual size."""
+    for game_id in registry.available():
+        page = RulesScene(NoApp(), game_id)
+        page.layout(size)
+        for d, (image, _place, _captions) in zip(page.diagrams, page.pictures):
+            assert image.get_height() <= page.box.height - 40 or d.scale == 1, (game_id, size)
+            if game_id == "jungle" and size[1] >= 1000:
+                assert image.get_width() / 7 >= 60, (size, image.get_width())

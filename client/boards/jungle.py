@@ -30,6 +30,7 @@ TRAP, DEN = (196, 168, 120), (150, 110, 72)
 DISC = (248, 240, 220)
 MOVE_SECONDS = 0.18
 SMALL_RADIUS = 12  # a disc smaller than this has no room for a rank badge
+PICTURE_SCALE = 1.35  # a rules picture of 63 squares, larger than most: its ranks are read
 
 
 @dataclass(frozen=True)
@@ -211,11 +212,11 @@ class Board(SquareBoard):
             Diagram(_("The red tiger on b3 jumps the river to b7, or steps (dots). A rat "
                       "swimming in the way would block the jump."),
                     self.picture(river[0], legal=river[1], my_turn=True, prepare=river[2]),
-                    "The rivers", rules.FILES / rules.RANKS),
+                    "The rivers", rules.FILES / rules.RANKS, PICTURE_SCALE),
             Diagram(_("The blue elephant stands in red's trap on d2 next to red's den: it has "
                       "rank 0, and even the red cat on c2 may take it (ring)."),
                     self.picture(trap[0], legal=trap[1], my_turn=True, prepare=trap[2]),
-                    "Traps", rules.FILES / rules.RANKS),
+                    "Traps", rules.FILES / rules.RANKS, PICTURE_SCALE),
         ]
 
     # --- drawing
