@@ -67,6 +67,8 @@ def test_a_replay_is_opened_off_the_loop_and_its_button_says_so_meanwhile(h, gat
     open_button = browser.for_an_entry[0]
     assert open_button.label == "Opening…" and not open_button.enabled
     h.key(pygame.K_RETURN)  # pressed again while it is read: still one read
+    h.key(pygame.K_DELETE)  # nor is the file deleted from under its read
+    assert h.top is browser and not browser.for_an_entry[1].enabled
     gated_replay.open.set()
     h.wait_until(lambda: isinstance(h.top, ReplayPlayerScene))
     assert len(gated_replay.threads) == 1

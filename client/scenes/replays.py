@@ -253,10 +253,15 @@ class ReplayBrowserScene(_FileListScene):
         self.app.push("replay", match=match, path=path, review=replay.stored_review(body))
 
     def _show_opening(self) -> None:
-        """While a replay is read, its Open button says so and waits."""
+        """While a replay is read, its Open button says so and waits, and nothing is deleted."""
         button = self.for_an_entry[0]
         button.label = _("Opening…") if self.opener.busy else _(self.open_words)
-        button.enabled = bool(self.entries) and not self.opener.busy
+        for b in self.for_an_entry:
+            b.enabled = bool(self.entries) and not self.opener.busy
+
+    def delete_selected(self) -> None:
+        if not self.opener.busy:
+            super().delete_selected()
 
     def update(self, dt: float) -> None:
         super().update(dt)
