@@ -98,7 +98,6 @@ class Scene:
         """The window is closing: save what must not be lost (off-loop work must finish)."""
 
 
-# --- starting a local match: its seats' controllers, then the play scene (opened by name)
 class Opener:
     """Reads a file and rebuilds the game in it off the loop thread (a 2048 game of 30,000
     moves takes seconds to replay), then hands the result to the scene's callback; the scene
@@ -133,6 +132,7 @@ class Opener:
         self._then = None
 
 
+# --- starting a local match: its seats' controllers, then the play scene (opened by name)
 def level_seconds(level: str) -> float:
     """A bot's time a move: the settings' budget for Hard, in proportion for the others."""
     if level not in LEVELS:

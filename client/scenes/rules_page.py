@@ -88,8 +88,8 @@ class RulesScene(Scene):
         top = len(self.lines) * LINE_H + 8
         tallest = self.box.height - 40 - CAPTION_H  # a picture, and its caption begun, in view
         for d in diagrams:
-            pw = min(width, int(side * d.scale * d.aspect ** 0.5), int(tallest * d.aspect))
-            pw = max(pw, min(width, int(side * d.aspect ** 0.5)))  # never below the usual
+            usual = int(side * d.aspect ** 0.5)  # a larger one grows while it stays in view
+            pw = min(width, max(usual, min(int(usual * d.scale), int(tallest * d.aspect))))
             pw = min(pw, int(pw / d.aspect * d.aspect))
             captions = theme.wrap(d.caption, max(pw, 240), CAPTION_SIZE)
             ph = int(pw / d.aspect) + 6 + len(captions) * CAPTION_H
