@@ -43,6 +43,9 @@ NEAR = 0.9  # the lookahead weighs squares at least this share as likely as the 
 LOOKAHEAD = {"easy": 0, "normal": 3, "hard": 8}
 
 
+TRUSTED_SAMPLES = 400  # placements sampled before a chance is told (within about 5 points)
+
+
 @dataclass
 class Posterior:
     """P(fox) per square (0 on probed squares), the number of placements still possible, and
@@ -52,6 +55,13 @@ class Posterior:
     placements: float
     exact: bool
     samples: int = 0
+
+    @property
+    def known(self) -> bool:
+        """Whether the chances can be told: counted, or sampled often enough. A hard field's
+        rejection sampling keeps a handful of placements in a second, or none (the chances
+        then fall back to even)."""
+        return self.exact or self.samples >= TRUSTED_SAMPLES
 
 
 def posterior(size: int, foxes: int, probes: list, budget: Budget | None = None) -> Posterior:
@@ -410,6 +420,10 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     left = foxes - sum(1 for _, a in probes if a == rules.FOX)
     unknown = size * size - len(probes)
     rest = probes_left(post, left, unknown)
+    if not post.known:  # no chance to tell, nor a probe to judge by them: all alike, untold
+        made = len(probes) + 1 + rest
+        return Appraisal(made, tuple(made for _ in moves), best, (best,), False,
+                         tuple({} for _ in moves), {"probes_left": rest}, "probes", -1)
     cells = [best] + list(moves)
     exact = False
     try:

@@ -234,3 +234,55 @@ def test_a_probe_is_written_with_its_answer_and_no_colon(lang, count, fox):
         assert not any(":" in t or "：" in t for t in texts)
     finally:
         i18n.set_language("en")
+
+
+def _hard_field() -> tuple[dict, list]:
+    """A 10x10 hunt whose chances take a count of some 33,000 steps."""
+    state = rules.new_game({"size": 10}, 1)
+    for cell in (0, 12, 13, 14, 15, 16, 23, 17, 42):
+        state = rules.apply(state, cell)
+    return rules.view(state, 0), rules.legal_moves(state)
+
+
+def test_a_review_tells_no_chance_it_could_not_count():
+    """With no time to count, the review sampled for as long again and kept no placement (or a
+    handful): it told a player "this probe had a 17% chance of a fox; the best had 17%" where
+    the counted chance was 36%. Now such a probe is judged like any other and no chance is
+    told; with the time, the chance told is the counted one."""
+    view, legal = _hard_field()
+    asked = legal[:2]
+    rushed = bot.appraise(view, asked, Budget(0.0, now=frozen_clock()), 0)
+    assert all("fox" not in d for d in rushed.details) and "best" not in rushed.figures
+    assert len(set(rushed.scores)) == 1
+    state = rules.new_game({"size": 8}, 3)  # a field counted at once
+    for cell in (0, 7, 56, 63):
+        state = rules.apply(state, cell)
+    view, legal = rules.view(state, 0), rules.legal_moves(state)
+    size, foxes, probes = rules.parse_view(view)
+    counted = bot.posterior(size, foxes, probes)
+    assert counted.exact and counted.known
+    judged = bot.appraise(view, legal[:2], Budget(1e6, now=frozen_clock()), 0)
+    assert [d["fox"] for d in judged.details] == [counted.probs[c] for c in legal[:2]]
+
+
+def test_a_sample_of_a_handful_is_not_known_and_the_hint_shows_no_heat(monkeypatch):
+    import pygame
+
+    from client.boards.foxhunt import Board
+    pygame.init()
+    assert not bot.Posterior([0.1] * 100, float("nan"), False, 13).known
+    assert bot.Posterior([0.1] * 100, float("nan"), False, bot.TRUSTED_SAMPLES).known
+    monkeypatch.setattr(bot, "hint", lambda view: bot.Posterior([0.1] * 100, float("nan"),
+                                                                 False, 3))
+    view, legal = _hard_field()
+    board = Board(rules.normalize_options({"size": 10}), rules.SEAT_NAMES)
+    board.layout(pygame.Rect(0, 0, 500, 500))
+    board.set_view(view, legal, my_turn=True, viewer=0)
+    board.toggle_heat()
+    for _ in range(2000):
+        board.update(0.01)
+        if not board.heat_known:
+            break
+        board.hinter._thread.join(0.01)
+    assert not board.heat_known and board.heat is None
+    assert any("too many ways" in line for line in board.status())

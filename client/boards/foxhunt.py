@@ -41,6 +41,7 @@ class Board(BoardBase):
         self.cursor = 0
         self.heat: list[float] | None = None
         self.heat_exact = True
+        self.heat_known = True  # False: the chances could not be counted in time, nor sampled
         self.heat_on = False
         self.hinter = Worker()
         self.bot = AIWorker()
@@ -59,7 +60,7 @@ class Board(BoardBase):
         super().set_view(view, legal, my_turn=my_turn, viewer=viewer, last_move=last_move,
                          animate=animate)
         self.version += 1
-        self.heat, self.auto_move = None, None
+        self.heat, self.heat_known, self.auto_move = None, True, None
         self.bot.cancel()
         if self.heat_on:
             self._ask_heat()
@@ -153,7 +154,9 @@ class Board(BoardBase):
     def update(self, dt: float) -> None:
         done = self.hinter.poll()
         if done is not None and done.error is None and self.heat_on:
-            self.heat, self.heat_exact = done.value.probs, done.value.exact
+            post = done.value
+            self.heat_exact, self.heat_known = post.exact, post.known
+            self.heat = post.probs if post.known else None  # even chances would mislead
         done = self.bot.poll()
         if done is not None and self.asked_for == self.version:
             if done.error is not None:
@@ -171,8 +174,9 @@ class Board(BoardBase):
         lines = [_("Foxes found: {n} of {total}").format(n=found, total=self.view["foxes"]),
                  _("Probes: {n}").format(n=len(probes))]
         if self.heat_on and not self.over:  # an ended hunt has no chances left to show
-            lines.append(_("Hint: chance of a fox per square") if self.heat_exact
-                         else _("Hint: chance of a fox per square (sampled)"))
+            lines.append(_("Hint: too many ways for the foxes to lie: no chances this probe")
+                         if not self.heat_known else _("Hint: chance of a fox per square")
+                         if self.heat_exact else _("Hint: chance of a fox per square (sampled)"))
         return lines + (self.turn_hint() if self.my_turn else [])
 
     def turn_hint(self) -> list[str]:
