@@ -61,6 +61,12 @@ class Harness:
         groups = {id(v): v for v in vars(scene).values() if isinstance(v, ButtonGroup)}
         return [b for group in groups.values() for b in group.buttons]  # a footer once
 
+    def settle(self) -> None:
+        """Frames past the top scene's settling time (the result card lets no press through
+        for its first moments: a click meant for the board is not a Rematch)."""
+        from client.scenes.result import SETTLE_SECONDS
+        self.frames(int(SETTLE_SECONDS * 60) + 2)
+
     def wait_until(self, predicate, timeout: float = 30.0) -> None:
         """Frames until predicate holds; the timeout only guards against a hang."""
         end = time.monotonic() + timeout

@@ -111,6 +111,7 @@ def test_a_flag_fall_in_hot_seat_loses_on_time_and_the_card_says_so(h):
     out = play.match.outcome()
     assert out.termination is Termination.TIME and out.winner == 0
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
+    h.settle()
     assert h.top.reason == "Out of time"  # a line of its own: a capital
     h.click_button("Look at the board")  # a fallen flag is not taken back
     assert not [b for b in h.find_buttons() if b.label.startswith("Undo") and b.enabled]
@@ -215,6 +216,7 @@ def test_setup_starts_the_chosen_clock_remembers_it_and_a_rematch_keeps_it(h):
     assert settings.get("last_setup")["ataxx"]["clock"] == "5"
     play.match.resign(0)
     h.wait_until(lambda: isinstance(h.top, ResultScene), timeout=5)
+    h.settle()
     h.click_button("Rematch")
     again = h.top
     assert isinstance(again, PlayScene) and again is not play and again.clock.control.key == "5"

@@ -938,7 +938,7 @@ def _lan_result_card(h: Harness):
     h.app.push(play)
     card = ResultScene(h.app, play)
     h.app.push(card)
-    h.frame()
+    h.settle()
     return session, card
 
 

@@ -134,7 +134,7 @@ def test_opens_from_the_result_card(h):
     start_match(h.app, match)
     h.frame()
     h.app.push("result", play=h.top)
-    h.frame()
+    h.settle()
     h.click_button("Review")
     scene = h.top
     assert isinstance(scene, ReviewScene) and scene.match is match

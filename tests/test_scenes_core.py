@@ -57,6 +57,7 @@ def test_against_the_bot_with_undo_resign_and_result(h, tmp_path):
     h.key(pygame.K_y, "y")
     assert play.match.outcome().winner == 1
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     assert h.top.headline == "You lose"
     h.screenshot(tmp_path / "result.png")
     h.click_button("Menu")
@@ -111,6 +112,7 @@ def test_watch_two_bots_then_replay(h):
     play.watch_speed = 8.0
     h.wait_until(lambda: match.over, timeout=20)
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     h.click_button("Watch replay")
     player = h.top
     assert isinstance(player, ReplayPlayerScene)

@@ -44,6 +44,7 @@ def test_the_test_game_goes_menu_setup_play_result_replay(h):
         if not play.match.over:
             h.key(pygame.K_1, "1")
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     result_line = play.match.result_line()
     moves = list(play.match.moves)
     h.click_button("Menu")
@@ -84,6 +85,7 @@ def test_a_resigned_game_shows_the_real_score_with_side_names(h):
     h.click_button("Resign")
     h.key(pygame.K_y, "y")
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     card = h.top
     assert play.match.score() == (2, 3)
     assert card.score_rows == [("Ann (first)", "2"), ("Bot (second)", "3")]
@@ -110,6 +112,7 @@ def test_the_result_card_comes_back_from_the_finished_board(h, away):
         if not match.over:
             h.key(pygame.K_1, "1")
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     h.click_button(away)
     if h.top is not play:
         h.key(pygame.K_ESCAPE)
@@ -164,6 +167,7 @@ def test_every_unfinished_game_keeps_its_own_autosave_and_continue_lists_them(h)
     while not done.over:
         done.play(done.legal_moves()[0])
     h.wait_until(lambda: isinstance(h.top, ResultScene))
+    h.settle()
     h.click_button("Menu")
     h.top.enter()
     h.click_button("Continue (3 games)")
@@ -509,3 +513,26 @@ def test_the_arrows_cross_between_the_titles_two_columns(size):
         assert harness.app.top is not title  # Watch bots play, the button focused, opened
     finally:
         harness.close()
+
+
+def test_a_click_or_key_as_the_result_card_comes_up_is_no_choice_on_it(h):
+    """The card comes up a moment after the last move, under a player still clicking the
+    board: a click that landed on Rematch started a new game nobody asked for."""
+    from client.scenes.result import SETTLE_SECONDS
+    match = Match("race", None, 2, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    start_match(h.app, match)
+    play = h.app.find(PlayScene)
+    while not match.over:
+        h.wait_until(lambda: match.over or play.table.human_to_move() is not None)
+        if not match.over:
+            h.key(pygame.K_1, "1")
+    h.wait_until(lambda: isinstance(h.top, ResultScene))
+    card = h.top
+    rematch = next(b for b in card.buttons.buttons if b.label.startswith("Rematch"))
+    h.click(rematch.rect.center)
+    h.key(pygame.K_RETURN)
+    assert h.top is card and h.app.find(PlayScene) is play
+    h.frames(int(SETTLE_SECONDS * 60) + 2)
+    h.click(rematch.rect.center)
+    again = h.app.find(PlayScene)
+    assert isinstance(h.top, PlayScene) and again is not play  # now it is a choice

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 FOOT_ROOM = 90  # kept clear below a card that fits the window, for its toasts
 
 
+SETTLE_SECONDS = 0.6  # a click or key meant for the board as the card comes is no choice on it
+
+
 class ResultScene(Scene):
     opaque = False
 
@@ -39,6 +42,7 @@ class ResultScene(Scene):
         self.complete = match.record_complete()
         self.linked = self._linked()
         self.buttons = ButtonGroup(self._buttons())
+        self.shown_at = app.now()
 
     def _buttons(self) -> list[Button]:
         """Rematch, replay, review, the board, the menu; a game whose record would not rebuild
@@ -115,6 +119,9 @@ class ResultScene(Scene):
         self.play.leave_game()
 
     def handle_event(self, event: pygame.event.Event) -> None:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN) \
+                and self.app.now() - self.shown_at < SETTLE_SECONDS:
+            return  # the card came up under a player still playing: a Rematch they never chose
         if event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
             self.menu()
             return
