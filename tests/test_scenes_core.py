@@ -91,9 +91,10 @@ def test_esc_asks_before_leaving_and_the_game_can_be_continued(h):
     h.wait_until(lambda: saves.has_autosave())
     h.top.enter()
     h.click_button("Continue")
+    h.wait_until(lambda: isinstance(h.top, HandoverScene))  # the save is read off the loop
     resumed = h.app.find(PlayScene)
     assert resumed is not play and resumed.match.moves == [3]
-    assert isinstance(h.top, HandoverScene)
+    assert resumed.board.view is None  # handed over before anything of a seat is shown
 
 
 def test_refused_move_says_why_and_changes_nothing(h):
