@@ -194,55 +194,22 @@ def _count(classes: list, need: tuple[int, ...], left: int,
 
 def _sampled(size: int, probs: list[float], unknown: list[int], empties: list, need: list[int],
              left: int, budget: Budget | None, cap: int = 200_000) -> Posterior:
-    """Marginals from placements drawn class by class (sequential importance sampling): each
-    class of squares the same probes see takes a number of foxes the open counts allow, each
-    alike, and the placement weighs its ways times the choices it had; one that reaches a dead
-    end weighs nothing. (Drawing whole placements and keeping those that
-    agree kept none in seconds on a hard field.) `samples` is the effective sample size."""
+    """Marginals from random placements that agree with every answer (rejection sampling)."""
     rng = random.Random(len(unknown) * 31 + left)
     sights = [rules.sight(size, c) for c, _ in empties]
-    classes: dict[tuple[int, ...], list[int]] = {}
-    for cell in unknown:
-        classes.setdefault(tuple(i for i, s in enumerate(sights) if cell in s), []).append(cell)
-    # the squares no probe sees come last: they take whatever foxes are left
-    ordered = sorted(_ordered(classes), key=lambda c: not c[0])
-    sizes, sigs = [len(cells) for _, cells in ordered], [sig for sig, _ in ordered]
-    room_after = [sum(sizes[i:]) for i in range(len(sizes) + 1)]
-    seen_after = [{p: sum(sizes[j] for j in range(i + 1, len(sigs)) if p in sigs[j])
-                   for p in sig} for i, sig in enumerate(sigs)]  # what may still fill p
-    foxes_in = [0.0] * len(sizes)
-    weights = squares = 0.0
+    hits = dict.fromkeys(unknown, 0)
+    kept = 0
     for tries in range(cap):
-        if budget is not None and not tries & 63 and budget.expired():
+        if budget is not None and not tries & 255 and budget.expired():
             break
-        picks, weight = _draw(rng, sizes, sigs, seen_after, room_after, list(need), left)
-        weights, squares = weights + weight, squares + weight * weight
-        for i, n in enumerate(picks):
-            foxes_in[i] += weight * n
-    for (_sig, cells), fox in zip(ordered, foxes_in):
-        for cell in cells:
-            probs[cell] = fox / weights / len(cells) if weights else left / len(unknown)
-    return Posterior(probs, float("nan"), False, int(weights * weights / squares) if squares
-                     else 0)
-
-
-def _draw(rng: random.Random, sizes: list[int], sigs: list, seen_after: list[dict],
-          room_after: list[int], rem: list[int], k: int) -> tuple[list[int], float]:
-    """One placement, class by class, and its weight (0 at a dead end). A class takes no count
-    that leaves a probe more to fill than the classes after it can hold."""
-    picks, weight = [], 1.0
-    for i, sig in enumerate(sigs):
-        top = min([sizes[i], k] + [rem[p] for p in sig])
-        low = max([0, k - room_after[i + 1]] + [rem[p] - seen_after[i][p] for p in sig])
-        if low > top:
-            return [], 0.0
-        n = rng.randint(low, top)  # each count alike: the weight puts back its ways
-        weight *= comb(sizes[i], n) * (top - low + 1)
-        for p in sig:
-            rem[p] -= n
-        k -= n
-        picks.append(n)
-    return (picks, weight) if k == 0 and not any(rem) else ([], 0.0)
+        pick = rng.sample(unknown, left)
+        if all(len(s.intersection(pick)) == n for s, n in zip(sights, need)):
+            kept += 1
+            for cell in pick:
+                hits[cell] += 1
+    for cell in unknown:
+        probs[cell] = hits[cell] / kept if kept else left / len(unknown)
+    return Posterior(probs, float("nan"), False, kept)
 
 
 def _after(size: int, foxes: int, probes: list, cell: int, ans: Any,

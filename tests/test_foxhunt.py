@@ -286,26 +286,3 @@ def test_a_sample_of_a_handful_is_not_known_and_the_hint_shows_no_heat(monkeypat
         board.hinter._thread.join(0.01)
     assert not board.heat_known and board.heat is None
     assert any("too many ways" in line for line in board.status())
-
-
-@pytest.mark.parametrize("seed", [0, 1, 7, 8])
-def test_the_sampled_chances_agree_with_the_count_where_they_are_known(seed):
-    """Where the count runs out of time the chances are sampled class by class, weighted; the
-    old sampler drew whole placements and kept those that agreed: none, on a hard field. On
-    fields the count finishes, a known sample is within 3 points of it on every square."""
-    from math import isnan
-    size = 8 if seed % 2 else 10
-    state = rules.new_game({"size": size}, 100 + seed)
-    rng = random.Random(seed)
-    for _ in range(3 + seed % 6):
-        state = rules.apply(state, rng.choice(rules.legal_moves(state)))
-    size, foxes, probes = rules.parse_view(rules.view(state, 0))
-    counted = bot.posterior(size, foxes, probes)
-    found = {c for c, a in probes if a == rules.FOX}
-    empties = [(c, a) for c, a in probes if a != rules.FOX]
-    need = [a - len(rules.sight(size, c) & found) for c, a in empties]
-    unknown = [c for c in range(size * size) if c not in {c for c, _ in probes}]
-    drawn = bot._sampled(size, [0.0] * size * size, unknown, empties, need,
-                         foxes - len(found), None, cap=6000)
-    assert drawn.known and not drawn.exact and isnan(drawn.placements)
-    assert max(abs(a - b) for a, b in zip(counted.probs, drawn.probs)) < 0.03
