@@ -331,20 +331,9 @@ def choose_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> 
 # shot expected (a Hard hunt of ~22 shots spreads about 3 either way), so a lead of a shot
 # counts more late in the game than early.
 REVIEW_VARIANCE = 0.4
+THEIRS_SHARE = 1 / 3  # of a position's time for the opponent's hunt (no shot of it is asked)
 REVIEW_EXACT_BELOW = 12  # layouts left at which a review searches to the last head (exact;
 # measured: 0.1 s at 11 layouts, 2 s at 16, over 20 s at 25)
-
-
-def _rest(codes: np.ndarray, planes: int, shots) -> float:
-    """Expected shots still needed by a hunter with these shots (the one-ply estimate)."""
-    live = codes[consistent(int(math.isqrt(codes.shape[1])), planes, shots)]
-    left = planes - sum(1 for _, answer in shots if answer == "head")
-    if left <= 0:
-        return 0.0
-    if len(live) == 0:
-        return float(left)
-    costs = one_ply(live, {cell for cell, _ in shots}, left)
-    return float(costs.min()) if np.isfinite(costs.min()) else float(left)
 
 
 def shot_costs(view: dict, cells: list[int], budget: Budget, limit: int
@@ -412,13 +401,16 @@ def _first(exact: Exact, live: tuple[int, ...], found: int, shot: set[int], cell
 def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     """Hard's judgement of a shot (ai.base.Bot.appraise), from the shooter's view: the race of
     the shots each side still needs, the shooter's own by its hunt (shot_costs) and the
-    opponent's by the one-ply estimate over the shots the shooter has taken; a shot's details
+    opponent's by the same hunt over the shots they have taken; a shot's details
     give its chance of a head and of any hit, over the layouts left."""
     size, planes = view["size"], view["planes"]
     _, codes = rules.layouts(size, planes)
     cells = [m[0] if isinstance(m, list) else m for m in moves]
+    # Both hunts by the same measure: the opponent's by a cheaper one than the shooter's
+    # favoured whoever was to move, and the graph of a game swung with every shot.
+    theirs = shot_costs({"size": size, "planes": planes, "shots": view["incoming"]}, [],
+                        budget.share(THEIRS_SHARE), limit)[0]
     mine, best, costs, exact = shot_costs(view, cells, budget, limit)
-    theirs = _rest(codes, planes, view["incoming"])
 
     # the logistic with the spread of the difference of the two hunts (sd * sqrt(3) / pi)
     scale = max(0.5, math.sqrt(REVIEW_VARIANCE * (mine + theirs)) * math.sqrt(3) / math.pi)

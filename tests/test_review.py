@@ -349,3 +349,25 @@ def test_a_reviews_first_position_gets_its_whole_time_however_long_the_kernels_t
         pass
     assert loads and job.result is not None
     assert [ply["exact"] for ply in job.result["plies"]] == [True] * 4
+
+
+@settings(max_examples=12, deadline=None, phases=[Phase.generate])
+@given(seed=st.integers(0, 10**6), plies=st.integers(2, 40))
+def test_a_planes_review_judges_both_hunts_by_the_same_measure(seed, plies):
+    """The race is the same race from either seat: what the shooter reckons the opponent still
+    needs is what the opponent, shooting next, reckons for itself (a cheaper measure for the
+    opponent's hunt favoured whoever was to move, and the graph of a game swung every shot)."""
+    rng = random.Random(seed)
+    match = Match("planes", None, seed)
+    while match.setup_pending():
+        match.play(decide_setup("planes", match.view(match.to_move()), "random",
+                                Budget(0.0, now=frozen_clock()), rng))
+    while not match.over and len(match.moves) < plies:
+        match.play(rng.choice(match.legal_moves()))
+    if match.over:
+        return
+    mover = match.to_move()
+    views = [match.view(mover), match.view(1 - mover)]
+    judged = [planes.appraise(v, [], Budget(600, now=frozen_clock()), 2) for v in views]
+    assert judged[0].figures["theirs"] == pytest.approx(judged[1].figures["shots"])
+    assert judged[1].figures["theirs"] == pytest.approx(judged[0].figures["shots"])
