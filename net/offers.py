@@ -126,8 +126,10 @@ class Offers:
         asked = self.offers.pop("takeback")
         if message["accept"] and message["ply"] == asked == len(self.match.moves):
             self.take_back(self.seat)
-        elif not message["accept"]:
+            return
+        if not message["accept"]:
             self._say(N_("{name} refused the takeback"))
+        self._note(EventKind.REFRESH)  # no longer waiting for the answer: this side may move
 
     def _on_rematch_reply(self, message: dict) -> None:
         del self.offers["rematch"]

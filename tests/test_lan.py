@@ -494,6 +494,31 @@ def test_takeback_draw_chat_and_rematch():
         h.close(), g.close(), host.stop()
 
 
+def test_an_asker_whose_takeback_is_refused_is_told_to_look_again_and_may_move():
+    """A refused takeback frees the asker's turn, and the screen is told: it reads
+    whose turn it is only on the session's notes (a player's board stayed dead after a refusal)."""
+    host, h, g = pair("dots")
+    try:
+        rng = random.Random(4)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 1)
+        g.submit(local_move(g, rng))
+        pump_until([h, g], lambda: len(h.match.moves) == 2 and not g.waiting)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 3 and not h.waiting)
+        assert g.request_takeback() and g.waiting  # it waits for the answer before it moves
+        asks = []
+        pump_until([], lambda: asks.extend(x for x in h.events()
+                                           if x.kind is EventKind.ASK) or asks)
+        asks[0].question.on_no()
+        notes = []
+        pump_until([], lambda: notes.extend(g.events()) or "takeback" not in g.offers)
+        assert not g.waiting
+        assert any(x.kind is EventKind.REFRESH for x in notes)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
 def test_discovery_on_loopback():
     port = spare_port()
     hosts = discovery.HostList(port).start()
