@@ -224,6 +224,7 @@ class Offers:
     def _on_error(self, message: dict) -> None:
         self.waiting = False
         self._say(N_("{name}: {text}"), text=messages.said(message))
+        self._note(EventKind.REFRESH)  # a refused move: this side moves again
 
     def _on_chat(self, message: dict) -> None:
         self._note(EventKind.CHAT, text=Text(N_("{name}: {text}"), {

@@ -519,6 +519,25 @@ def test_an_asker_whose_takeback_is_refused_is_told_to_look_again_and_may_move()
         h.close(), g.close(), host.stop()
 
 
+def test_a_player_whose_move_the_peer_refuses_is_told_to_look_again_and_may_move():
+    """The peer's error frees this side's turn (its move was not played), and the screen is
+    told, as after a refused takeback."""
+    host, h, g = pair("dots")
+    try:
+        rng = random.Random(5)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 1)
+        g.submit(local_move(g, rng))
+        assert g.waiting
+        g.events()  # a frame: the screen sees this side waiting
+        h.send({"type": "error", "text": "wait for your turn", "kind": "move"})
+        notes = []
+        pump_until([], lambda: notes.extend(g.events()) or not g.waiting)
+        assert any(x.kind is EventKind.REFRESH for x in notes)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
 def test_discovery_on_loopback():
     port = spare_port()
     hosts = discovery.HostList(port).start()
