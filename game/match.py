@@ -22,6 +22,9 @@ MAX_MOVES = 100_000  # longer than any real game (a 2048 game to 131072 is about
 SEED_RANGE = range(-(2**63), 2**64)
 COMMAND_MAX = 4096  # an outside program's command line, as a file gives it
 
+# the reason a LAN game claimed from a player who left gives, alike in both records
+CLAIMED = N_("the other player left; game claimed")
+
 
 def whole(value: Any, what: str) -> int:
     """value if it is a whole number in SEED_RANGE (not a bool, a float or infinity)."""

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from game import APP_VERSION
 from game.i18n import N_, Text
-from game.match import Match, Seat, SeatKind
+from game.match import CLAIMED, Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from net import messages
 from net.discovery import PROTOCOL
@@ -104,7 +104,13 @@ class Rejoin:
                 "game": m.game_id, "options": m.options, "seat": self.peer_seat,
                 "seats": [s.to_dict() for s in m.seats], "seed": self._seed_for_guest(),
                 "token": self.token, "moves": self.peer_log, "own_layout": None,
-                **self.hidden.welcome_fields()}
+                "claimed": self.claimed(), **self.hidden.welcome_fields()}
+
+    def claimed(self) -> bool:
+        """Whether this side claimed the game while the other player was gone."""
+        ending = self.match.ending
+        return ending is not None and ending.loser == self.peer_seat and \
+            ending.termination is Termination.DISCONNECT
 
     def rebuild(self, welcome: dict) -> None:
         """Guest: the match from the host's welcome (its own secrets kept, on a resume)."""
@@ -138,6 +144,8 @@ class Rejoin:
             raise ConnectionError(f"the host's move list does not play: {exc}") from None
         finally:
             self.connected = connected
+        if welcome.get("claimed") is True:  # it came only on a return: this side was gone
+            self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
         self.offers = {}
         self.notes.clear()
 
@@ -200,6 +208,8 @@ class Rejoin:
         self.after_move()  # or not (the peer drops one it has checked already)
         # the side that came back from its save is told it is back, not that the other one is
         self._say(N_("Back in the game with {name}") if self.came_back else N_("{name} is back"))
+        if not self.is_host and welcome is not None and welcome.get("claimed") is True:
+            self._say(N_("{name} claimed the game while you were away"))
         self.came_back = False
         self._note(EventKind.REFRESH)
 

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from game import replay, saves, stats
 from game.clock import GameClock, control
 from game.i18n import N_, Text, system_error
-from game.match import Match, Seat, SeatKind
+from game.match import CLAIMED, Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from players.base import Controller, Decision
 from players.driver import SeatDriver
@@ -334,8 +334,7 @@ class Table:
         """The other player is gone: this side takes the game."""
         r = self.remote
         if r is not None and self.peer_away:
-            self.match.resign(r.peer_seat, N_("the other player left; game claimed"),
-                              Termination.DISCONNECT)
+            self.match.resign(r.peer_seat, CLAIMED, Termination.DISCONNECT)
             self._emit(EventKind.REFRESH)
 
     def play(self, move: Any, helped: bool = False) -> Text | None:

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from ai.base import Budget, decide_setup
 from game.i18n import Text
-from game.rules import RulesError
+from game.match import CLAIMED
+from game.rules import RulesError, Termination
 from net import discovery, messages
 from net import session as lan
 from net.hosting import JoinFailed
@@ -444,6 +445,43 @@ def test_disconnect_then_resume_goes_on_from_the_move_list():
         assert g.match.moves == moves and g.hidden.own_layout is not None
         play_through(h, g, rng)
         assert h.match.result_line() == g.match.result_line()
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+@pytest.mark.parametrize("game", ["dots", "banqi"])
+def test_a_game_claimed_while_the_guest_was_gone_is_over_for_the_guest_when_it_comes_back(game):
+    """The host claimed the game of a guest that left; the guest comes back to a lost game, not
+    to one going on (it took up the game, its moves did nothing, the two records disagreed)."""
+    host, h, g = pair(game, seed=3)
+    try:
+        rng = random.Random(8)
+        for _ in range(4):
+            pump_until([h, g], lambda: not h.waiting and not g.waiting
+                       and len(h.match.moves) == len(g.match.moves))
+            s = h if h.match.to_move() == h.seat else g
+            s.submit(local_move(s, rng))
+        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
+                   and not h.waiting and not g.waiting)
+        g.link.close("window closed")
+        pump_until([h], lambda: not h.connected)
+        h.match.resign(g.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=join(
+            ("127.0.0.1", host.port), game, host.options, "Guest", g.token)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        link, _hello = host.next_arrival()
+        h.resume(link)
+        t.join(5)
+        g.resume(*got["r"])
+        assert g.match.over and g.match.outcome().winner == h.seat
+        assert any(n.text is not None and "claimed the game while you were away" in
+                   n.text.english() for n in g.events())
+        assert g.match.ending.termination is Termination.DISCONNECT
+        pump_until([h, g], lambda: h.settled() and g.settled())
+        assert h.match.result_line() == g.match.result_line()
+        assert h.match.outcome().winner == g.match.outcome().winner == h.seat
     finally:
         h.close(), g.close(), host.stop()
 
