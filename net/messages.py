@@ -27,6 +27,12 @@ MESSAGES: dict[str, FieldTypes] = {
     "rematch_reply": {"accept": bool}, "new_game": {"seed": int}, "chat": {"text": str},
     "reveal": {}, "error": {"text": str}, "bye": {},
 }
+# what a refused message is called to the player (a game's own message types: "a message")
+KIND_WORDS = {"move": N_("move"), "resign": N_("resignation"), "draw_offer": N_("draw offer"),
+              "draw_reply": N_("answer to a draw offer"), "takeback": N_("takeback"),
+              "takeback_reply": N_("answer to a takeback"), "rematch": N_("rematch"),
+              "rematch_reply": N_("answer to a rematch"), "new_game": N_("new game"),
+              "chat": N_("chat line"), "reveal": N_("reveal")}
 REQUIRED_VALUE = {"move": ("move",)}  # fields that must be present, of any type
 ANY_TIME = {"chat", "error", "bye"}
 WHILE_PLAYING = {"move", "draw_offer", "draw_reply", "takeback", "takeback_reply"}
@@ -145,6 +151,8 @@ def said(message: dict) -> Text:
     short, clean values), else its English text, cleaned."""
     key, clean = message.get("reason"), _clean(message.get("values"))
     if isinstance(key, str) and key in KNOWN_KEYS and clean is not None:  # {} is unhashable
-        return Text(REFUSED, {"kind": str(message.get("kind", ""))[:40] or "?",
+        kind = message.get("kind")
+        return Text(REFUSED, {"kind": Text(KIND_WORDS.get(kind, N_("message"))
+                                           if isinstance(kind, str) else N_("message")),
                               "reason": Text(str(key), clean)})
     return Text(peer_line(message.get("text", ""), 200))

@@ -445,6 +445,24 @@ def test_a_refusal_crosses_as_a_key_and_values_and_is_said_from_them():
     assert all(len(n.text.english()) < 400 for n in notes if n.text is not None)
 
 
+@pytest.mark.parametrize("kind", ["rematch", "draw_offer", "takeback_reply", "part", 7])
+def test_a_refused_messages_kind_is_said_in_the_players_language(kind):
+    """The peer's refusal names what it refused in this player's words ("rematch 被拒絕" showed
+    the message type itself); a kind this arcade has no word for is "a message"."""
+    from game import i18n
+    from net import messages
+    error = {"type": "error", "text": "rematch refused: the game is not over", "kind": kind,
+             "reason": messages.NOT_OVER, "values": {}}
+    i18n.set_language("zh_TW")
+    try:
+        said = messages.said(error).say()
+    finally:
+        i18n.set_language("en")
+    assert said.startswith({"rematch": "再來一局", "draw_offer": "求和",
+                            "takeback_reply": "對悔棋的答覆"}.get(kind, "訊息"))
+    assert not any("a" <= c.lower() <= "z" for c in said)
+
+
 @pytest.mark.parametrize("mover", ["host", "guest"])
 def test_a_clone_written_from_to_is_played_by_either_side_and_both_records_agree(mover):
     """The rules read "a7b6" from one's own stone as the clone b6: so must a LAN game."""
