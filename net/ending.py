@@ -59,6 +59,7 @@ class Ends:
         def _note(self, kind: EventKind, **fields: Any) -> None: ...
         def _say(self, key: str, **params: Any) -> None: ...
         def _dropped(self, plies: int) -> None: ...
+        def claimed(self) -> bool: ...
 
     def _init_end(self) -> None:
         self.ended_at: float | None = None  # when this side saw the end (the reveal's clock)
@@ -114,7 +115,10 @@ class Ends:
 
     def _owed(self) -> bool:
         """Whether the two sides still owe each other something: the game, an end the peer
-        was not told, a reveal either way (a lost link is worth taking up again)."""
+        was not told, a reveal either way (a lost link is worth taking up again). Nothing,
+        once this side claimed the game: taken up again, it would reopen a finished game."""
+        if self.claimed():
+            return False
         return not self.match.over or self.unsent_end is not None or not self.revealed or \
             self.reveal_awaited()
 

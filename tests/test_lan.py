@@ -486,6 +486,37 @@ def test_a_game_claimed_while_the_guest_was_gone_is_over_for_the_guest_when_it_c
         h.close(), g.close(), host.stop()
 
 
+@pytest.mark.parametrize("game", ["dots", "banqi"])
+def test_a_guest_that_claimed_the_game_does_not_take_it_up_again(game):
+    """The host's link went and the guest's player claimed the game: the guest's game is
+    finished (its result recorded), so it no longer knocks at the host to take it up again
+    (it did, and the game went on on its screen after its win was counted)."""
+    host, h, g = pair(game, seed=3)
+    try:
+        rng = random.Random(8)
+        for _ in range(4):
+            pump_until([h, g], lambda: not h.waiting and not g.waiting
+                       and len(h.match.moves) == len(g.match.moves))
+            s = h if h.match.to_move() == h.seat else g
+            s.submit(local_move(s, rng))
+        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
+                   and not h.waiting and not g.waiting)
+        clock = [100.0]
+        g.now, g.off_loop = (lambda: clock[0]), (lambda work: work())
+        h.link.close("host window closed")
+        pump_until([g], lambda: not g.connected)
+        g.match.resign(h.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
+        g.address = ("127.0.0.1", host.port)  # where it would knock
+        claimed = g.match
+        for _ in range(5):  # five knocking times go by
+            clock[0] += 2.0
+            g.events()
+        assert host.arrivals.empty() and not g.connected
+        assert g.match is claimed and g.match.over
+    finally:
+        h.close(), g.close(), host.stop()
+
+
 def test_takeback_draw_chat_and_rematch():
     host, h, g = pair("dots")
     try:
