@@ -144,8 +144,6 @@ class Rejoin:
             raise ConnectionError(f"the host's move list does not play: {exc}") from None
         finally:
             self.connected = connected
-        if welcome.get("claimed") is True:  # it came only on a return: this side was gone
-            self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
         self.offers = {}
         self.notes.clear()
 
@@ -193,6 +191,9 @@ class Rejoin:
         ending = self.match.ending
         gave_up = ending if ending is not None and ending.loser == self.seat and \
             ending.termination is Termination.RESIGNATION else None
+        # the host claimed the game meanwhile: heeded on a return only, when this side was gone
+        # (a first welcome saying so would end a game never played)
+        claimed = not self.is_host and welcome is not None and welcome.get("claimed") is True
         if self.is_host:
             self.send(self.welcome())
             if gave_up is not None:  # the guest may not have heard it
@@ -200,6 +201,8 @@ class Rejoin:
                            "detail": gave_up.detail})
         elif welcome is not None:
             self.rebuild(welcome)
+            if claimed:
+                self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
             if gave_up is not None and not self.match.over:  # given up: say it again
                 self.resign(gave_up.detail)
         if not self.match.over:
@@ -208,7 +211,7 @@ class Rejoin:
         self.after_move()  # or not (the peer drops one it has checked already)
         # the side that came back from its save is told it is back, not that the other one is
         self._say(N_("Back in the game with {name}") if self.came_back else N_("{name} is back"))
-        if not self.is_host and welcome is not None and welcome.get("claimed") is True:
+        if claimed:
             self._say(N_("{name} claimed the game while you were away"))
         self.came_back = False
         self._note(EventKind.REFRESH)

@@ -499,3 +499,18 @@ def test_a_planes_records_end_holds_both_layouts_once_each_reveal_checked():
         again = Match.from_record(s.match.to_record())
         assert all(isinstance(layout, tuple) for layout in again.state.layouts)
         assert again.state.shots == s.match.state.shots and again.outcome() == s.match.outcome()
+
+
+@pytest.mark.parametrize("game", ["dots", "banqi"])
+def test_a_first_welcome_that_says_claimed_ends_nothing(game):
+    """A host may say it claimed the game only to a guest coming back: a welcome to a guest
+    joining for the first time that says so would have ended a game never played as the
+    guest's loss."""
+    from net.rejoin import Gone
+    host, h, g = pair(game)
+    try:
+        welcome = {**h.welcome(), "claimed": True}
+        fresh = lan.Session.from_welcome(Gone(), welcome, "Host")
+        assert not fresh.match.over and fresh.match.moves == g.match.moves
+    finally:
+        h.close(), g.close(), host.stop()
