@@ -222,9 +222,10 @@ class Offers:
             self._say(N_("Not sent: {name} is not linked"))
 
     def _on_error(self, message: dict) -> None:
-        self.waiting = False
+        was, self.waiting = self.waiting, False
         self._say(N_("{name}: {text}"), text=messages.said(message))
-        self._note(EventKind.REFRESH)  # a refused move: this side moves again
+        if was and not self.waiting:  # a refused move: this side moves again (an error that
+            self._note(EventKind.REFRESH)  # frees nothing asks for no look, nor its save)
 
     def _on_chat(self, message: dict) -> None:
         self._note(EventKind.CHAT, text=Text(N_("{name}: {text}"), {

@@ -607,6 +607,25 @@ def test_a_player_whose_move_the_peer_refuses_is_told_to_look_again_and_may_move
         h.close(), g.close(), host.stop()
 
 
+def test_error_frames_that_free_nothing_ask_the_screen_for_nothing():
+    """Only an error that frees this side's turn has the screen look again (each look saves
+    the game): a peer's stream of errors while nothing of this side's is out costs no saves."""
+    host, h, g = pair("dots")
+    try:
+        rng = random.Random(5)
+        h.submit(local_move(h, rng))
+        pump_until([h, g], lambda: len(g.match.moves) == 1)
+        g.events()
+        for _ in range(20):
+            h.send({"type": "error", "text": "nonsense", "kind": "move"})
+        notes = []
+        pump_until([], lambda: notes.extend(g.events()) or sum(
+            n.kind is EventKind.NOTICE for n in notes) == 20)
+        assert not any(n.kind is EventKind.REFRESH for n in notes)
+    finally:
+        h.close(), g.close(), host.stop()
+
+
 def test_discovery_on_loopback():
     port = spare_port()
     hosts = discovery.HostList(port).start()
