@@ -72,6 +72,17 @@ def pump_until(sessions, done, limit=30.0):
     assert done(), "the sessions did not get there in time"
 
 
+def play_plies(h, g, rng, plies):
+    """Whoever is to move plays a random move, `plies` times; then both sides agree."""
+    for _ in range(plies):
+        pump_until([h, g], lambda: not h.waiting and not g.waiting
+                   and len(h.match.moves) == len(g.match.moves))
+        s = h if h.match.to_move() == h.seat else g
+        s.submit(local_move(s, rng))
+    pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
+               and not h.waiting and not g.waiting)
+
+
 def play_through(h, g, rng, max_plies=400):
     """Both sides play random moves until the game ends (or max_plies)."""
     for _ in range(max_plies):
@@ -420,13 +431,7 @@ def test_disconnect_then_resume_goes_on_from_the_move_list():
     host, h, g = pair("planes", seed=3)
     try:
         rng = random.Random(8)
-        for _ in range(12):
-            pump_until([h, g], lambda: not h.waiting and not g.waiting
-                       and len(h.match.moves) == len(g.match.moves))
-            s = h if h.match.to_move() == h.seat else g
-            s.submit(local_move(s, rng))
-        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
-                   and not h.waiting and not g.waiting)
+        play_plies(h, g, rng, 12)
         moves = list(g.match.moves)
         g.link.close("cable pulled")
         notes = []
@@ -456,13 +461,7 @@ def test_a_game_claimed_while_the_guest_was_gone_is_over_for_the_guest_when_it_c
     host, h, g = pair(game, seed=3)
     try:
         rng = random.Random(8)
-        for _ in range(4):
-            pump_until([h, g], lambda: not h.waiting and not g.waiting
-                       and len(h.match.moves) == len(g.match.moves))
-            s = h if h.match.to_move() == h.seat else g
-            s.submit(local_move(s, rng))
-        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
-                   and not h.waiting and not g.waiting)
+        play_plies(h, g, rng, 4)
         g.link.close("window closed")
         pump_until([h], lambda: not h.connected)
         h.match.resign(g.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
@@ -494,13 +493,7 @@ def test_a_guest_that_claimed_the_game_does_not_take_it_up_again(game):
     host, h, g = pair(game, seed=3)
     try:
         rng = random.Random(8)
-        for _ in range(4):
-            pump_until([h, g], lambda: not h.waiting and not g.waiting
-                       and len(h.match.moves) == len(g.match.moves))
-            s = h if h.match.to_move() == h.seat else g
-            s.submit(local_move(s, rng))
-        pump_until([h, g], lambda: len(h.match.moves) == len(g.match.moves)
-                   and not h.waiting and not g.waiting)
+        play_plies(h, g, rng, 4)
         clock = [100.0]
         g.now, g.off_loop = (lambda: clock[0]), (lambda work: work())
         h.link.close("host window closed")
