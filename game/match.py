@@ -24,6 +24,9 @@ COMMAND_MAX = 4096  # an outside program's command line, as a file gives it
 
 # the reason a LAN game claimed from a player who left gives, alike in both records
 CLAIMED = N_("the other player left; game claimed")
+# seconds the other player must have been gone before a LAN game may be claimed: a dropped
+# link, or a window closed by mistake and opened again, is not a win
+CLAIM_AFTER = 60.0
 
 
 def whole(value: Any, what: str) -> int:

@@ -53,6 +53,7 @@ class Ends:
     peer_seen: int  # host: the most plies the guest has shown it saw
     undone: tuple[int, Match, list[dict]] | None  # a takeback this side allowed, unproven
     unsent_end: dict | None
+    claim_refused: bool  # guest: the host's claim came too soon (net.rejoin)
 
     if TYPE_CHECKING:  # what the session provides
         def send(self, message: dict) -> bool: ...
@@ -116,8 +117,9 @@ class Ends:
     def _owed(self) -> bool:
         """Whether the two sides still owe each other something: the game, an end the peer
         was not told, a reveal either way (a lost link is worth taking up again). Nothing,
-        once this side claimed the game: taken up again, it would reopen a finished game."""
-        if self.claimed():
+        once this side claimed the game (taken up again, it would reopen a finished game) or
+        refused the host's claim (the host will not go on)."""
+        if self.claimed() or self.claim_refused:
             return False
         return not self.match.over or self.unsent_end is not None or not self.revealed or \
             self.reveal_awaited()

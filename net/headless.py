@@ -1,10 +1,11 @@
 """LAN games without a window, a bot at the local seat: `main.py --host/--join --headless`.
 
 Both sides print the same final result line. A peer that drops out, in any phase and on either
-side's turn, has RESUME_WAIT seconds to come back (the guest knocks again with its token); then
-the game is claimed. The game is saved on both sides if it did not finish; a save that fails is
-reported and the wait goes on. A verdict on the peer's secret (a reveal that did not come or did
-not check: the game is the peer's loss) is printed before the result line.
+side's turn, has a claim's time (game.match.CLAIM_AFTER) to come back (the guest knocks again
+with its token); then the game is claimed, as a person's Claim would. The game is saved on both
+sides if it did not finish; a save that fails is reported and the wait goes on. A verdict on the
+peer's secret (a reveal that did not come or did not check: the game is the peer's loss) is
+printed before the result line.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections.abc import Callable
 
 from ai.base import DEFAULT_SECONDS, check_level
 from game import saves
-from game.rules import Termination
 from net.link import DEFAULT_PORT, parse_address
 from net.session import (
     REVEAL_WAIT,
@@ -31,7 +31,6 @@ from players.bot import AIController
 from players.events import EventKind
 from players.table import Table
 
-RESUME_WAIT = 20.0
 TICK = 0.005
 sleep = time.sleep  # the loop's pause (tests move an injected clock instead)
 
@@ -74,7 +73,7 @@ def _play(session: Session, level: str, now: Callable[[], float] = time.monotoni
     seats[session.seat] = bot
     session.now = now
     table = Table(session.match, seats, remote=session, records=False, now=now)
-    lost_at: float | None = None
+    saved = False
     try:
         while not table.match.over:
             for event in table.tick():
@@ -84,13 +83,11 @@ def _play(session: Session, level: str, now: Callable[[], float] = time.monotoni
                 elif event.kind is EventKind.NOTICE and session.violation and text is not None:
                     print(text.english(), file=sys.stderr)
             if session.connected:
-                lost_at = None
-            elif lost_at is None:  # lost in any phase, however it was noticed
-                lost_at = now()
+                saved = False
+            elif not saved:  # lost in any phase, however it was noticed
+                saved = True
                 _save(session, table)
-            elif now() - lost_at > RESUME_WAIT:
-                table.match.resign(session.peer_seat, "the other player did not come back",
-                                   Termination.DISCONNECT)
+            elif table.claim():  # gone as long as a claim needs, as a person's Claim
                 break
             sleep(TICK)
         saves.remove(lan_save_name(session.match))  # over: nothing to go on with

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from game import APP_VERSION
 from game.i18n import N_, Text
-from game.match import CLAIMED, Match, Seat, SeatKind
+from game.match import CLAIM_AFTER, CLAIMED, Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from net import messages
 from net.discovery import PROTOCOL
 from net.hosting import Host, check_lan_options, join, secrets_for
-from net.link import Link
+from net.link import TIMEOUT, Link
 from net.peer_text import peer_name
 from net.secrets import Secrets, Side, Violation
 from players.events import Event, EventKind
@@ -59,6 +59,8 @@ class Rejoin:
     peer_name: str
     hidden: Secrets
     came_back = False  # taken up from its save, the other side not yet met again
+    away_since: float | None = None  # when this side saw the link go (None: not known)
+    claim_refused = False  # guest: the host claimed the game too soon; it is not knocked at again
     link: Any
     connected: bool
     notes: list[Event]
@@ -183,7 +185,15 @@ class Rejoin:
 
     def resume(self, link: Link, welcome: dict | None = None) -> None:
         """The peer is back on a new link; the game goes on from the move list."""
+        # the host claimed the game meanwhile: heeded on a return only, when this side was gone
+        # (a first welcome saying so would end a game never played), and only if it was gone
+        # long enough for a claim
+        claimed = not self.is_host and welcome is not None and welcome.get("claimed") is True
+        if claimed and self._claimed_too_soon():
+            self._refuse_claim(link)
+            return
         self.link, self.connected, self.waiting = link, True, False
+        self.away_since = None
         self.linked_at = self.now()  # a reveal still owed has its whole time again
         self.offers, self.sent_move, self.undone = {}, None, None
         self.withdraw_questions()
@@ -191,9 +201,6 @@ class Rejoin:
         ending = self.match.ending
         gave_up = ending if ending is not None and ending.loser == self.seat and \
             ending.termination is Termination.RESIGNATION else None
-        # the host claimed the game meanwhile: heeded on a return only, when this side was gone
-        # (a first welcome saying so would end a game never played)
-        claimed = not self.is_host and welcome is not None and welcome.get("claimed") is True
         if self.is_host:
             self.send(self.welcome())
             if gave_up is not None:  # the guest may not have heard it
@@ -216,9 +223,31 @@ class Rejoin:
         self.came_back = False
         self._note(EventKind.REFRESH)
 
+    def _claimed_too_soon(self) -> bool:
+        """Guest: the host says it claimed the game, but this side has not been gone as long as
+        a claim needs (less the time a link may take to notice it is lost: the host may have
+        seen it first). Not known after a restart from the save: then the claim is believed."""
+        return self.away_since is not None and \
+            self.now() - self.away_since < CLAIM_AFTER - TIMEOUT
+
+    def _refuse_claim(self, link: Link) -> None:
+        """The host claimed the game too soon: that is not a loss here. The host will not go on,
+        so it counts as gone from now on (this side may claim in its turn); no more knocking."""
+        assert self.away_since is not None
+        gone = int(self.now() - self.away_since)
+        link.close("the game was claimed too soon")
+        self.claim_refused = True
+        self.away_since = self.now()
+        self._say(N_("{name} claimed the game when you had been away only {seconds} s: "
+                     "that does not count here"), seconds=gone)
+        self._note(EventKind.PEER_LOST, text=Text(N_("{name} will not go on with the game"),
+                                                   {"name": self.peer_name}))
+
     # --- a lost link
     def _link_lost(self, reason: Text) -> None:
         was, self.connected = self.connected, False
+        if was:
+            self.away_since = self.now()
         self.waiting = False
         self.withdraw_questions()
         if self.match.over or not was:  # a bye said so already
@@ -227,6 +256,8 @@ class Rejoin:
                                                    {"reason": reason}))
 
     def _on_bye(self, message: dict) -> None:
+        if self.connected:
+            self.away_since = self.now()
         self.connected = False
         self.link.close("the other side left")
         self.withdraw_questions()
@@ -242,7 +273,8 @@ class Rejoin:
             "address": list(self.address) if self.address else None,
             "port": self.server.port if self.server is not None else None,
             "peer_log": self.peer_log, "own_sent": [[p, v] for p, v in self.own_sent.items()],
-            "peer_seen": self.peer_seen, "secrets": self.hidden.to_save()}}
+            "peer_seen": self.peer_seen, "secrets": self.hidden.to_save(),
+            "claim_refused": self.claim_refused}}
 
     def take_up(self, saved: dict) -> None:
         """This side's secrets and logs from its save (`save_extra`'s "lan" fields)."""
@@ -255,6 +287,7 @@ class Rejoin:
         self.own_sent = {p: v for p, v in sent if type(p) is int} if isinstance(sent, list) \
             else {}
         self.peer_seen = saved["peer_seen"] if type(saved.get("peer_seen")) is int else 0
+        self.claim_refused = saved.get("claim_refused") is True
         try:
             self.hidden.restore(saved.get("secrets") or {})
         except (KeyError, TypeError, ValueError, IndexError, RulesError, Violation) as exc:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from game import replay, saves, stats
 from game.clock import GameClock, control
 from game.i18n import N_, Text, system_error
-from game.match import CLAIMED, Match, Seat, SeatKind
+from game.match import CLAIM_AFTER, CLAIMED, Match, Seat, SeatKind
 from game.rules import RulesError, Termination
 from players.base import Controller, Decision
 from players.driver import SeatDriver
@@ -108,6 +108,7 @@ class Table:
         self.shown_viewer: int | None = None  # hidden hot-seat: who has the computer
         self.reveal_until: float | None = None  # hidden hot-seat: the mover sees the answer
         self.ended_at: float | None = None
+        self.away_since: float | None = None  # over the LAN: since when the peer is gone
         self.started = now()
         self.paused = False
         self.watch_speed = 1.0
@@ -330,12 +331,30 @@ class Table:
         r = self.remote
         return r is not None and not self.match.over and not r.connected
 
-    def claim(self) -> None:
-        """The other player is gone: this side takes the game."""
+    def claim_in(self) -> float:
+        """Seconds before the game may be claimed: 0 once the other player has been gone
+        CLAIM_AFTER seconds on end, infinity while they are here (or the game is over)."""
+        if not self.peer_away:
+            return float("inf")
+        since = self.away_since if self.away_since is not None else self.now()
+        return max(0.0, CLAIM_AFTER - (self.now() - since))
+
+    def claim(self) -> bool:
+        """The other player has been gone long enough: this side takes the game. False (and
+        nothing changes) if it may not be claimed yet."""
         r = self.remote
-        if r is not None and self.peer_away:
-            self.match.resign(r.peer_seat, CLAIMED, Termination.DISCONNECT)
-            self._emit(EventKind.REFRESH)
+        if r is None or self.claim_in() > 0:
+            return False
+        self.match.resign(r.peer_seat, CLAIMED, Termination.DISCONNECT)
+        self._emit(EventKind.REFRESH)
+        return True
+
+    def _watch_absence(self) -> None:
+        """Note when the other player went (their absence runs on this table's clock)."""
+        if not self.peer_away:
+            self.away_since = None
+        elif self.away_since is None:
+            self.away_since = self.now()
 
     def play(self, move: Any, helped: bool = False) -> Text | None:
         """A local person's move, or one a bot made for them (`helped`: autoplay): played (or
@@ -382,6 +401,7 @@ class Table:
         on top (the clocks stop). Returns what happened since the last tick."""
         if self.remote is not None:
             self._remote_events(self.remote)
+            self._watch_absence()
         self._tick_clock(covered)
         until = self.reveal_until
         if until is not None and self.revealing and self.now() >= until:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from ai.base import Budget, decide_setup
 from game.i18n import Text
-from game.match import CLAIMED
+from game.match import CLAIM_AFTER, CLAIMED
 from game.rules import RulesError, Termination
 from net import discovery, messages
 from net import session as lan
@@ -786,10 +786,13 @@ def test_lobby_hosts_accepts_a_guest_and_plays_through_the_play_scene(tmp_path):
         h.frame()
         assert h.top is play and play.status_text() == "Waiting for Guest to come back"
         labels = [b.label for b in play.panel_buttons.buttons]
-        assert "Claim the game" in labels and "Offer a draw" not in labels, labels
+        assert "Offer a draw" not in labels, labels
+        claim = next(b for b in play.panel_buttons.buttons if b.label.startswith("Claim in"))
+        assert not claim.enabled  # not before they have been gone a while: a drop is no win
         play.ask_leave()
         assert "Continue over the LAN" in h.top.detail
         h.click_button("Stay")
+        h.frames(1, dt=CLAIM_AFTER)
         h.click_button("Claim the game")
         assert play.match.over and play.match.outcome().winner == play.session.seat
         h.frames(3)

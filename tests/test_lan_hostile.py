@@ -10,16 +10,24 @@ import time
 
 import pytest
 
+from game.match import CLAIM_AFTER, CLAIMED
 from game.rules import Termination
 from net import discovery, ending, headless, hosting
 from net import session as lan
-from net.link import MAX_INBOX, encode
+from net.link import MAX_INBOX, TIMEOUT, encode
 from net.secrets import banqi
 from players.events import EventKind
 from tests.fakes.cancel import frozen_clock
 from tests.fakes.ticking import TickingClock
 from tests.fakes.wire import Clock
-from tests.test_lan import local_move, pair, play_through, play_until_a_plain_move, pump_until
+from tests.test_lan import (
+    local_move,
+    pair,
+    play_plies,
+    play_through,
+    play_until_a_plain_move,
+    pump_until,
+)
 
 MARKER = {"type": "end_of_raw_frames"}  # a type no one knows: always answered with an error
 _unread: dict[int, list] = {}  # what reached each sender's link while raw() waited
@@ -460,8 +468,7 @@ def test_random_messages_at_random_phases_never_break_the_host(game):
         h.close(), g.close(), host.stop()
 
 
-def test_headless_play_goes_on_through_a_dropped_link(monkeypatch, tmp_path):
-    monkeypatch.setattr(headless, "RESUME_WAIT", 15.0)
+def test_headless_play_goes_on_through_a_dropped_link(tmp_path):
     host, h, g = pair("dots", {"rows": 3, "cols": 3}, record=False)
     h.server, g.address = host, ("127.0.0.1", host.port)
     results = {}
@@ -476,7 +483,7 @@ def test_headless_play_goes_on_through_a_dropped_link(monkeypatch, tmp_path):
         for t in threads:
             t.join(40)
         assert results["h"] == results["g"]
-        assert "did not come back" not in results["h"] and "resigned" not in results["h"]
+        assert CLAIMED not in results["h"] and "resigned" not in results["h"]
     finally:
         host.stop()
 
@@ -512,5 +519,46 @@ def test_a_first_welcome_that_says_claimed_ends_nothing(game):
         welcome = {**h.welcome(), "claimed": True}
         fresh = lan.Session.from_welcome(Gone(), welcome, "Host")
         assert not fresh.match.over and fresh.match.moves == g.match.moves
+    finally:
+        h.close(), g.close(), host.stop()
+
+
+@pytest.mark.parametrize("game", ["dots", "banqi"])
+@pytest.mark.parametrize("gone", [5.0, CLAIM_AFTER - TIMEOUT - 1, CLAIM_AFTER - TIMEOUT + 1])
+def test_a_host_that_claims_before_the_guest_was_gone_a_claims_time_wins_nothing_here(game, gone):
+    """A modified host cuts its own link and claims the game at once (an honest one waits
+    CLAIM_AFTER, its Claim counting down). The guest coming back to that claim sooner than a
+    claim allows takes no loss: it keeps its game, hangs up and knocks no more (the host will
+    not go on), says why, and keeps that in its save; a claim after long enough stands."""
+    host, h, g = pair(game, seed=3)
+    try:
+        play_plies(h, g, random.Random(8), 4)
+        clock = [100.0]
+        g.now, g.off_loop = (lambda: clock[0]), (lambda work: work())
+        moves = list(g.match.moves)
+        h.link.close("the host pulled its own cable")
+        pump_until([g], lambda: not g.connected)
+        h.match.resign(g.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
+        got = {}
+        t = threading.Thread(target=lambda: got.update(r=hosting.join(
+            ("127.0.0.1", host.port), game, host.options, "Guest", g.token)))
+        t.start()
+        pump_until([], lambda: not host.arrivals.empty())
+        h.resume(host.next_arrival()[0])
+        t.join(5)
+        clock[0] += gone
+        g.resume(*got["r"])
+        said = [n.text.english() for n in g.events() if n.text is not None]
+        if gone >= CLAIM_AFTER - TIMEOUT:  # long enough: the claim stands, as before
+            assert g.match.over and g.match.outcome().winner == h.seat
+            return
+        assert not g.match.over and g.match.moves == moves and not g.connected
+        assert any(f"away only {int(gone)} s" in line for line in said), said
+        assert g.save_extra()["lan"]["claim_refused"] is True
+        g.address = ("127.0.0.1", host.port)  # where it would knock
+        for _ in range(5):  # five knocking times go by: none
+            clock[0] += 2.0
+            g.events()
+        assert host.arrivals.empty() and not g.match.over
     finally:
         h.close(), g.close(), host.stop()

@@ -12,7 +12,7 @@ import pytest
 
 from game import i18n, saves
 from game.i18n import N_, Text
-from game.match import Match
+from game.match import CLAIM_AFTER, CLAIMED, Match
 from net import headless, messages
 from net import session as lan
 from net.hosting import JoinFailed
@@ -146,8 +146,9 @@ def test_a_save_without_a_token_or_seat_is_refused():
 
 def test_a_table_over_the_lan_saves_what_a_restart_needs_and_a_claimed_win_removes_it():
     h, g = memory_pair("planes", seed=24)
+    clock = Clock()
     table = Table(h.match, [HumanController(), Controller()], remote=h,
-                  save_name=lan.lan_save_name(h.match), io=lambda work: work())
+                  save_name=lan.lan_save_name(h.match), io=lambda work: work(), now=clock)
     rng = random.Random(3)
     for _ in range(6):
         settle(h, g)
@@ -162,7 +163,10 @@ def test_a_table_over_the_lan_saves_what_a_restart_needs_and_a_claimed_win_remov
     assert extra["lan"]["token"] == h.token and extra["lan"]["secrets"]["own_layout"]
     g.link.close("gone")
     table.tick()
-    table.claim()
+    clock.t += CLAIM_AFTER - 1
+    assert not table.claim() and not table.match.over  # not yet: a dropped link is no win
+    clock.t += 1
+    assert table.claim()
     table.tick()
     assert table.match.over
     assert not saves.path_for(lan.lan_save_name(h.match)).exists()
@@ -180,8 +184,9 @@ def test_headless_play_leaves_no_unfinished_lan_save_after_a_claimed_win(monkeyp
     monkeypatch.setattr(headless, "TICK", 0)
     monkeypatch.setattr(headless, "sleep", lambda s: setattr(clock, "t", clock.t + 30))
     g.link.close("gone for good")
+    start = clock.t
     line = headless._play(h, "random", now=clock)
-    assert "did not come back" in line
+    assert CLAIMED in line and clock.t - start >= CLAIM_AFTER  # as a person's Claim waits
     assert not saves.path_for(lan.lan_save_name(h.match)).exists()
 
 
@@ -256,6 +261,9 @@ def test_the_title_continues_a_lan_game_from_its_save_and_waits_for_the_other_si
         assert play_scene.match.moves == h.match.moves and not play_scene.session.connected
         # said once, not twice ("Waiting for … to come back. … Wait for them to come back")
         assert ui.top.detail.count("come back") == 1 and "is not back yet" in ui.top.detail
+        claim = ui.top.buttons.buttons[0]  # a claim waits until they have been gone a while
+        assert claim.label == f"Claim in {int(CLAIM_AFTER)} s" and not claim.enabled
+        ui.frames(1, dt=CLAIM_AFTER)
         ui.click_button("Claim the game")
         ui.frames(3)
         assert play_scene.match.over

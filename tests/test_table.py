@@ -17,7 +17,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from ai.base import Budget, decide_setup
 from game import saves
-from game.match import Match, Seat
+from game.match import CLAIM_AFTER, Match, Seat
 from players.base import HumanController
 from players.bot import AIController
 from players.events import EventKind
@@ -308,3 +308,69 @@ def test_undo_is_offered_once_the_person_has_a_move_to_take_back(game):
             assert table.can_undo()
         finally:
             table.close()
+
+
+class ClaimWait(RuleBasedStateMachine):
+    """Over the LAN the other player's link drops and comes back, time passes, and this side
+    tries to claim the game, in any order. A claim holds only once the other player has been
+    gone CLAIM_AFTER seconds on end as this table saw it (a dropped link is not a win), always
+    holds by then, and a refused one changes nothing; a claimed game stays over."""
+
+    @initialize(seed=st.integers(0, 2**20))
+    def start(self, seed: int) -> None:
+        from players.base import Controller
+        from tests.fakes.remote import SilentRemote
+        self.clock = Clock()
+        self.match = Match("dots", {"rows": 3, "cols": 3}, seed,
+                           [Seat("human", "A"), Seat("remote", "B")])
+        self.remote = SilentRemote(self.match)
+        self.table = Table(self.match, [HumanController(), Controller()], remote=self.remote,
+                           records=False, now=self.clock)
+        self.present_at = self.clock.t  # the last time a tick saw the peer here
+        self.away_from: float | None = None  # the first tick of the present absence
+        self.claimed = False
+
+    @rule()
+    def link_drops(self) -> None:
+        self.remote.connected = False
+
+    @rule()
+    def link_back(self) -> None:
+        self.remote.connected = True
+
+    @rule(seconds=st.sampled_from([0.5, 5.0, 30.0, 49.0, 59.9, 60.0, 75.0]))
+    def time_passes(self, seconds: float) -> None:
+        self.clock.t += seconds
+
+    @rule()
+    def tick(self) -> None:
+        self.table.tick()
+        if self.match.over:
+            return
+        if self.remote.connected:
+            self.present_at, self.away_from = self.clock.t, None
+        elif self.away_from is None:
+            self.away_from = self.clock.t
+
+    @rule()
+    def claim(self) -> None:
+        before = (list(self.match.moves), self.match.ending)
+        gone_long = not self.match.over and not self.remote.connected and \
+            self.away_from is not None and self.clock.t - self.away_from >= CLAIM_AFTER
+        took = self.table.claim()
+        if took:
+            assert not self.claimed and self.clock.t - self.present_at >= CLAIM_AFTER
+            assert self.match.over and self.match.outcome().winner == 0
+            self.claimed = True
+        else:
+            assert (list(self.match.moves), self.match.ending) == before
+            assert not gone_long, "gone long enough, yet the claim was refused"
+
+    @invariant()
+    def claimed_stays_over(self) -> None:
+        assert not self.claimed or self.match.over
+
+
+ClaimWait.TestCase.settings = settings(max_examples=60, stateful_step_count=30, deadline=None)
+test_a_lan_game_is_claimed_only_after_the_other_player_has_been_gone_a_while = \
+    ClaimWait.TestCase

@@ -23,14 +23,15 @@ class ConfirmScene(Scene):
     """Asks a question; Yes runs on_yes, No runs on_no if given, and closes. Esc is No, unless
     both answers act (a choice between two things to do): then `cancel` names a third button,
     and it and Esc close without either. `careful`: Yes loses something (a file, the counts, the
-    game), so No has the focus and Enter pressed to go on loses nothing."""
+    game), so No has the focus and Enter pressed to go on loses nothing. `yes_wait`: while it
+    returns a label, Yes may not be pressed yet and shows that label instead (a countdown)."""
 
     opaque = False
 
     def __init__(self, app: App, message: str, on_yes: Callable[[], None], yes: str = "",
                  no: str = "", detail: str = "", on_no: Callable[[], None] | None = None,
                  still_open: Callable[[], bool] | None = None, cancel: str = "",
-                 careful: bool = False):
+                 careful: bool = False, yes_wait: Callable[[], str] | None = None):
         super().__init__(app)
         self.message, self.detail = message, detail
         self.on_yes, self.on_no = on_yes, on_no
@@ -41,7 +42,14 @@ class ConfirmScene(Scene):
                                     *([Button(cancel, self.app.pop)] if cancel else [])],
                                    vertical=False)
         self.buttons.focus = 1 if careful else 0
+        self.yes_label, self.yes_wait = yes or _("Yes"), yes_wait
+        self._wait_yes()
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
+
+    def _wait_yes(self) -> None:
+        waiting = self.yes_wait() if self.yes_wait is not None else ""
+        yes = self.buttons.buttons[0]
+        yes.label, yes.enabled = waiting or self.yes_label, not waiting
 
     def _yes(self) -> None:
         self.app.pop()
@@ -65,6 +73,7 @@ class ConfirmScene(Scene):
     def update(self, dt: float) -> None:
         if self.still_open is not None and not self.still_open() and self.app.top is self:
             self.app.pop()  # unanswered: nobody is asking any more
+        self._wait_yes()
 
     def layout(self, size: tuple[int, int]) -> None:
         self.box = card_rect(size, 560, 210)

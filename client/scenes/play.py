@@ -255,6 +255,9 @@ class PlayScene(PlayView):
         if self._status_lines() != self.status_lines:
             self._build_buttons()  # the panel's text grew or shrank (an offer went or came
             # back): the buttons move, and say what may be pressed now
+        if self.session is not None and self.table.peer_away and self.claim_label() not in {
+                b.label for b in self.panel_buttons.buttons}:
+            self._build_buttons()  # the claim's countdown
         labels = [label for label, _ in self.board.actions()]
         if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
             self._build_buttons()  # a board's own buttons changed their labels
@@ -304,9 +307,10 @@ class PlayScene(PlayView):
                 self.app.push(  # it goes by itself once the other player is back
                     "confirm", message=_("The other player is gone"), on_yes=self.claim_game,
                     detail=_("{reason}. The game is saved. Wait for them to come back, or claim "
-                             "the game.").format(reason=event.text.say()),
+                             "the game once they have been gone a minute.").format(
+                        reason=event.text.say()),
                     yes=_("Claim the game"), no=_("Wait"), careful=True,
-                    still_open=lambda: self.table.peer_away)
+                    still_open=lambda: self.table.peer_away, yes_wait=self.claim_wait)
             elif kind is EventKind.ASK:
                 q = event.question
                 self._dialogs[id(q)] = self.app.push(

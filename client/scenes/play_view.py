@@ -3,6 +3,7 @@ their clocks, the board's lines, the live move list and the buttons."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pygame
@@ -113,6 +114,19 @@ class PlayView(Scene):
     def hidden_hotseat(self) -> bool:
         return self.table.hidden_hotseat
 
+    def claim_wait(self) -> str:
+        """"" once the game may be claimed, else what the Claim button says meanwhile: its
+        countdown (or its plain name while the other player is here: nothing to claim)."""
+        left = self.table.claim_in()
+        if left <= 0:
+            return ""
+        if math.isinf(left):
+            return _("Claim the game")
+        return _("Claim in {seconds} s").format(seconds=math.ceil(left))
+
+    def claim_label(self) -> str:
+        return self.claim_wait() or _("Claim the game")
+
     # --- the side panel
     def _build_buttons(self) -> None:
         t, buttons = self.table, []
@@ -123,7 +137,8 @@ class PlayView(Scene):
             if self.match.rules.PLAYERS == 2:
                 buttons.append(Button(_("Resign"), self.ask_resign, enabled=not self.match.over))
             if self.session is not None and t.peer_away:  # waited for: it may be claimed
-                buttons.append(Button(_("Claim the game"), self.claim_game))
+                buttons.append(Button(self.claim_label(), self.claim_game,
+                                      enabled=t.claim_in() <= 0))
             elif self.session is not None:
                 buttons.append(Button(_("Offer a draw"), t.offer_draw,
                                       enabled=not self.match.over and not t.offer_out("draw")))
