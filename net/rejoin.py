@@ -207,7 +207,9 @@ class Rejoin:
                 self.send({"type": "resign", "ply": len(self.match.moves),
                            "detail": gave_up.detail})
         elif welcome is not None:
+            began = self.match.started
             self.rebuild(welcome)
+            self.match.started = began  # the same game, not one begun now
             if claimed:
                 self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
             if gave_up is not None and not self.match.over:  # given up: say it again

@@ -481,7 +481,8 @@ class Table:
             if r.match is not self.match:  # a rematch or a resume rebuilt it
                 if self.match.over and not r.match.over:
                     self._finish(final=True)  # a rematch: the old end is judged and final
-                self.match, self.started, self.ended_at = r.match, self.now(), None
+                    self.started = self.now()  # a resume goes on with the same game's time
+                self.match, self.ended_at = r.match, None
                 self.driver.match = r.match
                 self.cancel()
                 self._emit(EventKind.NEW_MATCH)

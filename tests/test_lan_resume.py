@@ -10,7 +10,7 @@ import re
 import msgpack
 import pytest
 
-from game import i18n, saves
+from game import i18n, replay, saves
 from game.i18n import N_, Text
 from game.match import CLAIM_AFTER, CLAIMED, Match
 from net import headless, messages
@@ -418,3 +418,38 @@ def test_the_side_that_came_back_is_told_so_and_the_other_that_it_is_back(restar
     assert ("Host" if waited == "host" else "Guest") + " is back" not in said[waited]
     assert ("Guest" if waited == "host" else "Host") + " is back" in said[waited]
     assert not any(line.endswith(" is back") for line in said[restarted])
+
+
+@pytest.mark.parametrize("game", ["ataxx", "banqi"])
+def test_a_guests_record_of_a_resumed_game_keeps_the_whole_games_time_and_date(game):
+    """The guest's match is rebuilt from the host's welcome on a resume; its replay said the game
+    began then (a real-window pass: 2.2 s for a game the host's record gives 80 s)."""
+    h, g = memory_pair(game, seed=31)
+    h.server = server = Listening()
+    clock = Clock()
+    g.now = clock
+    table = Table(g.match, [HumanController(), Controller()], remote=g, now=clock,
+                  io=lambda work: work(), save_name="resumed-guest")
+    table.tick()
+    began, date = clock.t, g.match.started
+    rng = random.Random(6)
+    for _ in range(4):
+        play(h, g, rng, 1)
+        clock.t += 20.0
+        table.tick()
+    h.link.close("cable pulled")
+    table.tick()
+    knocks_at(g, h, server)
+    clock.t += 30.0
+    table.tick()  # knocks, and is welcomed back: a match rebuilt from the welcome
+    assert g.connected and table.match is g.match
+    g.resign()
+    for _ in range(3):  # the end settles (the reveals cross), then its records are written
+        h.events()
+        clock.t += 5.0
+        table.tick()
+    entries, _problems = replay.list_replays(game)
+    assert len(entries) == 1
+    match, body = replay.load_replay(entries[0].path)
+    assert 110.0 <= body["duration"] <= clock.t - began  # since the table began, to the end
+    assert match.started == date
