@@ -54,6 +54,7 @@ class Ends:
     undone: tuple[int, Match, list[dict]] | None  # a takeback this side allowed, unproven
     unsent_end: dict | None
     claim_refused: bool  # guest: the host's claim came too soon (net.rejoin)
+    claim_told: bool  # guest: the host has heard of this side's claim
 
     if TYPE_CHECKING:  # what the session provides
         def send(self, message: dict) -> bool: ...
@@ -116,10 +117,13 @@ class Ends:
 
     def _owed(self) -> bool:
         """Whether the two sides still owe each other something: the game, an end the peer
-        was not told, a reveal either way (a lost link is worth taking up again). Nothing,
-        once this side claimed the game (taken up again, it would reopen a finished game) or
-        refused the host's claim (the host will not go on)."""
-        if self.claimed() or self.claim_refused:
+        was not told, a reveal either way (a lost link is worth taking up again). Once this
+        side claimed the game, only the host's hearing of it (a guest's knock says so; taken up
+        again, the game would reopen); nothing once it refused the host's claim (the host will
+        not go on)."""
+        if self.claimed():
+            return not self.is_host and not self.claim_told
+        if self.claim_refused:
             return False
         return not self.match.over or self.unsent_end is not None or not self.revealed or \
             self.reveal_awaited()

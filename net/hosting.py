@@ -67,9 +67,11 @@ def fixed_lan_options(game: str) -> dict[str, Any]:
     return {name: value for name, (value, _) in secrets_for(game).FIXED_OPTIONS.items()}
 
 
-def hello(game: str | None, options: dict | None, name: str, token: str = "") -> dict:
+def hello(game: str | None, options: dict | None, name: str, token: str = "",
+          claimed: bool = False) -> dict:
+    """A guest's hello (`claimed`: knocking again only to say it claimed the game)."""
     return {"type": "hello", "protocol": PROTOCOL, "version": APP_VERSION, "game": game,
-            "options": options, "name": str(name)[:40], "token": token}
+            "options": options, "name": str(name)[:40], "token": token, "claimed": claimed}
 
 
 def check_hello(message: dict, game: str, options: dict) -> Text | None:
@@ -210,7 +212,7 @@ def unreachable(exc: OSError) -> Text:
 
 def join(address: tuple[str, int], game: str | None, options: dict | None, name: str,
          token: str = "", wait: float = 120.0,
-         heartbeat: float = HEARTBEAT) -> tuple[Link, dict]:
+         heartbeat: float = HEARTBEAT, claimed: bool = False) -> tuple[Link, dict]:
     """Guest: connect, say hello and wait for the welcome, all within `wait` seconds (the
     host's keep-alive pings are skipped while its player decides, and this side pings every
     `heartbeat` seconds). Blocking: call it off the loop. JoinFailed with the reason
@@ -221,7 +223,7 @@ def join(address: tuple[str, int], game: str | None, options: dict | None, name:
     except OSError as exc:
         raise JoinFailed(unreachable(exc)) from None
     try:
-        sock.sendall(encode(hello(game, options, name, token)))
+        sock.sendall(encode(hello(game, options, name, token, claimed)))
         beat = time.monotonic() + heartbeat
         while True:
             now = time.monotonic()

@@ -61,6 +61,7 @@ class Rejoin:
     came_back = False  # taken up from its save, the other side not yet met again
     away_since: float | None = None  # when this side saw the link go (None: not known)
     claim_refused = False  # guest: the host claimed the game too soon; it is not knocked at again
+    claim_told = False  # guest: the host has heard of this side's claim (a knock said it)
     link: Any
     connected: bool
     notes: list[Event]
@@ -156,7 +157,7 @@ class Rejoin:
             while (arrival := self.server.next_arrival()) is not None:
                 link, hello_ = arrival
                 if hello_.get("token") == self.token:
-                    self.resume(link)
+                    self.resume(link, hello_)
                     return
                 link.send(messages.refused_frame(Text(messages.IN_A_GAME)))
                 link.close("refused")
@@ -181,19 +182,24 @@ class Rejoin:
     def _join_again(self) -> tuple[Link, dict]:
         assert self.address is not None
         return join(self.address, self.match.game_id, self.match.options,
-                    self.match.seats[self.seat].name, self.token, wait=5.0)
+                    self.match.seats[self.seat].name, self.token, wait=5.0,
+                    claimed=self.claimed())
 
-    def resume(self, link: Link, welcome: dict | None = None) -> None:
-        """The peer is back on a new link; the game goes on from the move list."""
-        # the host claimed the game meanwhile: heeded on a return only, when this side was gone
-        # (a first welcome saying so would end a game never played), and only if it was gone
-        # long enough for a claim
-        claimed = not self.is_host and welcome is not None and welcome.get("claimed") is True
-        if claimed and self._claimed_too_soon():
+    def resume(self, link: Link, message: dict | None = None) -> None:
+        """The peer is back on a new link (`message`: the guest's hello, or the host's welcome);
+        the game goes on from the move list. A claim it brings is heeded here: only on a
+        return (a first welcome saying so would end a game never played), and only if this
+        side was gone long enough for a claim."""
+        said = message is not None and message.get("claimed") is True
+        if not self.is_host and self.claimed():  # the knock told the host; nothing to go on with
+            self.claim_told = True
+            link.close("the game was claimed")
+            return
+        if not self.is_host and said and self._claimed_too_soon():
             self._refuse_claim(link)
             return
         self.link, self.connected, self.waiting = link, True, False
-        self.away_since = None
+        too_soon, gone_since, self.away_since = self._claimed_too_soon(), self.away_since, None
         self.linked_at = self.now()  # a reveal still owed has its whole time again
         self.offers, self.sent_move, self.undone = {}, None, None
         self.withdraw_questions()
@@ -201,16 +207,19 @@ class Rejoin:
         ending = self.match.ending
         gave_up = ending if ending is not None and ending.loser == self.seat and \
             ending.termination is Termination.RESIGNATION else None
+        heeded = said and not too_soon and (not self.is_host or not self.match.over)
         if self.is_host:
+            if heeded:
+                self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
             self.send(self.welcome())
             if gave_up is not None:  # the guest may not have heard it
                 self.send({"type": "resign", "ply": len(self.match.moves),
                            "detail": gave_up.detail})
-        elif welcome is not None:
+        elif message is not None:
             began = self.match.started
-            self.rebuild(welcome)
+            self.rebuild(message)
             self.match.started = began  # the same game, not one begun now
-            if claimed:
+            if heeded:
                 self.match.resign(self.seat, CLAIMED, Termination.DISCONNECT)
             if gave_up is not None and not self.match.over:  # given up: say it again
                 self.resign(gave_up.detail)
@@ -220,28 +229,33 @@ class Rejoin:
         self.after_move()  # or not (the peer drops one it has checked already)
         # the side that came back from its save is told it is back, not that the other one is
         self._say(N_("Back in the game with {name}") if self.came_back else N_("{name} is back"))
-        if claimed:
+        if heeded:
             self._say(N_("{name} claimed the game while you were away"))
+        elif said and self.is_host and not self.match.over:
+            self._say_too_soon(gone_since)
         self.came_back = False
         self._note(EventKind.REFRESH)
 
     def _claimed_too_soon(self) -> bool:
-        """Guest: the host says it claimed the game, but this side has not been gone as long as
-        a claim needs (less the time a link may take to notice it is lost: the host may have
-        seen it first). Not known after a restart from the save: then the claim is believed."""
+        """The other side says it claimed the game, but this side has not been gone as long as
+        a claim needs (less the time a link may take to notice it is lost: the other side may
+        have seen it first). Not known after a restart from the save: then it is believed."""
         return self.away_since is not None and \
             self.now() - self.away_since < CLAIM_AFTER - TIMEOUT
 
+    def _say_too_soon(self, since: float | None) -> None:
+        gone = int(self.now() - since) if since is not None else 0
+        self._say(N_("{name} claimed the game when you had been away only {seconds} s: "
+                     "that does not count here"), seconds=gone)
+
     def _refuse_claim(self, link: Link) -> None:
-        """The host claimed the game too soon: that is not a loss here. The host will not go on,
-        so it counts as gone from now on (this side may claim in its turn); no more knocking."""
-        assert self.away_since is not None
-        gone = int(self.now() - self.away_since)
+        """Guest: the host claimed the game too soon: that is not a loss here. The host will not
+        go on, so it counts as gone from now on (this side may claim in its turn); no more
+        knocking."""
+        self._say_too_soon(self.away_since)
         link.close("the game was claimed too soon")
         self.claim_refused = True
         self.away_since = self.now()
-        self._say(N_("{name} claimed the game when you had been away only {seconds} s: "
-                     "that does not count here"), seconds=gone)
         self._note(EventKind.PEER_LOST, text=Text(N_("{name} will not go on with the game"),
                                                    {"name": self.peer_name}))
 

@@ -23,7 +23,16 @@ from game.rules import RulesError, Termination
 from net import discovery, messages
 from net import session as lan
 from net.hosting import JoinFailed
-from net.link import MAX_FRAME, Link, LinkError, address_text, decode, encode, parse_address
+from net.link import (
+    MAX_FRAME,
+    TIMEOUT,
+    Link,
+    LinkError,
+    address_text,
+    decode,
+    encode,
+    parse_address,
+)
 from net.secrets import Open, commitment
 from net.session import Host, join, start_hosted, start_joined
 from players.events import EventKind
@@ -486,26 +495,40 @@ def test_a_game_claimed_while_the_guest_was_gone_is_over_for_the_guest_when_it_c
 
 
 @pytest.mark.parametrize("game", ["dots", "banqi"])
-def test_a_guest_that_claimed_the_game_does_not_take_it_up_again(game):
-    """The host's link went and the guest's player claimed the game: the guest's game is
-    finished (its result recorded), so it no longer knocks at the host to take it up again
-    (it did, and the game went on on its screen after its win was counted)."""
+@pytest.mark.parametrize("host_gone", [5.0, CLAIM_AFTER])
+def test_a_guest_that_claimed_the_game_tells_the_host_and_does_not_take_it_up_again(
+        game, host_gone):
+    """The link went both ways and the guest's player claimed the game. The guest knocks once
+    more, only to say so: its finished, counted game is not taken up again (a resume reopened
+    it on its screen); the host heeds the claim if it was itself gone as long as a claim needs
+    (then both records say the same), and says why not if it was not (a split in which each
+    side claimed left two wins, and a guest could claim the moment it cut its own link)."""
     host, h, g = pair(game, seed=3)
     try:
-        rng = random.Random(8)
-        play_plies(h, g, rng, 4)
+        play_plies(h, g, random.Random(8), 4)
         clock = [100.0]
-        g.now, g.off_loop = (lambda: clock[0]), (lambda work: work())
-        h.link.close("host window closed")
-        pump_until([g], lambda: not g.connected)
+        h.now = g.now = lambda: clock[0]
+        h.link.close("the cable between them pulled")
+        pump_until([h, g], lambda: not g.connected and not h.connected)
+        clock[0] += host_gone
         g.match.resign(h.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
-        g.address = ("127.0.0.1", host.port)  # where it would knock
         claimed = g.match
-        for _ in range(5):  # five knocking times go by
+        h.server, g.address = host, ("127.0.0.1", host.port)  # the cable is back
+        said = []
+        pump_until([g], lambda: said.extend(n.text.english() for n in h.events()
+                                            if n.text is not None) or g.claim_told)
+        assert g.match is claimed and g.match.over and not g.connected
+        if host_gone >= CLAIM_AFTER - TIMEOUT:
+            assert h.match.over and h.match.result_line() == g.match.result_line()
+            assert any("claimed the game while you were away" in line for line in said), said
+        else:
+            assert not h.match.over
+            assert any(f"away only {int(host_gone)} s" in line for line in said), said
+        for _ in range(5):  # five knocking times go by: no more knocks
             clock[0] += 2.0
             g.events()
-        assert host.arrivals.empty() and not g.connected
-        assert g.match is claimed and g.match.over
+            h.events()
+        assert host.arrivals.empty() and g.match is claimed and not g.connected
     finally:
         h.close(), g.close(), host.stop()
 

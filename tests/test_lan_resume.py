@@ -13,6 +13,7 @@ import pytest
 from game import i18n, replay, saves
 from game.i18n import N_, Text
 from game.match import CLAIM_AFTER, CLAIMED, Match
+from game.rules import Termination
 from net import headless, messages
 from net import session as lan
 from net.hosting import JoinFailed
@@ -49,7 +50,8 @@ def knocks_at(guest, host, server, token=None):
     """The guest's knocking reaches `host` through `server`, at once and in memory."""
     def rejoin():
         a, b = link_pair()
-        server.arrivals.append((a, {"type": "hello", "token": token or guest.token}))
+        server.arrivals.append((a, {"type": "hello", "token": token or guest.token,
+                                    "claimed": guest.claimed()}))
         host.events()  # the host takes the hello (or refuses it)
         welcome = b.receive()
         if welcome is None or welcome.get("type") != "welcome":
@@ -132,6 +134,29 @@ def test_a_guest_knocks_again_on_its_clock_not_the_wall():
     clock.t += 1.5
     g.events()
     assert g.connected and h.connected
+
+
+@pytest.mark.parametrize("game", ["dots", "planes"])
+def test_a_host_back_from_its_save_heeds_the_claim_the_guest_made_meanwhile(game):
+    """The host's program was killed; the guest's player waited and claimed the game; the
+    host taken up from its save then waited for a guest that no longer came, and could only
+    claim too: each record said its own side won (a real-window pass). The guest now knocks
+    once to say it claimed, and the host, which cannot know how long it was gone, takes it."""
+    h, g = memory_pair(game, seed=32)
+    rng = random.Random(3)
+    play(h, g, rng, 6)
+    record, extra = on_disk(h.match.to_record()), on_disk(h.save_extra())
+    h.link.close("the host's program was killed")
+    g.events()
+    g.match.resign(h.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
+    claimed = g.match
+    server = Listening()
+    h2 = lan.restored(Match.from_record(record), extra["lan"], server=server, now=Clock())
+    knocks_at(g, h2, server)
+    g.events()  # the knock: the host takes the hello (its notes are said in test_lan)
+    assert g.claim_told and g.match is claimed and not g.connected
+    assert h2.match.over and h2.match.result_line() == g.match.result_line()
+    assert h2.match.outcome().winner == g.seat
 
 
 def test_a_save_without_a_token_or_seat_is_refused():
