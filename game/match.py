@@ -22,8 +22,12 @@ MAX_MOVES = 100_000  # longer than any real game (a 2048 game to 131072 is about
 SEED_RANGE = range(-(2**63), 2**64)
 COMMAND_MAX = 4096  # an outside program's command line, as a file gives it
 
-# the reason a LAN game claimed from a player who left gives, alike in both records
-CLAIMED = N_("the other player left; game claimed")
+# the reason a LAN game claimed from a player who left gives, alike in both records: in words
+# true from either side (the loser reads it too)
+CLAIMED = N_("the loser left; game claimed")
+# what records of earlier versions say instead, kept in the catalogue so they are still said
+# in the player's language
+EARLIER_CLAIMED = N_("the other player left; game claimed")
 # seconds the other player must have been gone before a LAN game may be claimed: a dropped
 # link, or a window closed by mistake and opened again, is not a win
 CLAIM_AFTER = 60.0

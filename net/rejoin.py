@@ -227,12 +227,13 @@ class Rejoin:
             self.hidden.resumed()  # after the welcome: a flip or shot asked is asked again
         self.revealed = False  # a reveal goes again: the dropped link may have lost it, sent
         self.after_move()  # or not (the peer drops one it has checked already)
-        # the side that came back from its save is told it is back, not that the other one is
-        self._say(N_("Back in the game with {name}") if self.came_back else N_("{name} is back"))
-        if heeded:
+        if heeded:  # not "back in the game": it is over
             self._say(N_("{name} claimed the game while you were away"))
-        elif said and self.is_host and not self.match.over:
-            self._say_too_soon(gone_since)
+        else:  # the side that came back from its save is told it is back, not the other one
+            self._say(N_("Back in the game with {name}") if self.came_back else
+                      N_("{name} is back"))
+            if said and self.is_host and not self.match.over:
+                self._say_too_soon(gone_since)
         self.came_back = False
         self._note(EventKind.REFRESH)
 

@@ -521,6 +521,9 @@ def test_a_guest_that_claimed_the_game_tells_the_host_and_does_not_take_it_up_ag
         if host_gone >= CLAIM_AFTER - TIMEOUT:
             assert h.match.over and h.match.result_line() == g.match.result_line()
             assert any("claimed the game while you were away" in line for line in said), said
+            assert not any("is back" in line for line in said), said  # it is over: not back
+            # words true for the loser too (it read "the other player left", who was itself)
+            assert "loser left" in h.match.result_line(), h.match.result_line()
         else:
             assert not h.match.over
             assert any(f"away only {int(host_gone)} s" in line for line in said), said

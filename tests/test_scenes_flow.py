@@ -536,3 +536,24 @@ def test_a_click_or_key_as_the_result_card_comes_up_is_no_choice_on_it(h):
     h.click(rematch.rect.center)
     again = h.app.find(PlayScene)
     assert isinstance(h.top, PlayScene) and again is not play  # now it is a choice
+
+
+@pytest.mark.parametrize("size", [(800, 560), (1600, 1000)])
+def test_a_questions_whole_detail_shows_above_its_buttons(size):
+    """"The other player is gone" cut its English detail after two lines ("…or claim the game
+    once they" at every window size, a real-window pass): the card grows for a longer one."""
+    from client.ui import theme
+    line_height = 24  # as a question's detail is drawn
+    detail = ("Connection lost: the connection was lost. The game is saved. Wait for them to "
+              "come back, or claim the game once they have been gone a minute.")
+    ui = Harness(size)
+    try:
+        ui.app.push(ConfirmScene(ui.app, "The other player is gone", lambda: None,
+                                 detail=detail))
+        ui.frame()
+        box, top = ui.top.box, min(b.rect.top for b in ui.top.buttons.buttons)
+        lines = theme.wrap(detail, box.width - 40, 18)
+        assert len(lines) >= 3 and " ".join(lines).split() == detail.split()
+        assert box.y + 80 + line_height * len(lines) <= top  # every line, above the buttons
+    finally:
+        ui.close()

@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from client.app import App
 
 PROMPT_LINE = 22  # a line said before, above a prompt's field
+DETAIL_LINE = 24  # a question's detail: its line height, and the most lines it shows (the card
+DETAIL_LINES = 4  # grows past two)
 
 
 class ConfirmScene(Scene):
@@ -76,7 +78,8 @@ class ConfirmScene(Scene):
         self._wait_yes()
 
     def layout(self, size: tuple[int, int]) -> None:
-        self.box = card_rect(size, 560, 210)
+        lines = len(theme.wrap(self.detail, card_rect(size, 560, 210).width - 40, 18))
+        self.box = card_rect(size, 560, 210 + DETAIL_LINE * max(0, min(lines, DETAIL_LINES) - 2))
         n = len(self.buttons.buttons)
         width = 160 if n < 3 else 150
         self.buttons.layout_row(self.box.centerx - (n * width + (n - 1) * 20) // 2,
@@ -85,9 +88,9 @@ class ConfirmScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         box = self.box
         card(surface, box, self.message)
-        for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:2]):
-            theme.text(surface, line, (box.centerx, box.y + 80 + 24 * i), 18, theme.INK_SOFT,
-                       anchor="center")
+        for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:DETAIL_LINES]):
+            theme.text(surface, line, (box.centerx, box.y + 80 + DETAIL_LINE * i), 18,
+                       theme.INK_SOFT, anchor="center")
         self.buttons.draw(surface)
 
 

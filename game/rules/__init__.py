@@ -57,7 +57,7 @@ _TEXTS = {
     Termination.REPETITION: "position repeated", Termination.RESIGNATION: "resigned",
     Termination.AGREED_DRAW: "draw agreed", Termination.TIME: "out of time",
     Termination.ILLEGAL_MOVE: "illegal move", Termination.FAILURE: "a program failed",
-    Termination.DISCONNECT: "the other player left",
+    Termination.DISCONNECT: "the loser left",
 }
 
 
