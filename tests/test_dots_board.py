@@ -75,3 +75,15 @@ def test_the_hint_says_its_forecast_in_the_languages_brackets():
         i18n.set_language("en")
     assert "（你仍可净胜 2 格）" in said and "(" not in said, said
     assert b._hint_text((2, 0)).endswith("(you can still win by 2)")
+
+
+def test_the_hint_calls_the_player_you_while_their_takeback_is_asked():
+    """Over the LAN a player who asked to take back their move may not move until the answer
+    (my_turn is False), yet the position is still theirs to play: the hint said "blue can still
+    win by 2" of the player's own side (a real-window pass)."""
+    b = make(2, 2)
+    s = rules.new_game({"rows": 2, "cols": 2})
+    b.set_view(rules.view(s, 0), [], my_turn=False, viewer=0)
+    assert b._hint_text((2, 0)).endswith("(you can still win by 2)")
+    b.set_view(rules.view(s, None), [], my_turn=False, viewer=None)  # watching: by side
+    assert "you" not in b._hint_text((2, 0))

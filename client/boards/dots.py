@@ -251,7 +251,7 @@ class Board(BoardBase):
         mover = self.state.turn
         s = self.state.scores
         final = s[mover] - s[1 - mover] + value
-        if self.my_turn:
+        if mover == self.viewer:  # the player's own position, even while it waits on a takeback
             if final > 0:
                 return _("you can still win by {n}").format(n=final)
             if final == 0:
