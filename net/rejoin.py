@@ -11,8 +11,10 @@ that shows the same token (a stranger is refused); a guest knocks at the host's 
 
 from __future__ import annotations
 
+import math
 import queue
 import random
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -29,6 +31,7 @@ from net.secrets import Secrets, Side, Violation
 from players.events import Event, EventKind
 
 KNOCK_EVERY = 1.0  # guest: seconds between two tries to get back to a lost host
+wall = time.time  # the clock a save's time is told by, across a restart (tests move it)
 
 
 class Gone:
@@ -240,7 +243,8 @@ class Rejoin:
     def _claimed_too_soon(self) -> bool:
         """The other side says it claimed the game, but this side has not been gone as long as
         a claim needs (less the time a link may take to notice it is lost: the other side may
-        have seen it first). Not known after a restart from the save: then it is believed."""
+        have seen it first). Taken up from its save, this side counts from the save's time (not
+        known in an older save: then the claim is believed)."""
         return self.away_since is not None and \
             self.now() - self.away_since < CLAIM_AFTER - TIMEOUT
 
@@ -291,7 +295,7 @@ class Rejoin:
             "port": self.server.port if self.server is not None else None,
             "peer_log": self.peer_log, "own_sent": [[p, v] for p, v in self.own_sent.items()],
             "peer_seen": self.peer_seen, "secrets": self.hidden.to_save(),
-            "claim_refused": self.claim_refused}}
+            "claim_refused": self.claim_refused, "saved_at": wall()}}
 
     def take_up(self, saved: dict) -> None:
         """This side's secrets and logs from its save (`save_extra`'s "lan" fields)."""
@@ -345,6 +349,12 @@ class Rejoin:
         session.connected = False
         session.came_back = True
         session.take_up(saved)
+        saved_at = saved.get("saved_at")
+        if isinstance(saved_at, (int, float)) and not isinstance(saved_at, bool) \
+                and math.isfinite(saved_at):
+            # gone at most since the save was written (a window closed saves as it goes): a
+            # claim the other side says it made is judged by that (an older save: believed)
+            session.away_since = session.now() - max(0.0, wall() - saved_at)
         address = saved.get("address")
         if not session.is_host and isinstance(address, list) and len(address) == 2:
             session.address = (str(address[0]), int(address[1]))

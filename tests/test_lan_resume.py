@@ -17,6 +17,7 @@ from game.rules import Termination
 from net import headless, messages
 from net import session as lan
 from net.hosting import JoinFailed
+from net.link import TIMEOUT
 from players.base import Controller, HumanController
 from players.events import EventKind
 from players.table import Table
@@ -137,15 +138,22 @@ def test_a_guest_knocks_again_on_its_clock_not_the_wall():
 
 
 @pytest.mark.parametrize("game", ["dots", "planes"])
-def test_a_host_back_from_its_save_heeds_the_claim_the_guest_made_meanwhile(game):
+@pytest.mark.parametrize("gone", [5.0, CLAIM_AFTER - TIMEOUT + 5])
+def test_a_host_back_from_its_save_heeds_the_claim_the_guest_made_meanwhile(
+        game, gone, monkeypatch):
     """The host's program was killed; the guest's player waited and claimed the game; the
     host taken up from its save then waited for a guest that no longer came, and could only
     claim too: each record said its own side won (a real-window pass). The guest now knocks
-    once to say it claimed, and the host, which cannot know how long it was gone, takes it."""
+    once to say it claimed, and the host heeds it if it has been gone a claim's time since its
+    save was written (a modified guest claiming the moment the host's window closed by
+    mistake gets nothing)."""
+    from net import rejoin
     h, g = memory_pair(game, seed=32)
     rng = random.Random(3)
     play(h, g, rng, 6)
+    monkeypatch.setattr(rejoin, "wall", lambda: 5000.0)
     record, extra = on_disk(h.match.to_record()), on_disk(h.save_extra())
+    monkeypatch.setattr(rejoin, "wall", lambda: 5000.0 + gone)
     h.link.close("the host's program was killed")
     g.events()
     g.match.resign(h.seat, CLAIMED, Termination.DISCONNECT)  # what Claim does
@@ -155,6 +163,9 @@ def test_a_host_back_from_its_save_heeds_the_claim_the_guest_made_meanwhile(game
     knocks_at(g, h2, server)
     g.events()  # the knock: the host takes the hello (its notes are said in test_lan)
     assert g.claim_told and g.match is claimed and not g.connected
+    if gone < CLAIM_AFTER - TIMEOUT:
+        assert not h2.match.over  # too soon: no loss for the host
+        return
     assert h2.match.over and h2.match.result_line() == g.match.result_line()
     assert h2.match.outcome().winner == g.seat
 
