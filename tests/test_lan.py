@@ -587,13 +587,7 @@ def test_an_asker_whose_takeback_is_refused_is_told_to_look_again_and_may_move()
     whose turn it is only on the session's notes (a player's board stayed dead after a refusal)."""
     host, h, g = pair("dots")
     try:
-        rng = random.Random(4)
-        h.submit(local_move(h, rng))
-        pump_until([h, g], lambda: len(g.match.moves) == 1)
-        g.submit(local_move(g, rng))
-        pump_until([h, g], lambda: len(h.match.moves) == 2 and not g.waiting)
-        h.submit(local_move(h, rng))
-        pump_until([h, g], lambda: len(g.match.moves) == 3 and not h.waiting)
+        play_plies(h, g, random.Random(4), 3)
         assert g.request_takeback() and g.waiting  # it waits for the answer before it moves
         asks = []
         pump_until([], lambda: asks.extend(x for x in h.events()

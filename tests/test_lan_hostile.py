@@ -562,3 +562,25 @@ def test_a_host_that_claims_before_the_guest_was_gone_a_claims_time_wins_nothing
         assert host.arrivals.empty() and not g.match.over
     finally:
         h.close(), g.close(), host.stop()
+
+
+def test_a_first_hello_that_says_claimed_ends_nothing():
+    """A guest may say it claimed a game only when it knocks again at a game it left: a
+    modified guest whose first hello says so joins a new game that goes on, its loss nowhere."""
+    host = hosting.Host("dots", {}, 0, "127.0.0.1")
+    got = {}
+    t = threading.Thread(target=lambda: got.update(r=hosting.join(
+        ("127.0.0.1", host.port), "dots", host.options, "Guest", claimed=True)))
+    t.start()
+    try:
+        pump_until([], lambda: not host.arrivals.empty())
+        link, hello = host.next_arrival()
+        assert hello["claimed"] is True  # it reached the host as sent
+        h = lan.start_hosted(link, "dots", host.options, "Host", hello["name"], seed=4)
+        t.join(10)
+        g = lan.start_joined(*got["r"])
+        play_plies(h, g, random.Random(2), 2)
+        assert not h.match.over and not g.match.over and h.match.moves == g.match.moves
+        h.close(), g.close()
+    finally:
+        host.stop()
