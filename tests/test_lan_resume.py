@@ -489,3 +489,22 @@ def test_a_guests_record_of_a_resumed_game_keeps_the_whole_games_time_and_date(g
     match, body = replay.load_replay(entries[0].path)
     assert 110.0 <= body["duration"] <= clock.t - began  # since the table began, to the end
     assert match.started == date
+
+
+@pytest.mark.parametrize("saved_at", ["yesterday", None, True, float("nan"), float("inf"),
+                                      -1e300, 1e300, [1]])
+def test_a_saves_time_of_any_shape_takes_the_game_up(saved_at, monkeypatch):
+    """A save file can be edited: whatever its time says, the game is taken up and waits; a
+    time that is no number is as an older save's (no time: a claim is believed), and one in
+    the future counts as no absence at all (a claim is not)."""
+    from net import rejoin
+    h, g = memory_pair("dots", seed=33)
+    play(h, g, random.Random(3), 4)
+    extra = on_disk(h.save_extra())
+    extra["lan"]["saved_at"] = saved_at
+    monkeypatch.setattr(rejoin, "wall", lambda: 5000.0)
+    h2 = lan.restored(Match.from_record(on_disk(h.match.to_record())), extra["lan"],
+                      server=Listening(), now=Clock())
+    assert not h2.connected and not h2.match.over
+    numeric = type(saved_at) is float and saved_at == saved_at and abs(saved_at) != float("inf")
+    assert h2._claimed_too_soon() == (numeric and saved_at > 5000.0 - (CLAIM_AFTER - TIMEOUT))
