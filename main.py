@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import threading
@@ -156,6 +157,10 @@ def run_window(args: argparse.Namespace) -> int:
             return 2
         app.push(ReplayPlayerScene(app, match))
     app.run()
+    # All is saved and the window is closed: what is left lives until the process ends, and
+    # the interpreter's last collection of it (numba's kernels above all) kept a killed arcade
+    # for a second or more.
+    gc.freeze()
     return 0
 
 

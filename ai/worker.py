@@ -113,6 +113,7 @@ class _Generation:
 
 SLOTS = 256  # workers with a generation of their own; more share one (only over-cancelling)
 _POOL: ProcessPoolExecutor | None = None
+_PROCESS: Any = None  # the bot process itself (a multiprocessing Process), while it runs
 # the generations, one per slot, in the parent and (inherited) the bot process
 _SHARED: Any = None  # a multiprocessing Array of SLOTS signed 64-bit integers
 _SLOT_NUMBERS = itertools.count()
@@ -171,9 +172,10 @@ def die_with_parent(parent_pid: int, death_signal: bool = False,
 
 def _bot_pool() -> ProcessPoolExecutor:
     """One bot process for the whole app: a search there never takes the loop's GIL."""
-    global _POOL, _SHARED
+    global _POOL, _SHARED, _PROCESS
     if _POOL is None:
         ctx = mp.get_context("spawn")
+        before = set(mp.active_children())
         _SHARED = ctx.Array("q", SLOTS, lock=False)
         main = threading.current_thread() is threading.main_thread()
         _POOL = ProcessPoolExecutor(1, mp_context=ctx, initializer=_init_bot_process,
@@ -181,6 +183,7 @@ def _bot_pool() -> ProcessPoolExecutor:
         # The process is spawned by the first submit, on this thread: the death signal above
         # is asked for only when this is the main thread.
         _POOL.submit(os.getpid)
+        _PROCESS = next(iter(set(mp.active_children()) - before), None)
         # A process that owns the pool (an arena worker, say) joins its children at exit
         # before concurrent.futures would stop them; this finalizer runs first, and before
         # the call queue's own (priority 10) closes the pipe the stop signal goes through.
@@ -194,14 +197,29 @@ def start_bot_process() -> None:
     _bot_pool()
 
 
+BOT_EXIT_S = 2.0  # how long the stopped bot process has to end once told to
+
+
 def shutdown_bot_process() -> None:
-    """Stop any search in progress and end the bot process (it is started again on demand)."""
-    global _POOL
+    """Stop any search in progress and end the bot process (it is started again on demand).
+
+    The process is told to end at once (SIGTERM), not asked to wind down: it holds nothing to
+    keep (numba writes its cache atomically), and its own exit, collecting its compiled kernels
+    or still compiling them, took seconds a quitting arcade waited for."""
+    global _POOL, _PROCESS
     pool, _POOL = _POOL, None
-    if pool is not None:
-        for slot in range(SLOTS):
-            _SHARED[slot] += 1
-        pool.shutdown(wait=True, cancel_futures=True)
+    process, _PROCESS = _PROCESS, None
+    if pool is None:
+        return
+    for slot in range(SLOTS):
+        _SHARED[slot] += 1
+    pool.shutdown(wait=False, cancel_futures=True)
+    if process is not None:
+        process.terminate()
+        process.join(BOT_EXIT_S)
+        if process.is_alive():
+            process.kill()
+    pool.shutdown(wait=True)
 
 
 ANSWER_RESERVE_S = 0.025  # the answer's way back to the loop and the frame that takes it

@@ -134,3 +134,32 @@ def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
     left = pool.submit(worker._decide_in_process, "move", "tests.fakes.budget_probe", {}, [1],
                        "hard", 1.0, 1, 0, worker._SHARED[0], asked, clock).result(30)
     assert left == pytest.approx(1.0 - 0.2 - worker.ANSWER_RESERVE_S)
+
+
+def _mark_then_sleep(path: str, seconds: float) -> None:
+    """Run in the bot process: says it has started, then sleeps without looking at a flag."""
+    open(path, "w").close()
+    time.sleep(seconds)
+
+
+@pytest.mark.timeout(60)
+def test_a_busy_bot_process_ends_at_once_when_the_arcade_quits(tmp_path):
+    """Quitting waited for the bot process to wind down: busy (compiling its kernels as it
+    starts, say) or collecting them at its exit, a killed arcade lingered for seconds. Work
+    that never looks at the cancel flag (a sleep here, 10 minutes) no longer holds it."""
+    from ai import worker
+    worker.shutdown_bot_process()
+    pool = worker._bot_pool()
+    pid = pool.submit(os.getpid).result(30)
+    started = tmp_path / "started"
+    busy = pool.submit(_mark_then_sleep, str(started), 600)
+    for _ in range(3000):
+        if started.exists():
+            break
+        time.sleep(0.01)
+    assert started.exists()
+    worker.shutdown_bot_process()
+    assert busy.done()
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # gone, and reaped
+    assert worker._bot_pool().submit(os.getpid).result(30) != pid  # started again on demand
