@@ -33,8 +33,8 @@ RATE, BURST = 1000.0, 2000  # frames a second a peer may send on average, and in
 _LENGTH = struct.Struct(">I")
 
 
-CLOSED = N_("the connection was closed")
-LOST = N_("the connection was lost")
+CLOSED = N_("the other side closed it")  # said after "Connection lost: "
+LOST = N_("an error on the network")  # said after "Connection lost: "
 NO_WHOLE_MESSAGE = N_("no whole message in time")
 
 

@@ -544,7 +544,7 @@ def test_a_questions_whole_detail_shows_above_its_buttons(size):
     once they" at every window size, a real-window pass): the card grows for a longer one."""
     from client.ui import theme
     line_height = 24  # as a question's detail is drawn
-    detail = ("Connection lost: the connection was lost. The game is saved. Wait for them to "
+    detail = ("Connection lost: an error on the network. The game is saved. Wait for them to "
               "come back, or claim the game once they have been gone a minute.")
     ui = Harness(size)
     try:

@@ -805,3 +805,37 @@ def test_a_failure_is_told_in_the_language_where_the_arcade_has_the_words(zh):
     assert error_words(OSError(errno.ENOSPC, "No space left on device")) == _("the disk is full")
     assert not latin(error_words(PermissionError(errno.EACCES, "Permission denied", "x")))
     assert error_words(RulesError("bad seat 3")) == "bad seat 3"  # no words: the error's own
+
+
+@pytest.mark.parametrize("reset", [True, False])
+@pytest.mark.parametrize("language", ["en", "zh_CN", "zh_TW"])
+def test_a_broken_link_is_said_without_saying_connection_twice(language, reset):
+    """A reset link was said "Connection lost: the connection was lost" (连接中断：连接已断开),
+    a closed one "Connection lost: the connection was closed" (连接中断：对方关闭了连接)."""
+    import socket as socket_
+    import struct
+
+    from net.link import Link, LinkClosed
+    server = socket_.create_server(("127.0.0.1", 0))
+    b = socket_.create_connection(server.getsockname())
+    a, _ = server.accept()
+    server.close()
+    near = Link(a, peer="far").start()
+    if reset:  # as a cut-off peer gives
+        b.setsockopt(socket_.SOL_SOCKET, socket_.SO_LINGER, struct.pack("ii", 1, 0))
+    b.close()
+    closed = None
+    for _tries in range(200):
+        closed = near.wait(0.05)
+        if isinstance(closed, LinkClosed):
+            break
+    assert isinstance(closed, LinkClosed)
+    i18n.set_language(language)
+    try:
+        said = Text("Connection lost: {reason}", {"reason": closed["text"]}).say()
+        word = {"en": "connection", "zh_CN": "连接", "zh_TW": "連線"}[language]
+        assert said.lower().count(word) == 1, said
+        if language != "en":
+            _only_chinese(said)
+    finally:
+        i18n.set_language("en")
