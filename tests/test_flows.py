@@ -990,6 +990,32 @@ def test_a_lan_result_card_says_a_rematch_waits_and_opens_the_chat_with_t(h):
     assert chat and not chat[0].enabled
 
 
+def test_the_panel_chat_after_the_end_is_greyed_as_the_cards_once_the_other_player_left(h):
+    """A real-window pass: after the end, with the other player gone, the card's Chat was
+    greyed and the panel's (behind "Look at the board") still pressable, its line unsent."""
+    session, card = _lan_result_card(h)
+    play = card.play
+
+    def chats() -> list[bool]:
+        """The Chat buttons shown: the card's, if it is up, and the panel's."""
+        shown = [card] if h.top is card else []
+        buttons = [b for scene in shown for b in scene.buttons.buttons]
+        return [b.enabled for b in [*buttons, *play.panel_buttons.buttons]
+                if b.label == "Chat (T)"]
+
+    assert chats() == [True, True]
+    session.connected = False  # Bob's link closed after the end
+    h.frames(2)
+    h.key(pygame.K_b)  # look at the board: the panel's Chat, greyed, and T does nothing
+    h.frames(1)
+    assert h.top is play and chats() == [False]
+    h.key(pygame.K_t)
+    assert h.top is play
+    session.connected = True  # back (a link taken up again)
+    h.frames(2)
+    assert chats() == [True]
+
+
 @pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
 def test_a_lan_result_card_with_all_it_may_say_fits_the_window(size):
     """A LAN card has a Chat button and may say a rematch waits: at the smallest window its

@@ -258,6 +258,8 @@ class PlayScene(PlayView):
         if self.session is not None and self.table.peer_away and self.claim_label() not in {
                 b.label for b in self.panel_buttons.buttons}:
             self._build_buttons()  # the claim's countdown
+        if self.session is not None and self.session.connected != self.panel_linked:
+            self._build_buttons()  # Chat greys while the other player is gone, after the end too
         labels = [label for label, _ in self.board.actions()]
         if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
             self._build_buttons()  # a board's own buttons changed their labels

@@ -130,6 +130,7 @@ class PlayView(Scene):
     # --- the side panel
     def _build_buttons(self) -> None:
         t, buttons = self.table, []
+        self.panel_linked = self.session is not None and self.session.connected
         if self.humans and not self.demo:
             undo = _("Undo (U)") if self.match.rules.PLAYERS > 1 else pgettext(
                 "a one-player game: take back the last move", "Undo (U)")  # 撤销, not 悔棋
@@ -142,7 +143,8 @@ class PlayView(Scene):
             elif self.session is not None:
                 buttons.append(Button(_("Offer a draw"), t.offer_draw,
                                       enabled=not self.match.over and not t.offer_out("draw")))
-                buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t))
+                buttons.append(Button(_("Chat (T)"), self.chat, hotkey=pygame.K_t,
+                                      enabled=self.session.connected))
             buttons.append(Button(_("Save (Ctrl+S)"), self.save_named, enabled=not self.match.over
                                   and self.session is None))
         going = not self.match.over  # a finished game has nothing to pause, step or hint
