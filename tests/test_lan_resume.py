@@ -343,6 +343,38 @@ def test_the_other_player_is_gone_dialog_goes_once_they_are_back():
         assert ui.top is scene
 
 
+def test_the_panel_behind_the_gone_dialog_counts_down_with_it():
+    """A real-window pass: behind "The other player is gone" (its Claim counting down) the
+    panel's own Claim stood at "Claim in 60 s" until the dialog went."""
+    from client.scenes.dialog import ConfirmScene
+    from client.scenes.play import PlayScene
+    from tests.harness import Harness
+
+    h, g = memory_pair("ataxx", seed=29)
+    ui = Harness()
+    try:
+        scene = PlayScene(ui.app, h.match, [HumanController(), Controller()], session=h)
+        ui.app.push(scene)
+        ui.frame()
+        g.link.close("gone")
+        ui.frames(2)
+        assert isinstance(ui.top, ConfirmScene)
+
+        def claims() -> list[str]:
+            buttons = [*ui.top.buttons.buttons, *scene.panel_buttons.buttons]
+            return [b.label for b in buttons if b.label.startswith("Claim")]
+
+        for waited in (10, 30, 50):
+            ui.frames(1, dt=waited - (CLAIM_AFTER - scene.table.claim_in()))
+            ui.frames(1, dt=0)
+            left = int(CLAIM_AFTER) - waited
+            assert claims() == [f"Claim in {left} s"] * 2, claims()
+        ui.frames(1, dt=CLAIM_AFTER)
+        assert claims() == ["Claim the game"] * 2
+    finally:
+        ui.close()
+
+
 def test_the_play_scene_closes_the_dialog_of_a_withdrawn_question():
     from client.scenes.dialog import ConfirmScene
 

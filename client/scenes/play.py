@@ -252,17 +252,7 @@ class PlayScene(PlayView):
             self.app.toast(self.board.notice)
             self.board.notice = None
         self._take(self.table.tick(busy=self.board.busy(), covered=self.app.top is not self))
-        if self._status_lines() != self.status_lines:
-            self._build_buttons()  # the panel's text grew or shrank (an offer went or came
-            # back): the buttons move, and say what may be pressed now
-        if self.session is not None and self.table.peer_away and self.claim_label() not in {
-                b.label for b in self.panel_buttons.buttons}:
-            self._build_buttons()  # the claim's countdown
-        if self.session is not None and self.session.connected != self.panel_linked:
-            self._build_buttons()  # Chat greys while the other player is gone, after the end too
-        labels = [label for label, _ in self.board.actions()]
-        if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
-            self._build_buttons()  # a board's own buttons changed their labels
+        self._keep_panel_current()
         seat = self.table.handover_seat()
         if seat is not None and self.app.top is self:
             self.refresh(animate=False)  # nobody's hand on the board while it is handed over
@@ -280,9 +270,25 @@ class PlayScene(PlayView):
 
     def background(self, dt: float) -> None:
         """Under a dialog a LAN game goes on: the other side's moves and questions are read,
-        and a question its link took back goes. Nothing local is played (busy)."""
+        and a question its link took back goes. Nothing local is played (busy). The panel,
+        seen through the veil, keeps up (the claim's countdown)."""
         if self.table.remote is not None:
             self._take(self.table.tick(busy=True, covered=True))
+            self._keep_panel_current()
+
+    def _keep_panel_current(self) -> None:
+        """Rebuild the panel where what it says has changed."""
+        if self._status_lines() != self.status_lines:
+            self._build_buttons()  # the panel's text grew or shrank (an offer went or came
+            # back): the buttons move, and say what may be pressed now
+        if self.session is not None and self.table.peer_away and self.claim_label() not in {
+                b.label for b in self.panel_buttons.buttons}:
+            self._build_buttons()  # the claim's countdown
+        if self.session is not None and self.session.connected != self.panel_linked:
+            self._build_buttons()  # Chat greys while the other player is gone, after the end too
+        labels = [label for label, _ in self.board.actions()]
+        if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
+            self._build_buttons()  # a board's own buttons changed their labels
 
     def _show_seat(self, seat: int) -> None:
         self.table.take_seat(seat)
