@@ -427,6 +427,32 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
                 "hit": float((live[:, cell] > 0).sum() / n)}
 
     details = tuple({**odds(c), "shots": cost} for c, cost in zip(cells, costs))
-    return Appraisal(chance(mine), tuple(chance(c) for c in costs), int(best), (int(best),),
-                     exact, details, {"layouts": len(live), "shots": mine, "theirs": theirs,
-                                      "best": odds(int(best))})
+    finishing = _finishing(view, codes)  # a shot sure of the last head is no race: it ends it
+
+    def worth(cell: int, cost: float) -> float:
+        return finishing if finishing is not None and odds(cell)["head"] == 1.0 else chance(cost)
+
+    return Appraisal(worth(int(best), mine), tuple(worth(c, k) for c, k in zip(cells, costs)),
+                     int(best), (int(best),), exact, details,
+                     {"layouts": len(live), "shots": mine, "theirs": theirs,
+                      "best": odds(int(best))})
+
+
+def _finishing(view: dict, codes: np.ndarray) -> float | None:
+    """What finding the last head now is worth to the shooter (None while more than one is
+    left): a win, but with "equal turns" the first player's last head leaves the second its
+    evening shot, a draw if that finds the second's last head (its chance by its own view, as
+    the race takes the opponent's hunt)."""
+    size, planes = view["size"], view["planes"]
+    if planes - sum(1 for _, answer in view["shots"] if answer == "head") != 1:
+        return None
+    incoming = view["incoming"]
+    if not view["equal_turns"] or view["to_move"] != 0 or \
+            planes - sum(1 for _, answer in incoming if answer == "head") != 1:
+        return 1.0
+    live = codes[consistent(size, planes, incoming)]
+    if len(live) == 0:  # answers no layout agrees with: no evening shot to fear
+        return 1.0
+    heads = (live == 2).mean(axis=0)
+    heads[[cell for cell, _ in incoming]] = 0.0
+    return 1.0 - 0.5 * float(heads.max())

@@ -17,6 +17,7 @@ from ai.base import Budget, decide_setup
 from ai.review import Review, Settings, classify, review, thresholds
 from game import replay
 from game.match import Match
+from game.rules import planes as rules_planes
 from players import review as cli
 from tests.fakes.cancel import frozen_clock
 
@@ -371,3 +372,58 @@ def test_a_planes_review_judges_both_hunts_by_the_same_measure(seed, plies):
     judged = [planes.appraise(v, [], Budget(600, now=frozen_clock()), 2) for v in views]
     assert judged[0].figures["theirs"] == pytest.approx(judged[1].figures["shots"])
     assert judged[1].figures["theirs"] == pytest.approx(judged[0].figures["shots"])
+
+
+def _planes_near_the_end(seed: int, equal_turns: bool, spared: int, second: bool) -> Match:
+    """A planes game where the side to move has shot every cell of the other grid's planes but
+    one head (so it knows where that head is), the other side having shot as often at the
+    first's grid, finding every head but `spared` of them; `second`: seat 1 is to move."""
+    rng = random.Random(seed)
+    match = Match("planes", {"equal_turns": equal_turns}, seed)
+    while match.setup_pending():
+        match.play(decide_setup("planes", match.view(match.to_move()), "random",
+                                Budget(0.0, now=frozen_clock()), rng))
+    size, state = match.options["size"], match.state
+    cells = [rules_planes.layout_cells(size, state.layouts[s]) for s in range(2)]
+    shooter = 1 if second else 0
+    aims = list(cells[1 - shooter])
+    last = rng.choice([c for c in aims if cells[1 - shooter][c] == "head"])
+    aims.remove(last)
+    rng.shuffle(aims)
+    heads = [c for c, a in cells[shooter].items() if a == "head"]
+    spare = set(rng.sample(heads, spared))
+    found = [c for c in heads if c not in spare]
+    others = [c for c in range(size * size) if c not in heads]
+    theirs = found + rng.sample(others, len(aims) + second - len(found))
+    rng.shuffle(theirs)
+    lists = {shooter: aims, 1 - shooter: theirs}
+    while match.to_move() != shooter or lists[shooter]:
+        match.play(lists[match.to_move()].pop())
+    assert not match.over and match.to_move() == shooter
+    return match
+
+
+@settings(max_examples=16, deadline=None, phases=[Phase.generate])
+@given(seed=st.integers(0, 10**6), equal_turns=st.booleans(), spared=st.integers(1, 2),
+       second=st.booleans())
+def test_a_planes_shot_sure_of_the_last_head_is_worth_what_the_rules_make_it(
+        seed, equal_turns, spared, second):
+    """The review showed 98% for a shot certain to find the last head (the race's logistic):
+    it ends the game, a win; under "equal turns" the first player's leaves the second its
+    evening shot, a sure draw if that is sure of the second's last head, a win if the second
+    has two heads left."""
+    match = _planes_near_the_end(seed, equal_turns, spared, second)
+    view = match.view(match.to_move())
+    cells = rules_planes.legal_moves(match.state)
+    a = planes.appraise(view, cells, Budget(600, now=frozen_clock()), 2)
+    sure = [c for c, d in zip(cells, a.details) if d["head"] == 1.0]
+    assert len(sure) == 1  # every other cell of the planes has been shot
+    worth = a.scores[cells.index(sure[0])]
+    assert a.value == worth and a.best == sure[0]
+    if not equal_turns or second or spared == 2:
+        assert worth == 1.0
+    else:  # the second may even the count with its last shot
+        theirs = planes.appraise(match.view(1), [], Budget(600, now=frozen_clock()), 2)
+        evening = theirs.figures["best"]["head"]
+        assert worth == pytest.approx(1.0 - 0.5 * evening) and 0.5 <= worth < 1.0
+    assert all(v < worth for c, v in zip(cells, a.scores) if c != sure[0])
