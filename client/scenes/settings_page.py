@@ -10,7 +10,15 @@ from ai.base import LEVEL_TITLES, LEVELS
 from client.boards.base import game_settings
 from client.scenes.base import Scene
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, lay_out_form, panel
+from client.ui.widgets import (
+    Button,
+    ButtonGroup,
+    ChoiceRow,
+    TextField,
+    form_label_width,
+    lay_out_form,
+    panel,
+)
 from game import i18n, settings
 from game.i18n import _, person
 
@@ -105,12 +113,10 @@ class SettingsScene(Scene):
         # one column while the rows fit at a readable height, else two side by side
         columns = 1 if (box.height - 30) // len(self.rows) >= 34 else 2
         per_column = -(-len(self.rows) // columns)
-        row_h = max(34, min(50 + max(0, h - 800) // 28, (box.height - 30) // per_column))
+        row_h = max(34, min(50 + max(0, h - 800) // 8, (box.height - 30) // per_column))
         col_w = (box.width - 48 - 24 * (columns - 1)) // columns
-        size = max(14, min(22, (row_h - 8) // 2))  # the rows' label size (see widgets)
-        widest = max(theme.font(size).size(r.label)[0] for r in self.rows) + 16
-        label_w = min(max(190, widest), col_w * 2 // 5) if columns == 1 else \
-            min(190, col_w * 2 // 5)
+        label_w = form_label_width([r.label for r in self.rows], row_h - 8, col_w) \
+            if columns == 1 else min(190, col_w * 2 // 5)
         lay_out_form([(r, pygame.Rect(box.x + 24 + i // per_column * (col_w + 24),
                                       box.y + 14 + i % per_column * row_h, col_w, row_h - 8))
                       for i, r in enumerate(self.rows)], label_w)

@@ -10,7 +10,15 @@ import pygame
 from ai.base import LEVEL_TITLES, LEVELS
 from client.scenes.base import Scene, start_match
 from client.ui import theme
-from client.ui.widgets import Button, ButtonGroup, ChoiceRow, TextField, lay_out_form, panel
+from client.ui.widgets import (
+    Button,
+    ButtonGroup,
+    ChoiceRow,
+    TextField,
+    form_label_width,
+    lay_out_form,
+    panel,
+)
 from game import clock, registry, settings
 from game.i18n import _, side_label
 from game.match import Match, Seat
@@ -219,11 +227,13 @@ class SetupScene(Scene):
         self.box = pygame.Rect(40, 80, w - 80, h - 170)
         rows = self.visible_rows()
         reserve = 84 if self.clock is not None else 60  # the clock's note above the keys
-        row_h = max(36, min(52 + max(0, h - 800) // 28,
+        row_h = max(36, min(52 + max(0, h - 800) // 8,
                             (self.box.height - reserve) // max(1, len(rows))))
+        width = self.box.width - 48
         lay_out_form([(row, pygame.Rect(self.box.x + 24, self.box.y + 16 + i * row_h,
-                                        self.box.width - 48, row_h - 8))
-                      for i, row in enumerate(rows)], 190)
+                                        width, row_h - 8))
+                      for i, row in enumerate(rows)],
+                     form_label_width([row.label for row in rows], row_h - 8, width))
         self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
 
     def draw(self, surface: pygame.Surface) -> None:

@@ -307,8 +307,17 @@ def row_label_lines(label: str, size: int, height: int, room: int | None, bold: 
 
 
 def row_text_size(height: int) -> int:
-    """The size of a form row's label, and of its choices, for a row this high."""
-    return max(14, min(22, height // 2))
+    """The size of a form row's label, and of its choices, for a row this high (a large
+    window's taller rows take larger words)."""
+    return max(14, min(30, height // 2))
+
+
+def form_label_width(labels: Sequence[str], height: int, column_width: int) -> int:
+    """Room for a form's labels in rows this high: the widest at the rows' text size, at
+    least 190 pixels and at most two fifths of the column."""
+    size = row_text_size(height)
+    widest = max((theme.font(size).size(label)[0] for label in labels), default=0) + 16
+    return min(max(190, widest), column_width * 2 // 5)
 
 
 @lru_cache(maxsize=512)
@@ -391,7 +400,8 @@ class ChoiceRow:
         self.label_size = label_size
         x = rect.x + label_width
         width_left = rect.right - x
-        size = max(14, min(20, rect.height // 2))
+        half = rect.height // 2  # the chips' words: two points under the label's, 20 at most
+        size = max(14, min(20, half), min(28, half - 2))  # but in a large window's tall rows
         widths = [theme.font(size).size(lbl)[0] + 24 for _, lbl in self.choices]
         scale = min(1.0, (width_left - 6 * len(widths)) / max(1, sum(widths)))
         self.chips, self.spinner = [], None
