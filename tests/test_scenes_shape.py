@@ -242,3 +242,28 @@ def test_the_settings_page_shows_each_games_rows_and_saves_a_choice(h):
     row = page.rows[labels.index("Banqi pieces")]
     row.select([v for v, _ in row.choices].index("letters"))
     assert settings.get("banqi_glyphs") == "letters"
+
+
+def _lobby_at(size: tuple[int, int]) -> tuple[list[pygame.Rect], tuple[pygame.Rect, ...]]:
+    """The LAN lobby's controls (game choice, address field, action buttons) and columns."""
+    ui = Harness(size)
+    try:
+        lobby = LobbyScene(ui.app, listen_port=spare_port())
+        ui.app.push(lobby)
+        ui.frame()
+        controls = [lobby.game_row.rect, lobby.address.rect,
+                    *(b.rect for b in lobby.buttons.buttons)]
+        return controls, lobby.columns
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize("size", [(1600, 1000), (1920, 1080), (1280, 1080)])
+def test_the_lobby_grows_with_a_tall_window_and_stays_in_its_columns(size):
+    """At 1920x1080 the lobby kept its 1280x800 measures: small rows at the top of two tall,
+    empty sheets. Its controls now grow with the window's height, inside their columns."""
+    small, _ = _lobby_at((1280, 800))
+    large, columns = _lobby_at(size)
+    assert all(b.height > a.height for a, b in zip(small, large))
+    assert all(any(column.contains(rect) for column in columns) for rect in large)
+    assert not any(a.colliderect(b) for i, a in enumerate(large) for b in large[i + 1:])

@@ -118,6 +118,7 @@ class LobbyScene(Scene):
         self.buttons = ButtonGroup()
         self.area = Area.GAME
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
+        self.scale = 1.0  # theme.window_scale of the window laid out for
         self._rebuild()
 
     # --- the lists
@@ -363,52 +364,69 @@ class LobbyScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        left = pygame.Rect(30, 110, w // 2 - 45, h - 150)
-        right = pygame.Rect(w // 2 + 15, 110, w // 2 - 45, h - 150)
+        self.scale = theme.window_scale(size)
+        s = self.s
+        left = pygame.Rect(30, s(110), w // 2 - 45, h - s(110) - 40)
+        right = pygame.Rect(w // 2 + 15, left.y, w // 2 - 45, left.height)
         self.columns = (left, right)
-        self.host_buttons.layout_column(left.x + 18, left.y + 54, left.width - 36, 40, gap=8)
+        self.host_buttons.layout_column(left.x + 18, left.y + s(54), left.width - 36, s(40),
+                                        gap=s(8))
         room = left.width - 36 - LABEL_MARGIN  # the address only where all is still legible
         full = all(theme.font(LEGIBLE).size(self._host_label(h, True))[0] <= room
                    for h in self.found)
         for button, h in zip(self.host_buttons.buttons, self.found):
             button.label = self._host_label(h, full)
-        self.address.layout(pygame.Rect(left.x + 18, left.bottom - 70, left.width - 36, 42), 90)
-        self.game_row.layout(pygame.Rect(right.x + 18, right.y + 54, right.width - 36, 42), 70)
-        self.buttons.layout_column(right.x + 18, right.bottom - 3 * 50 - 8, right.width - 36, 42,
-                                   gap=8)
+        self.address.layout(pygame.Rect(left.x + 18, left.bottom - s(70), left.width - 36, s(42)),
+                            s(90))
+        self.game_row.layout(pygame.Rect(right.x + 18, right.y + s(54), right.width - 36, s(42)),
+                             s(70))
+        self.buttons.layout_column(right.x + 18, right.bottom - 3 * s(50) - 8, right.width - 36,
+                                   s(42), gap=s(8))
+
+    def s(self, measure: int) -> int:
+        """A measure of the 1280x800 screen, at this window's scale."""
+        return round(measure * self.scale)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
-        theme.text(surface, _("Play over the LAN"), (w // 2, 44), 36, bold=True, anchor="center")
+        s = self.s
+        theme.text(surface, _("Play over the LAN"), (w // 2, s(44)), s(36), bold=True,
+                   anchor="center")
         theme.text(surface, _("You are {name} (change it in Settings)").format(name=self.name),
-                   (w // 2, 82), 18,
+                   (w // 2, s(82)), s(18),
                    theme.INK_SOFT, anchor="center")
         left, right = self.columns
         panel(surface, left)
         panel(surface, right)
-        theme.text(surface, _("Games on this network"), (left.x + 18, left.y + 16), 22, bold=True)
+        theme.text(surface, _("Games on this network"), (left.x + 18, left.y + s(16)), s(22),
+                   bold=True)
         if self.hosts.error:
-            for i, line in enumerate(theme.wrap(self.hosts.error.say(), left.width - 36, 17)[:3]):
-                theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.ACCENT)
+            for i, line in enumerate(theme.wrap(self.hosts.error.say(), left.width - 36,
+                                                s(17))[:3]):
+                theme.text(surface, line, (left.x + 18, left.y + s(54) + s(22) * i), s(17),
+                           theme.ACCENT)
         elif not self.host_buttons.buttons and (limit := discovery.limits()) is not None:
-            for i, line in enumerate(theme.wrap(limit.say(), left.width - 36, 17)[:4]):
-                theme.text(surface, line, (left.x + 18, left.y + 54 + 22 * i), 17, theme.INK_SOFT)
+            for i, line in enumerate(theme.wrap(limit.say(), left.width - 36, s(17))[:4]):
+                theme.text(surface, line, (left.x + 18, left.y + s(54) + s(22) * i), s(17),
+                           theme.INK_SOFT)
         elif not self.host_buttons.buttons:
-            theme.text(surface, _("Looking for hosts… none yet."), (left.x + 18, left.y + 56), 18,
-                       theme.INK_SOFT)
+            theme.text(surface, _("Looking for hosts… none yet."),
+                       (left.x + 18, left.y + s(56)), s(18), theme.INK_SOFT)
         self.host_buttons.draw(surface, self.area is Area.HOSTS)
         theme.text(surface, _("Or type an address (host or host:port):"),
-                   (left.x + 18, left.bottom - 96), 17, theme.INK_SOFT)
+                   (left.x + 18, left.bottom - s(96)), s(17), theme.INK_SOFT)
         self.address.draw(surface, self.area is Area.ADDRESS)
-        theme.text(surface, _("Host a game"), (right.x + 18, right.y + 16), 22, bold=True)
+        theme.text(surface, _("Host a game"), (right.x + 18, right.y + s(16)), s(22), bold=True)
         self.game_row.draw(surface, self.area is Area.GAME)
         notes = theme.wrap(_("Options: as you last set them up for this game."), right.width - 36,
-                           16)[:2]
+                           s(16))[:2]
         said = self._options_said(self.game_row.value)
-        notes += theme.wrap(said, right.width - 36, 16)[:2] if said else []
+        notes += theme.wrap(said, right.width - 36, s(16))[:2] if said else []
         for i, line in enumerate(notes):
-            theme.text(surface, line, (right.x + 18, right.y + 106 + 20 * i), 16, theme.INK_SOFT)
-        top = right.y + 116 + 20 * len(notes)
-        for i, line in enumerate(theme.wrap(self.status, right.width - 36, 18)[:3]):
-            theme.text(surface, line, (right.x + 18, top + 24 * i), 18, theme.ACCENT, bold=True)
+            theme.text(surface, line, (right.x + 18, right.y + s(106) + s(20) * i), s(16),
+                       theme.INK_SOFT)
+        top = right.y + s(116) + s(20) * len(notes)
+        for i, line in enumerate(theme.wrap(self.status, right.width - 36, s(18))[:3]):
+            theme.text(surface, line, (right.x + 18, top + s(24) * i), s(18), theme.ACCENT,
+                       bold=True)
         self.buttons.draw(surface, self.area is Area.ACTIONS)

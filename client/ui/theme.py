@@ -47,6 +47,12 @@ FONT_DIR = Path(getattr(sys, "_MEIPASS", Path(__file__).resolve().parents[2])) /
 FONT_FILES = {False: "PaperArcadeKai-Regular.ttf", True: "PaperArcadeKai-Bold.ttf"}
 
 
+def window_scale(size: tuple[int, int]) -> float:
+    """How much larger a screen of fixed measures draws on a tall window: 1 up to 800 pixels
+    high, then with the height, to 1.35 at 1080 and no more."""
+    return max(1.0, min(1.35, size[1] / 800))
+
+
 def paper(surface: pygame.Surface) -> None:
     """Fill the window with the page: squared paper with grain, faint enough never to fight the
     ink (made once per window size, see client/ui/paper.py)."""
