@@ -15,7 +15,7 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.play import PlayScene
 from client.scenes.settings_page import SettingsScene
 from client.scenes.title import TitleScene
-from game import registry, settings, storage
+from game import registry, settings, stats, storage
 from game.match import Match, Seat
 from tests.fakes.ports import spare_port
 from tests.harness import Harness
@@ -267,3 +267,40 @@ def test_the_lobby_grows_with_a_tall_window_and_stays_in_its_columns(size):
     assert all(b.height > a.height for a, b in zip(small, large))
     assert all(any(column.contains(rect) for column in columns) for rect in large)
     assert not any(a.colliderect(b) for i, a in enumerate(large) for b in large[i + 1:])
+
+
+def _largest_words(scene_name: str, size: tuple[int, int]) -> tuple[int, int]:
+    """The largest text size a screen draws below its title, and its game choice's height."""
+    from client.ui import theme
+    ui = Harness(size)
+    try:
+        ui.app.push(scene_name)
+        ui.frames(3)
+        scene, drawn = ui.top, []
+        real = theme.text
+
+        def record(surf, words, pos, at, *args, **kwargs):
+            if pos[1] > 60:  # the screen's title keeps its size
+                drawn.append(at)
+            return real(surf, words, pos, at, *args, **kwargs)
+        theme.text = record
+        try:
+            scene.draw(ui.app.screen)
+        finally:
+            theme.text = real
+        return max(drawn), scene.game_row.rect.height
+    finally:
+        ui.close()
+
+
+def test_the_statistics_grow_with_a_tall_window():
+    """At 1920x1080 the statistics table kept its 1280x800 words, small at the top of the
+    sheet; at 800 high and below it is as it was."""
+    stats.record("dots", "easy", "won")
+    try:
+        small = _largest_words("stats", (1280, 800))
+        assert _largest_words("stats", (1280, 560)) == small
+        large = _largest_words("stats", (1920, 1080))
+        assert large[0] > small[0] and large[1] > small[1]
+    finally:
+        stats.forget()

@@ -14,6 +14,7 @@ import pygame
 
 from ai.base import DEFAULT_SECONDS, LEVEL_TITLES, LEVELS
 from ai.worker import Worker
+from client.ui import theme
 from game import saves, settings
 from game.i18n import _, system_error
 from game.match import Level, Match
@@ -53,6 +54,7 @@ class Scene:
         self.app = app
         self.closed = False
         self._laid_out: tuple[int, int] | None = None
+        self.ui_scale = 1.0  # theme.window_scale of the window last laid out for (see s())
 
     def enter(self) -> None:
         """Called when the scene becomes the top of the stack (pushed, or uncovered)."""
@@ -89,7 +91,13 @@ class Scene:
         """Lay out if the size changed or relayout() was called since the last layout."""
         if self._laid_out != size:
             self._laid_out = size
+            self.ui_scale = theme.window_scale(size)
             self.layout(size)
+
+    def s(self, measure: int) -> int:
+        """A measure of the screen as drawn at 1280x800, at this window's scale (a screen of
+        fixed measures grows on a tall window this way)."""
+        return round(measure * self.ui_scale)
 
     def draw(self, surface: pygame.Surface) -> None:
         pass

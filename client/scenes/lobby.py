@@ -118,7 +118,6 @@ class LobbyScene(Scene):
         self.buttons = ButtonGroup()
         self.area = Area.GAME
         self.columns = (pygame.Rect(0, 0, 0, 0), pygame.Rect(0, 0, 0, 0))  # placed by layout
-        self.scale = 1.0  # theme.window_scale of the window laid out for
         self._rebuild()
 
     # --- the lists
@@ -364,7 +363,6 @@ class LobbyScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.scale = theme.window_scale(size)
         s = self.s
         left = pygame.Rect(30, s(110), w // 2 - 45, h - s(110) - 40)
         right = pygame.Rect(w // 2 + 15, left.y, w // 2 - 45, left.height)
@@ -382,10 +380,6 @@ class LobbyScene(Scene):
                              s(70))
         self.buttons.layout_column(right.x + 18, right.bottom - 3 * s(50) - 8, right.width - 36,
                                    s(42), gap=s(8))
-
-    def s(self, measure: int) -> int:
-        """A measure of the 1280x800 screen, at this window's scale."""
-        return round(measure * self.scale)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()

@@ -127,67 +127,69 @@ class StatsScene(Scene):
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
         self.box = pygame.Rect(40, 80, w - 80, h - 170)
-        self.game_row.layout(pygame.Rect(self.box.x + 24, self.box.y + 16, self.box.width - 48,
-                                         44), 130)
+        s = self.s
+        self.game_row.layout(pygame.Rect(self.box.x + 24, self.box.y + s(16),
+                                         self.box.width - 48, s(44)), s(130))
         self.note_lines = theme.wrap(
             _("Your finished games against a bot, a program or over the LAN, and your games "
-              "alone. Hot-seat games are not counted."), self.box.width - 48, 15)[:2]
+              "alone. Hot-seat games are not counted."), self.box.width - 48, s(15))[:2]
         self.buttons.layout_row(40, h - 72, 200, 48, gap=16)
 
     def draw(self, surface: pygame.Surface) -> None:
+        s = self.s
         theme.text(surface, _("Statistics"), (40, 24), 34, bold=True)
         box = self.box
         panel(surface, box)
         self.game_row.draw(surface, not self.on_buttons)
-        top = box.y + 76
+        top = box.y + s(76)
         if self.table is None:
-            theme.text(surface, _("Reading…"), (box.centerx, top + 40), 20, theme.INK_SOFT,
-                       anchor="center")
+            theme.text(surface, _("Reading…"), (box.centerx, top + s(40)), s(20),
+                       theme.INK_SOFT, anchor="center")
         else:
             self._draw_table(surface, pygame.Rect(box.x + 24, top, box.width - 48,
-                                                  box.bottom - top - 14 - 20 * len(
+                                                  box.bottom - top - 14 - s(20) * len(
                                                       self.note_lines)))
-        y = box.bottom - 12 - 20 * len(self.note_lines)
+        y = box.bottom - 12 - s(20) * len(self.note_lines)
         for line in self.note_lines:
-            theme.text(surface, line, (box.x + 24, y), 15, theme.INK_SOFT)
-            y += 20
+            theme.text(surface, line, (box.x + 24, y), s(15), theme.INK_SOFT)
+            y += s(20)
         self.buttons.draw(surface, show_focus=self.on_buttons)
 
     def _draw_table(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         info = registry.get(self.game_id)
-        rows = self.rows()
+        rows, s, row = self.rows(), self.s, self.s(ROW)
         if not rows:
             theme.text(surface, _("No finished games of {game} yet.").format(
-                game=_(info.title)), (area.centerx, area.y + 40), 20, theme.INK_SOFT,
+                game=_(info.title)), (area.centerx, area.y + s(40)), s(20), theme.INK_SOFT,
                 anchor="center")
             # a finished game autoplay helped with, or bots watched, is not here: say why
             size, words = theme.fit(_("Only the games you play to the end yourself count."),
-                                    area.width - 20, 17)
-            theme.text(surface, words, (area.centerx, area.y + 72), size, theme.INK_SOFT,
+                                    area.width - 20, s(17))
+            theme.text(surface, words, (area.centerx, area.y + s(72)), size, theme.INK_SOFT,
                        anchor="center")
             return
         cols = columns(info.players)
         first = max(150, area.width // 4)
         col_w = (area.width - first) // len(cols)
-        head_lines = [theme.wrap(title, col_w - 8, 15)[:2] for title, _cell in cols]
-        head_h = 20 * max(len(lines) for lines in head_lines) + 8
+        head_lines = [theme.wrap(title, col_w - 8, s(15))[:2] for title, _cell in cols]
+        head_h = s(20) * max(len(lines) for lines in head_lines) + 8
         for i, lines in enumerate(head_lines):
             cx = area.x + first + i * col_w + col_w // 2
             for j, line in enumerate(lines):
-                theme.text(surface, line, (cx, area.y + 20 * j), 15, theme.INK_SOFT,
+                theme.text(surface, line, (cx, area.y + s(20) * j), s(15), theme.INK_SOFT,
                            anchor="midtop")
         y = area.y + head_h
-        fits = max(1, (area.bottom - y) // ROW)
+        fits = max(1, (area.bottom - y) // row)
         shown = rows if len(rows) <= fits else rows[:fits - 1] + rows[-1:]  # the total stays
         for n, (name, record) in enumerate(shown):
             total = n == len(shown) - 1 and len(rows) > 1
             pygame.draw.line(surface, theme.INK if total else theme.GRID, (area.x, y),
                              (area.right, y), 2 if total else 1)
-            size, name = theme.fit(name, first - 10, 19, smallest=13, bold=total)
-            theme.text(surface, name, (area.x + 4, y + ROW // 2), size, bold=total,
+            size, name = theme.fit(name, first - 10, s(19), smallest=13, bold=total)
+            theme.text(surface, name, (area.x + 4, y + row // 2), size, bold=total,
                        anchor="midleft")
             for i, (_title, cell) in enumerate(cols):
                 cx = area.x + first + i * col_w + col_w // 2
-                theme.text(surface, cell(record), (cx, y + ROW // 2), 20, bold=total,
+                theme.text(surface, cell(record), (cx, y + row // 2), s(20), bold=total,
                            anchor="center")
-            y += ROW
+            y += row
