@@ -15,7 +15,7 @@ from client.scenes.lobby import LobbyScene
 from client.scenes.play import PlayScene
 from client.scenes.settings_page import SettingsScene
 from client.scenes.title import TitleScene
-from game import registry, settings, stats, storage
+from game import registry, replay, settings, stats, storage
 from game.match import Match, Seat
 from tests.fakes.ports import spare_port
 from tests.harness import Harness
@@ -270,7 +270,8 @@ def test_the_lobby_grows_with_a_tall_window_and_stays_in_its_columns(size):
 
 
 def _largest_words(scene_name: str, size: tuple[int, int]) -> tuple[int, int]:
-    """The largest text size a screen draws below its title, and its game choice's height."""
+    """The largest text size a screen draws below its title, and its game choice's height (a
+    list's game filter)."""
     from client.ui import theme
     ui = Harness(size)
     try:
@@ -288,19 +289,21 @@ def _largest_words(scene_name: str, size: tuple[int, int]) -> tuple[int, int]:
             scene.draw(ui.app.screen)
         finally:
             theme.text = real
-        return max(drawn), scene.game_row.rect.height
+        choice = scene.game_row if scene_name == "stats" else scene.filter
+        return max(drawn), choice.rect.height
     finally:
         ui.close()
 
 
-def test_the_statistics_grow_with_a_tall_window():
-    """At 1920x1080 the statistics table kept its 1280x800 words, small at the top of the
-    sheet; at 800 high and below it is as it was."""
+@pytest.mark.parametrize("scene_name", ["stats", "replays"])
+def test_the_statistics_and_the_replays_grow_with_a_tall_window(scene_name):
+    """At 1920x1080 the statistics table and the replays list kept their 1280x800 words,
+    small at the top of the sheet; at 800 high and below they are as they were."""
     stats.record("dots", "easy", "won")
-    try:
-        small = _largest_words("stats", (1280, 800))
-        assert _largest_words("stats", (1280, 560)) == small
-        large = _largest_words("stats", (1920, 1080))
-        assert large[0] > small[0] and large[1] > small[1]
-    finally:
-        stats.forget()
+    match = Match("dots", None, 1, [Seat("human", "Ann"), Seat("ai", "Bot", "easy")])
+    match.resign(0)
+    replay.save_replay(match, 1.0)  # each test has a home of its own (conftest)
+    small = _largest_words(scene_name, (1280, 800))
+    assert _largest_words(scene_name, (1280, 560)) == small
+    large = _largest_words(scene_name, (1920, 1080))
+    assert large[0] > small[0] and large[1] > small[1]

@@ -157,7 +157,7 @@ class _FileListScene(Scene):
 
     def _place_rows(self) -> None:
         """Scroll the list to the selected entry and place its visible rows."""
-        box, y, row_h = self.box, self.list_top, ROW_H
+        box, y, row_h = self.box, self.list_top, self.s(ROW_H)
         self.visible = visible = max(1, (box.bottom - y - 10) // row_h)
         if self.selected < self.scroll:
             self.scroll = self.selected
@@ -171,24 +171,26 @@ class _FileListScene(Scene):
 
     def scroll_track(self) -> pygame.Rect:
         """Where the bar that says more rows lie above or below runs: the list's right edge."""
-        return pygame.Rect(self.box.right - 16, self.list_top, 6, self.visible * ROW_H - 6)
+        return pygame.Rect(self.box.right - 16, self.list_top, 6,
+                           self.visible * self.s(ROW_H) - 6)
 
     def draw(self, surface: pygame.Surface) -> None:
-        box, y = self.box, self.list_top
+        box, y, s = self.box, self.list_top, self.s
         theme.text(surface, _(self.title), (40, 24), 34, bold=True)
         panel(surface, box)
         self.draw_extra(surface)
         if self.loading:
-            theme.text(surface, _("Reading…"), (box.x + 24, y + 10), 20, theme.INK_SOFT)
+            theme.text(surface, _("Reading…"), (box.x + 24, y + 10), s(20), theme.INK_SOFT)
         elif not self.entries:
-            for n, line in enumerate(theme.wrap(_(self.empty_words), box.width - 48, 20)):
-                theme.text(surface, line, (box.x + 24, y + 10 + 28 * n), 20, theme.INK_SOFT)
+            for n, line in enumerate(theme.wrap(_(self.empty_words), box.width - 48, s(20))):
+                theme.text(surface, line, (box.x + 24, y + 10 + s(28) * n), s(20),
+                           theme.INK_SOFT)
         for i, rect in self.rows:
             if i == self.selected:
                 paper.highlight(surface, rect, theme.HILITE)
             top, bottom = self.describe(self.entries[i])
-            theme.text(surface, top, (rect.x + 12, rect.y + 4), 19, bold=True)
-            theme.text(surface, bottom, (rect.x + 12, rect.y + 25), 15, theme.INK_SOFT)
+            theme.text(surface, top, (rect.x + 12, rect.y + s(4)), s(19), bold=True)
+            theme.text(surface, bottom, (rect.x + 12, rect.y + s(25)), s(15), theme.INK_SOFT)
         scrollbar(surface, self.scroll_track(), self.scroll, self.visible, len(self.entries))
         self.buttons.draw(surface, show_focus=False)
 
@@ -279,8 +281,9 @@ class ReplayBrowserScene(_FileListScene):
         super().handle_event(event)
 
     def layout_extra(self, box: pygame.Rect) -> int:
-        self.filter.layout(pygame.Rect(box.x + 24, box.y + 12, box.width - 48, 40), 90)
-        return box.y + 64
+        self.filter.layout(pygame.Rect(box.x + 24, box.y + 12, box.width - 48, self.s(40)),
+                           self.s(90))
+        return box.y + self.s(64)
 
     def draw_extra(self, surface: pygame.Surface) -> None:
         self.filter.draw(surface, False)
