@@ -1016,6 +1016,25 @@ def test_the_panel_chat_after_the_end_is_greyed_as_the_cards_once_the_other_play
     assert chats() == [True]
 
 
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 1080), (1600, 1000)])
+def test_a_result_card_grows_with_a_tall_window_and_still_fits_it(size):
+    """At 1920x1080 the card kept its 1280x800 measures, small over a board that grows."""
+    def card_at(at: tuple[int, int]) -> tuple[pygame.Rect, list[pygame.Rect]]:
+        harness = Harness(at)
+        try:
+            _session, card = _lan_result_card(harness)
+            harness.key(pygame.K_r)  # a rematch waits: the card says so, one line more
+            harness.frames(2)
+            return pygame.Rect(card.box), [pygame.Rect(b.rect) for b in card.buttons.buttons]
+        finally:
+            harness.close()
+    small_box, small = card_at((1280, 800))
+    box, rects = card_at(size)
+    assert box.width > small_box.width and all(b.height > a.height for a, b in zip(small, rects))
+    assert pygame.Rect((0, 0), size).contains(box) and all(box.contains(r) for r in rects)
+    assert not any(a.colliderect(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+
+
 @pytest.mark.parametrize("size", [(800, 560), (1280, 800)])
 def test_a_lan_result_card_with_all_it_may_say_fits_the_window(size):
     """A LAN card has a Chat button and may say a rematch waits: at the smallest window its

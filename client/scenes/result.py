@@ -139,44 +139,45 @@ class ResultScene(Scene):
         return notes
 
     def layout(self, size: tuple[int, int]) -> None:
-        self.reason_lines = theme.wrap(self.reason, 460 - 40, 18)[:2]
+        s = self.s
+        self.reason_lines = theme.wrap(self.reason, s(460 - 40), s(18))[:2]
         for note in self.notes():
-            self.reason_lines += theme.wrap(note, 460 - 40, 18)[:2]
-        top = 78 + 24 + 34 * len(self.score_rows) + 22 * len(self.reason_lines) + 12
-        buttons = self.buttons.buttons
-        if top + len(buttons) * 52 + 14 <= size[1] - FOOT_ROOM:
-            self.box = card_rect(size, 460, top + len(buttons) * 52 + 14)
-            self.buttons.layout_column(self.box.x + 60, self.box.y + top, self.box.width - 120,
-                                       42, gap=10)
+            self.reason_lines += theme.wrap(note, s(460 - 40), s(18))[:2]
+        top = s(78 + 24) + s(34) * len(self.score_rows) + s(22) * len(self.reason_lines) + s(12)
+        buttons, step = self.buttons.buttons, s(52)
+        if top + len(buttons) * step + s(14) <= size[1] - FOOT_ROOM:
+            self.box = card_rect(size, s(460), top + len(buttons) * step + s(14))
+            self.buttons.layout_column(self.box.x + s(60), self.box.y + top,
+                                       self.box.width - s(120), s(42), gap=s(10))
             return
         # a short window (a LAN game's card has more to offer): the buttons two abreast
         rows = (len(buttons) + 1) // 2
-        self.box = card_rect(size, 560, top + rows * 52 + 14)
-        width = (self.box.width - 80 - 10) // 2
+        self.box = card_rect(size, s(560), top + rows * step + s(14))
+        width = (self.box.width - s(80) - s(10)) // 2
         for i, button in enumerate(buttons):
-            button.rect = pygame.Rect(self.box.x + 40 + (i % 2) * (width + 10),
-                                      self.box.y + top + (i // 2) * 52, width, 42)
+            button.rect = pygame.Rect(self.box.x + s(40) + (i % 2) * (width + s(10)),
+                                      self.box.y + top + (i // 2) * step, width, s(42))
 
     def draw(self, surface: pygame.Surface) -> None:
-        box = self.box
-        card(surface, box, self.headline, 38)
-        y = box.y + 72
+        box, s = self.box, self.s
+        card(surface, box, self.headline, s(38), s(40))
+        y = box.y + s(72)
         if self.score_unit:
-            theme.text(surface, self.score_unit, (box.right - 60, y + 10), 16, theme.INK_SOFT,
-                       anchor="midright")
-        y += 24
+            theme.text(surface, self.score_unit, (box.right - s(60), y + s(10)), s(16),
+                       theme.INK_SOFT, anchor="midright")
+        y += s(24)
         for seat, (name, points) in enumerate(self.score_rows):
             colour = self.play.board.seat_colour(seat) if len(self.score_rows) > 1 \
                 else theme.ACCENT
-            theme.text(surface, name, (box.x + 60, y + 15), 22, colour, bold=True,
+            theme.text(surface, name, (box.x + s(60), y + s(15)), s(22), colour, bold=True,
                        anchor="midleft")
-            theme.text(surface, points, (box.right - 60, y + 15), 28, colour, bold=True,
-                       anchor="midright")
-            y += 34
-        y += 6
+            theme.text(surface, points, (box.right - s(60), y + s(15)), s(28), colour,
+                       bold=True, anchor="midright")
+            y += s(34)
+        y += s(6)
         for line in self.reason_lines:
-            theme.text(surface, line, (box.centerx, y), 18, theme.INK_SOFT, anchor="midtop")
-            y += 22
+            theme.text(surface, line, (box.centerx, y), s(18), theme.INK_SOFT, anchor="midtop")
+            y += s(22)
         self.buttons.draw(surface)
 
 

@@ -204,10 +204,11 @@ def card_rect(size: tuple[int, int], width: int, height: int) -> pygame.Rect:
     return box
 
 
-def card(surface: pygame.Surface, box: pygame.Rect, title: str, title_size: int = 26) -> None:
-    """A card (placed by card_rect) with its title at the top."""
+def card(surface: pygame.Surface, box: pygame.Rect, title: str, title_size: int = 26,
+         title_y: int = 40) -> None:
+    """A card (placed by card_rect) with its title at the top, centred title_y below it."""
     panel(surface, box)
-    theme.text(surface, title, (box.centerx, box.y + 40), title_size, bold=True,
+    theme.text(surface, title, (box.centerx, box.y + title_y), title_size, bold=True,
                anchor="center")
 
 
