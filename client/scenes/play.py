@@ -277,18 +277,15 @@ class PlayScene(PlayView):
             self._keep_panel_current()
 
     def _keep_panel_current(self) -> None:
-        """Rebuild the panel where what it says has changed."""
-        if self._status_lines() != self.status_lines:
-            self._build_buttons()  # the panel's text grew or shrank (an offer went or came
-            # back): the buttons move, and say what may be pressed now
-        if self.session is not None and self.table.peer_away and self.claim_label() not in {
-                b.label for b in self.panel_buttons.buttons}:
-            self._build_buttons()  # the claim's countdown
-        if self.session is not None and self.session.connected != self.panel_linked:
-            self._build_buttons()  # Chat greys while the other player is gone, after the end too
-        labels = [label for label, _ in self.board.actions()]
-        if not all(any(b.label == lb for b in self.panel_buttons.buttons) for lb in labels):
-            self._build_buttons()  # a board's own buttons changed their labels
+        """Rebuild the panel, once, where what it says has changed."""
+        labels = {b.label for b in self.panel_buttons.buttons}
+        remote = self.session is not None
+        if (self._status_lines() != self.status_lines  # an offer went or came back: the
+                # buttons move, and say what may be pressed now
+                or remote and self.table.peer_away and self.claim_label() not in labels
+                or remote and self.session.connected != self.panel_linked  # Chat greys
+                or not all(label in labels for label, _ in self.board.actions())):
+            self._build_buttons()
 
     def _show_seat(self, seat: int) -> None:
         self.table.take_seat(seat)
