@@ -427,7 +427,6 @@ def test_fog_against_a_bot_the_move_list_keeps_its_room_in_the_panel(h):
 
 # --- 10: over the LAN, the player to move keeps a move list
 def test_over_the_lan_the_player_to_move_sees_the_move_list(h):
-    from client.scenes.play_view import MOVE_ROW
     from tests.fakes.remote import SilentRemote
     match = Match("ataxx", None, 3, [Seat("human", "Ann"), Seat("remote", "Ben")])
     for _ in range(6):
@@ -438,7 +437,7 @@ def test_over_the_lan_the_player_to_move_sees_the_move_list(h):
     h.app.push(play)
     h.frames(3)
     assert play.table.human_to_move() == 0 and len(play.move_list()) == 6
-    assert play.moves_rect.height // MOVE_ROW >= 5
+    assert play.moves_rect.height // play.move_row >= 5
     assert all(b.rect.bottom <= play.side.bottom for b in play.panel_buttons.buttons)
 
 

@@ -460,7 +460,6 @@ def test_t_opens_the_lan_chat_and_its_letter_is_not_typed_into_it(h):
 @pytest.mark.parametrize("size", [(800, 560), (1400, 900)])
 def test_the_live_move_list_fills_its_room_before_it_drops_the_first_moves(h, size, monkeypatch):
     """It dropped its first lines with a line or two of room still empty under the last."""
-    from client.scenes.play_view import MOVE_ROW
     from client.ui import theme
     from players.base import HumanController
     match = Match("dots", {"rows": 5, "cols": 5}, 2, [Seat("human", "Ann"), Seat("human", "Ben")])
@@ -480,7 +479,7 @@ def test_the_live_move_list_fills_its_room_before_it_drops_the_first_moves(h, si
             box = play.moves_rect
             lines = [r for s, r in drawn]
             assert all(box.top <= r.top and r.bottom <= box.bottom + 2 for r in lines)
-            room = (box.height - 6) // MOVE_ROW
+            room = (box.height - 6) // play.move_row
             assert len(lines) == min(n + 1, room)
     finally:
         harness.close()
@@ -551,9 +550,9 @@ def test_a_questions_whole_detail_shows_above_its_buttons(size):
         ui.app.push(ConfirmScene(ui.app, "The other player is gone", lambda: None,
                                  detail=detail))
         ui.frame()
-        box, top = ui.top.box, min(b.rect.top for b in ui.top.buttons.buttons)
-        lines = theme.wrap(detail, box.width - 40, 18)
-        assert len(lines) >= 3 and " ".join(lines).split() == detail.split()
-        assert box.y + 80 + line_height * len(lines) <= top  # every line, above the buttons
+        box, top, s = ui.top.box, min(b.rect.top for b in ui.top.buttons.buttons), ui.top.s
+        lines = theme.wrap(detail, box.width - s(40), s(18))
+        assert len(lines) >= 2 and " ".join(lines).split() == detail.split()
+        assert box.y + s(80) + s(line_height) * len(lines) <= top  # every line, above buttons
     finally:
         ui.close()

@@ -307,3 +307,81 @@ def test_the_statistics_and_the_replays_grow_with_a_tall_window(scene_name):
     assert _largest_words(scene_name, (1280, 560)) == small
     large = _largest_words(scene_name, (1920, 1080))
     assert large[0] > small[0] and large[1] > small[1]
+
+
+def _panel_at(size: tuple[int, int], game_id: str) -> tuple[int, list[pygame.Rect], PlayScene]:
+    """A hot-seat game on the clock some moves in: the largest text its side panel draws, its
+    buttons, and the scene."""
+    from client.ui import theme
+    from players.base import HumanController
+    match = Match(game_id, None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
+    for _ in range(6):
+        if not match.over and not match.setup_pending():
+            match.play(match.legal_moves()[0])
+    ui = Harness(size)
+    try:
+        play = PlayScene(ui.app, match, [HumanController(), HumanController()],
+                         time_control="10+5", now=lambda: 0.0)
+        ui.app.push(play)
+        ui.frames(2)
+        drawn, real = [], theme.text
+
+        def record(surf, words, pos, at, *args, **kwargs):
+            if pos[0] >= play.side.x:
+                drawn.append(at)
+            return real(surf, words, pos, at, *args, **kwargs)
+        theme.text = record
+        try:
+            play._draw_panel(ui.app.screen, play.side)
+        finally:
+            theme.text = real
+        return max(drawn), [pygame.Rect(b.rect) for b in play.panel_buttons.buttons], play
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize("game_id", ["ataxx", "dots", "jungle"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 1080), (1600, 1000)])
+def test_the_play_panel_grows_with_a_tall_window_and_keeps_its_room(game_id, size):
+    """At 1920x1080 the side panel kept its 1280x800 words, clock and buttons beside a board
+    that grew. They grow with the window's height now; the buttons stay inside the panel, one
+    a row, and five moves still show; at 800 high and below the panel is as it was."""
+    small, small_buttons, _ = _panel_at((1280, 800), game_id)
+    assert _panel_at((1280, 560), game_id)[0] == small
+    large, buttons, play = _panel_at(size, game_id)
+    assert large > small
+    assert all(b.height > a.height for a, b in zip(small_buttons, buttons))
+    assert all(play.side.contains(b) for b in buttons)
+    assert len({b.x for b in buttons}) == 1  # one column
+    assert play.moves_rect.height // play.move_row >= 5
+    assert play.top_bar > 58 and play.side.y == play.top_bar
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 1080)])
+def test_the_questions_and_the_hand_over_grow_with_a_tall_window(size):
+    """A question, a line to type and the hand-over kept their 1280x800 measures, small in the
+    middle of a large window; they grow with it now, their buttons inside their cards."""
+    from client.scenes.dialog import ConfirmScene, HandoverScene, PromptScene
+
+    def shapes(at: tuple[int, int]) -> list[pygame.Rect]:
+        ui = Harness(at)
+        try:
+            ask = ConfirmScene(ui.app, "Resign?", lambda: None, detail="The game ends. " * 8)
+            ui.app.push(ask)
+            ui.frames(1)
+            rects = [pygame.Rect(ask.box), *(pygame.Rect(b.rect) for b in ask.buttons.buttons)]
+            assert all(ask.box.contains(b) for b in rects[1:])
+            line = PromptScene(ui.app, "Say", lambda text: None, lines=["hello"] * 3)
+            ui.app.push(line)
+            ui.frames(1)
+            assert line.box.contains(line.field.rect)
+            rects += [pygame.Rect(line.box), pygame.Rect(line.field.rect)]
+            hand = HandoverScene(ui.app, "Ann", lambda: None)
+            ui.app.push(hand)
+            ui.frames(1)
+            return rects + [pygame.Rect(hand.buttons.buttons[0].rect)]
+        finally:
+            ui.close()
+    small, large = shapes((1280, 800)), shapes(size)
+    assert [r.size for r in shapes((1280, 560))] == [r.size for r in small]
+    assert all(b.height > a.height for a, b in zip(small, large))

@@ -78,18 +78,20 @@ class ConfirmScene(Scene):
         self._wait_yes()
 
     def layout(self, size: tuple[int, int]) -> None:
-        lines = len(theme.wrap(self.detail, card_rect(size, 560, 210).width - 40, 18))
-        self.box = card_rect(size, 560, 210 + DETAIL_LINE * max(0, min(lines, DETAIL_LINES) - 2))
+        s = self.s
+        lines = len(theme.wrap(self.detail, card_rect(size, s(560), 1).width - s(40), s(18)))
+        self.box = card_rect(size, s(560),
+                             s(210) + s(DETAIL_LINE) * max(0, min(lines, DETAIL_LINES) - 2))
         n = len(self.buttons.buttons)
-        width = 160 if n < 3 else 150
-        self.buttons.layout_row(self.box.centerx - (n * width + (n - 1) * 20) // 2,
-                                self.box.bottom - 64, width, 44, gap=20)
+        width, gap = s(160 if n < 3 else 150), s(20)
+        self.buttons.layout_row(self.box.centerx - (n * width + (n - 1) * gap) // 2,
+                                self.box.bottom - s(64), width, s(44), gap=gap)
 
     def draw(self, surface: pygame.Surface) -> None:
-        box = self.box
-        card(surface, box, self.message)
-        for i, line in enumerate(theme.wrap(self.detail, box.width - 40, 18)[:DETAIL_LINES]):
-            theme.text(surface, line, (box.centerx, box.y + 80 + DETAIL_LINE * i), 18,
+        box, s = self.box, self.s
+        card(surface, box, self.message, s(26), s(40))
+        for i, line in enumerate(theme.wrap(self.detail, box.width - s(40), s(18))[:DETAIL_LINES]):
+            theme.text(surface, line, (box.centerx, box.y + s(80) + s(DETAIL_LINE) * i), s(18),
                        theme.INK_SOFT, anchor="center")
         self.buttons.draw(surface)
 
@@ -117,24 +119,25 @@ class PromptScene(Scene):
             super().handle_event(event)
 
     def layout(self, size: tuple[int, int]) -> None:
-        width = min(560, size[0] - 40)
-        wrapped = [part for line in self.lines for part in theme.wrap(line, width - 40, 16)]
-        room = max(0, (size[1] - 40 - 150) // PROMPT_LINE)
+        s, line = self.s, self.s(PROMPT_LINE)
+        width = min(s(560), size[0] - 40)
+        wrapped = [part for said in self.lines for part in theme.wrap(said, width - s(40), s(16))]
+        room = max(0, (size[1] - 40 - s(150)) // line)
         self.shown = wrapped[len(wrapped) - room:] if room else []
-        self.box = card_rect(size, 560, 150 + PROMPT_LINE * len(self.shown))
-        top = self.box.y + 56
-        self.field.layout(pygame.Rect(self.box.x + 20, top + PROMPT_LINE * len(self.shown) + 10,
-                                      self.box.width - 40, 42), 0)
+        self.box = card_rect(size, s(560), s(150) + line * len(self.shown))
+        top = self.box.y + s(56)
+        self.field.layout(pygame.Rect(self.box.x + s(20), top + line * len(self.shown) + s(10),
+                                      self.box.width - s(40), s(42)), 0)
 
     def draw(self, surface: pygame.Surface) -> None:
-        box = self.box
-        card(surface, box, self.message, 24)
+        box, s = self.box, self.s
+        card(surface, box, self.message, s(24), s(40))
         for n, line in enumerate(self.shown):
-            theme.text(surface, line, (box.x + 20, box.y + 56 + PROMPT_LINE * n), 16,
+            theme.text(surface, line, (box.x + s(20), box.y + s(56) + s(PROMPT_LINE) * n), s(16),
                        theme.INK_SOFT)
         self.field.draw(surface, True)
-        theme.text(surface, _("Enter sends, Esc cancels"), (box.centerx, box.bottom - 20), 15,
-                   theme.INK_SOFT, anchor="center")
+        theme.text(surface, _("Enter sends, Esc cancels"), (box.centerx, box.bottom - s(20)),
+                   s(15), theme.INK_SOFT, anchor="center")
 
 
 class HandoverScene(Scene):
@@ -162,19 +165,20 @@ class HandoverScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.buttons.layout_column(w // 2 - 200, h // 2 + 30, 400, 54)
+        s = self.s
+        self.buttons.layout_column(w // 2 - s(200), h // 2 + s(30), s(400), s(54))
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
+        s = self.s
         surface.fill(theme.PAPER_DARK)
-        theme.text(surface, _("Hand over"), (w // 2, h // 2 - 110), 44, bold=True,
+        theme.text(surface, _("Hand over"), (w // 2, h // 2 - s(110)), s(44), bold=True,
                    anchor="center")
         theme.text(surface, _("Pass the computer to {player}.").format(player=self.player),
-                   (w // 2, h // 2 - 50), 24,
-                   anchor="center")
+                   (w // 2, h // 2 - s(50)), s(24), anchor="center")
         if self.note:
-            theme.text(surface, self.note, (w // 2, h // 2 - 14), 19, theme.INK_SOFT,
+            theme.text(surface, self.note, (w // 2, h // 2 - s(14)), s(19), theme.INK_SOFT,
                        anchor="center")
         self.buttons.draw(surface)
-        theme.text(surface, _("The other player should look away."), (w // 2, h // 2 + 120), 18,
-                   theme.INK_SOFT, anchor="center")
+        theme.text(surface, _("The other player should look away."),
+                   (w // 2, h // 2 + s(120)), s(18), theme.INK_SOFT, anchor="center")

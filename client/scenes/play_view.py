@@ -179,17 +179,28 @@ class PlayView(Scene):
         self.mute_buttons.buttons[0].selected = not on
 
     # --- drawing
+    @property
+    def top_bar(self) -> int:
+        return self.s(TOP_BAR)
+
+    @property
+    def move_row(self) -> int:
+        return self.s(MOVE_ROW)
+
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.mute_buttons.buttons[0].rect = pygame.Rect(w - 12 - 76, (TOP_BAR - 34) // 2, 76, 34)
+        s, top_bar = self.s, self.top_bar
+        self.mute_buttons.buttons[0].rect = pygame.Rect(w - s(12) - s(76), (top_bar - s(34)) // 2,
+                                                        s(76), s(34))
         # The panel is a sheet along the window's right edge, wider on a wide window.
-        width = max(PANEL_WIDTH, min(PANEL_WIDTH_MAX, w // 5))
-        self.side = side = pygame.Rect(w - width, TOP_BAR, width, h - TOP_BAR)
-        board_rect = pygame.Rect(12, TOP_BAR + 8, side.x - 24, h - TOP_BAR - 20)
+        width = max(s(PANEL_WIDTH), min(s(PANEL_WIDTH_MAX), w // 5))
+        self.side = side = pygame.Rect(w - width, top_bar, width, h - top_bar)
+        board_rect = pygame.Rect(12, top_bar + 8, side.x - 24, h - top_bar - 20)
         if board_rect != self.board.rect:
             self.board.layout(board_rect)
         self.status_lines = self._status_lines()
-        y = side.y + 14 + 54 * len(self.match.seats) + 6 + 22 * len(self.status_lines) + 10
+        y = side.y + s(14) + s(54) * len(self.match.seats) + s(6) + s(22) * len(
+            self.status_lines) + s(10)
         buttons = self.panel_buttons.buttons
         n = len(buttons)
         # The buttons keep the room the most text at this size and count needed, so a line
@@ -198,11 +209,13 @@ class PlayView(Scene):
         if self._panel_text[:2] == (size, n):
             most = max(most, self._panel_text[2])
         self._panel_text = (size, n, most)
-        y_room = y + 22 * (most - len(self.status_lines))
-        height = max(30, min(40, (side.bottom - y_room - 10 - MOVES_ROOM) // max(1, n) - 8))
-        if y_room + MOVES_ROOM + n * (height + 8) <= side.bottom - 2:
-            top = max(y_room, side.bottom - 10 - n * (height + 8))
-            self.panel_buttons.layout_column(side.x + 14, top, side.width - 28, height, gap=8)
+        y_room = y + s(22) * (most - len(self.status_lines))
+        room, gap = s(MOVES_ROOM), s(8)
+        height = max(s(30), min(s(40), (side.bottom - y_room - 10 - room) // max(1, n) - gap))
+        if y_room + room + n * (height + gap) <= side.bottom - 2:
+            top = max(y_room, side.bottom - 10 - n * (height + gap))
+            self.panel_buttons.layout_column(side.x + s(14), top, side.width - s(28), height,
+                                             gap=gap)
             self._place_move_list(y)
             return
         # A small window: two columns, so the last button (Menu) stays on screen.
@@ -220,12 +233,13 @@ class PlayView(Scene):
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
         """Over the board, clear of the panel's buttons (a message covered Menu)."""
-        return pygame.Rect(0, TOP_BAR, self.side.x, size[1] - 6 - TOP_BAR)
+        return pygame.Rect(0, self.top_bar, self.side.x, size[1] - 6 - self.top_bar)
 
     def _place_move_list(self, y: int) -> None:
         """The live move list fills the room between the panel's text and its buttons."""
         top = min((b.rect.y for b in self.panel_buttons.buttons), default=self.side.bottom)
-        self.moves_rect = pygame.Rect(self.side.x + 14, y, self.side.width - 28, top - y - 8)
+        self.moves_rect = pygame.Rect(self.side.x + self.s(14), y, self.side.width - self.s(28),
+                                      top - y - 8)
 
     def move_list(self) -> list[str]:
         """The moves so far in the game's notation (kept in step with undo and new moves);
@@ -258,7 +272,8 @@ class PlayView(Scene):
         return self._wrapped(lines + [offer.say() for offer in self.table.offers_out()])
 
     def _wrapped(self, lines: list[str]) -> list[str]:
-        return [part for line in lines for part in theme.wrap(line, self.side.width - 28, 17)]
+        return [part for line in lines
+                for part in theme.wrap(line, self.side.width - self.s(28), self.s(17))]
 
     def _hint_room(self) -> int:
         """The lines the move hint adds on a local player's turn while it is not shown."""
@@ -296,14 +311,14 @@ class PlayView(Scene):
         return _("{player} to move").format(player=who)
 
     def draw(self, surface: pygame.Surface) -> None:
-        w = surface.get_width()
-        sheet(surface, pygame.Rect(0, 0, w, TOP_BAR), theme.PAPER_DARK)
-        title = theme.text(surface, _(self.match.info.title), (18, TOP_BAR // 2), 28, bold=True,
-                           anchor="midleft")
+        w, s, top_bar = surface.get_width(), self.s, self.top_bar
+        sheet(surface, pygame.Rect(0, 0, w, top_bar), theme.PAPER_DARK)
+        title = theme.text(surface, _(self.match.info.title), (s(18), top_bar // 2), s(28),
+                           bold=True, anchor="midleft")
         # a long status never runs into the title
-        size, status = theme.fit(self.status_text(), w - 100 - title.right - 24, 22,
+        size, status = theme.fit(self.status_text(), w - s(100) - title.right - s(24), s(22),
                                  smallest=13, bold=True)
-        theme.text(surface, status, (w - 100, TOP_BAR // 2), size, theme.ACCENT, bold=True,
+        theme.text(surface, status, (w - s(100), top_bar // 2), size, theme.ACCENT, bold=True,
                    anchor="midright")
         self.mute_buttons.draw(surface, show_focus=False)
         if self.board.view is not None:
@@ -325,31 +340,33 @@ class PlayView(Scene):
 
     def _draw_panel(self, surface: pygame.Surface, side: pygame.Rect) -> None:
         sheet(surface, side)
-        y = side.y + 14
+        s = self.s
+        y = side.y + s(14)
         lit = self.lit_seat()
-        for seat, s in enumerate(self.match.seats):
+        for seat, held in enumerate(self.match.seats):
             colour = self.board.seat_colour(seat)
             if seat == lit:
-                paper.highlight(surface, pygame.Rect(side.x + 8, y - 4, side.width - 16, 48),
-                                theme.HILITE)
-            paper.stamp(surface, colour, (side.x + 26, y + 20), 11)
-            kind = seat_label(s)
-            room = side.right - 46 - (98 if self.clock is not None else 14) - side.x
+                paper.highlight(surface, pygame.Rect(side.x + s(8), y - s(4),
+                                                     side.width - s(16), s(48)), theme.HILITE)
+            paper.stamp(surface, colour, (side.x + s(26), y + s(20)), s(11))
+            kind = seat_label(held)
+            room = side.right - s(46) - (s(98) if self.clock is not None else s(14)) - side.x
             # a long name never runs into the clock
-            size, name = theme.fit(self.panel_name(seat), room, 20, smallest=13, bold=True)
-            theme.text(surface, name, (side.x + 46, y), size, bold=True)
+            size, name = theme.fit(self.panel_name(seat), room, s(20), smallest=13, bold=True)
+            theme.text(surface, name, (side.x + s(46), y), size, bold=True)
             # a one-player game's only side names nothing ("Player", then "player")
             side_name = side_label(self.board.side_name(seat)) if len(self.match.seats) > 1 \
                 else ""
             theme.text(surface, " · ".join(part for part in (side_name, kind) if part),
-                       (side.x + 46, y + 22), 16, theme.INK_SOFT)
+                       (side.x + s(46), y + s(22)), s(16), theme.INK_SOFT)
             if self.clock is not None:
-                self._draw_clock(surface, seat, pygame.Rect(side.right - 90, y - 2, 78, 25))
-            y += 54
-        y += 6
+                self._draw_clock(surface, seat, pygame.Rect(side.right - s(90), y - s(2), s(78),
+                                                            s(25)))
+            y += s(54)
+        y += s(6)
         for part in self.status_lines:
-            theme.text(surface, part, (side.x + 14, y), 17)
-            y += 22
+            theme.text(surface, part, (side.x + s(14), y), s(17))
+            y += s(22)
         self._draw_move_list(surface)
         self.panel_buttons.draw(surface, show_focus=False)
 
@@ -364,12 +381,13 @@ class PlayView(Scene):
         else:  # pencilled round
             paper.rect(surface, theme.BAD if low else theme.GRID, box, 2)
             colour = theme.BAD if low else theme.INK
-        theme.text(surface, format_time(left), box.center, 19, colour, bold=True,
+        theme.text(surface, format_time(left), box.center, self.s(19), colour, bold=True,
                    anchor="center")
 
     def _draw_move_list(self, surface: pygame.Surface) -> None:
         box = self.moves_rect
-        rows = (box.height - 6) // MOVE_ROW  # the lines that fit under the rule
+        row = self.move_row
+        rows = (box.height - 6) // row  # the lines that fit under the rule
         moves = self.move_list()
         if rows < 1 or not moves:
             return
@@ -377,5 +395,5 @@ class PlayView(Scene):
         shown = moves[max(0, len(moves) - rows):]  # the latest, newest at the bottom
         for i, text in enumerate(shown):
             newest = i == len(shown) - 1
-            theme.text(surface, text, (box.x + 4, box.y + 6 + i * MOVE_ROW), 15,
+            theme.text(surface, text, (box.x + 4, box.y + 6 + i * row), self.s(15),
                        theme.INK if newest else theme.INK_SOFT, bold=newest)
