@@ -385,3 +385,47 @@ def test_the_questions_and_the_hand_over_grow_with_a_tall_window(size):
     small, large = shapes((1280, 800)), shapes(size)
     assert [r.size for r in shapes((1280, 560))] == [r.size for r in small]
     assert all(b.height > a.height for a, b in zip(small, large))
+
+
+PAGES = [("settings", {}), ("stats", {}), ("replays", {}), ("setup", {"game_id": "banqi"}),
+         ("rules", {"game_id": "jungle"})]
+
+
+def _page_at(size: tuple[int, int], name: str, args: dict) -> tuple[int, list[pygame.Rect],
+                                                                     pygame.Rect]:
+    """A whole-window page: its title's text size, its footer's buttons and its sheet."""
+    from client.ui import theme
+    ui = Harness(size)
+    try:
+        ui.app.push(name, **args)
+        ui.frames(2)
+        page, sizes, real = ui.top, [], theme.text
+
+        def record(surf, words, pos, at, *rest, **kwargs):
+            if pos[1] < page.box.y:
+                sizes.append(at)
+            return real(surf, words, pos, at, *rest, **kwargs)
+        theme.text = record
+        try:
+            page.draw(ui.app.screen)
+        finally:
+            theme.text = real
+        return max(sizes), [pygame.Rect(b.rect) for b in page.footer.buttons], pygame.Rect(page.box)
+    finally:
+        ui.close()
+
+
+@pytest.mark.parametrize("name, args", PAGES)
+def test_a_pages_title_and_buttons_grow_with_a_tall_window_and_stay_in_it(name, args):
+    """Settings, statistics, the replays, a new game and the rules kept a 34 px title and
+    48 px buttons on a 1920x1080 window; they grow with its height now, the buttons in a row
+    under the sheet and inside the window, however narrow; at 800 high as they were."""
+    title, buttons, _ = _page_at((1280, 800), name, args)
+    assert _page_at((1280, 560), name, args)[0] == title
+    for size in ((1920, 1080), (800, 1080)):
+        large, row, sheet = _page_at(size, name, args)
+        assert large > title
+        assert all(b.height > a.height for a, b in zip(buttons, row))
+        window = pygame.Rect((0, 0), size)
+        assert all(window.contains(b) and b.top >= sheet.bottom for b in row)
+        assert not any(a.colliderect(b) for i, a in enumerate(row) for b in row[i + 1:])

@@ -99,6 +99,26 @@ class Scene:
         fixed measures grows on a tall window this way)."""
         return round(measure * self.ui_scale)
 
+    def page_box(self, size: tuple[int, int], foot: int = 90) -> pygame.Rect:
+        """A whole-window page's sheet (settings, a list, the rules): under its title, above
+        its row of buttons, `foot` (at 1280x800) left below it."""
+        w, h = size
+        top = self.s(80)
+        return pygame.Rect(40, top, w - 80, h - top - self.s(foot))
+
+    def lay_out_footer(self, size: tuple[int, int], width: int, height: int = 48,
+                       gap: int = 10, foot: int = 72) -> None:
+        """The page's buttons in a row along the window's foot (measures at 1280x800), never
+        wider together than the window."""
+        assert self.footer is not None
+        w, h = size
+        n, gap = len(self.footer.buttons), self.s(gap)
+        width = min(self.s(width), (w - 80 - (n - 1) * gap) // max(1, n))
+        self.footer.layout_row(40, h - self.s(foot), width, self.s(height), gap=gap)
+
+    def draw_page_title(self, surface: pygame.Surface, title: str) -> None:
+        theme.text(surface, title, (40, self.s(24)), self.s(34), bold=True)
+
     def draw(self, surface: pygame.Surface) -> None:
         pass
 

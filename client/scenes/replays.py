@@ -147,9 +147,9 @@ class _FileListScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.box = pygame.Rect(40, 80, w - 80, h - 170)
+        self.box = self.page_box(size)
         self.list_top = self.layout_extra(self.box)
-        self.buttons.layout_row(40, h - 72, 150, 48, gap=14)
+        self.lay_out_footer(size, 150, gap=14)
 
     def update(self, dt: float) -> None:
         self._read_done()
@@ -176,7 +176,7 @@ class _FileListScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         box, y, s = self.box, self.list_top, self.s
-        theme.text(surface, _(self.title), (40, 24), 34, bold=True)
+        self.draw_page_title(surface, _(self.title))
         panel(surface, box)
         self.draw_extra(surface)
         if self.loading:

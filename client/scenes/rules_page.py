@@ -32,6 +32,7 @@ class RulesScene(Scene):
         self.buttons = ButtonGroup([Button(_("Back"), self.back)])
         self.footer = self.buttons
         self.max_scroll = 0
+        self.line_h = LINE_H  # a line's height at this window's scale, set by layout
         self.box = pygame.Rect(0, 0, 0, 0)  # placed by layout
         self.lines: list[tuple[str, bool]] = []  # (text, is a heading), wrapped by layout
         rules = self.info.rules
@@ -57,7 +58,8 @@ class RulesScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.box = box = pygame.Rect(40, 80, w - 80, h - 160)
+        self.box = box = self.page_box(size, foot=80)
+        self.line_h = self.s(LINE_H)
         self.lines, self.pictures = [], []
         width = min(box.width - 48, 1200)  # lines longer than this are hard to follow
         # pictures large enough to read: half the page's height, two to a row at most
@@ -73,19 +75,19 @@ class RulesScene(Scene):
                 rows = rows[1:]
             body = " ".join(" ".join(rows).split())
             if body:
-                self.lines += [(line, False) for line in theme.wrap(body, width, 20)]
+                self.lines += [(line, False) for line in theme.wrap(body, width, self.s(20))]
             self._place([d for d in self.diagrams if heading and d.after == heading], width, side)
             self.lines.append(("", False))
         self._place([d for d in self.diagrams if d.after not in headings], width, side)
-        self.height = len(self.lines) * LINE_H
+        self.height = len(self.lines) * self.line_h
         self.max_scroll = max(0, self.height - (box.height - 40))
         self.scroll = min(self.scroll, self.max_scroll)
-        self.buttons.layout_row(40, h - 66, 160, 44)
+        self.lay_out_footer(size, 160, height=44, foot=66)
 
     def _place(self, diagrams: list[Diagram], width: int, side: int) -> None:
         """Lay pictures out in rows below the lines so far (blank lines keep their room)."""
         x, row_h = 0, 0
-        top = len(self.lines) * LINE_H + 8
+        top, line_h = len(self.lines) * self.line_h + 8, self.line_h
         tallest = self.box.height - 40 - CAPTION_H  # a picture, and its caption begun, in view
         for d in diagrams:
             usual = int(side * d.aspect ** 0.5)  # a larger one grows while it stays in view
@@ -102,12 +104,11 @@ class RulesScene(Scene):
             row_h = max(row_h, ph)
         if diagrams:
             bottom = top + row_h + 12
-            self.lines += [("", False)] * (-(-(bottom - len(self.lines) * LINE_H) // LINE_H))
+            self.lines += [("", False)] * (-(-(bottom - len(self.lines) * line_h) // line_h))
 
     def draw(self, surface: pygame.Surface) -> None:
-        theme.text(surface, _("How to play {game}").format(game=_(self.info.title)), (40, 24), 34,
-                   bold=True)
-        box, line_h = self.box, LINE_H
+        self.draw_page_title(surface, _("How to play {game}").format(game=_(self.info.title)))
+        box, line_h = self.box, self.line_h
         panel(surface, box)
         clip = surface.get_clip()
         surface.set_clip(box.inflate(-8, -8))
@@ -115,12 +116,13 @@ class RulesScene(Scene):
         for line, heading in self.lines:
             if box.y - line_h < y < box.bottom:
                 if heading:
-                    theme.text(surface, line, (box.x + 24, y + line_h - 4), 25, theme.ACCENT,
+                    theme.text(surface, line, (box.x + 24, y + line_h - 4), self.s(25),
+                               theme.ACCENT,
                                bold=True, anchor="bottomleft")
                     pygame.draw.line(surface, theme.GRID, (box.x + 24, y + line_h - 2),
                                      (box.right - 24, y + line_h - 2))
                 else:
-                    theme.text(surface, line, (box.x + 24, y), 20)
+                    theme.text(surface, line, (box.x + 24, y), self.s(20))
             y += line_h
         top = box.y + 20 - self.scroll
         for image, place, captions in self.pictures:

@@ -9,7 +9,6 @@ import pygame
 from ai.base import LEVEL_TITLES, LEVELS
 from client.boards.base import game_settings
 from client.scenes.base import Scene
-from client.ui import theme
 from client.ui.widgets import (
     Button,
     ButtonGroup,
@@ -109,7 +108,7 @@ class SettingsScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.box = box = pygame.Rect(40, 80, w - 80, h - 170)
+        self.box = box = self.page_box(size)
         # one column while the rows fit at a readable height, else two side by side
         columns = 1 if (box.height - 30) // len(self.rows) >= 34 else 2
         per_column = -(-len(self.rows) // columns)
@@ -120,10 +119,10 @@ class SettingsScene(Scene):
         lay_out_form([(r, pygame.Rect(box.x + 24 + i // per_column * (col_w + 24),
                                       box.y + 14 + i % per_column * row_h, col_w, row_h - 8))
                       for i, r in enumerate(self.rows)], label_w)
-        self.buttons.layout_row(40, h - 72, 160, 48)
+        self.lay_out_footer(size, 160)
 
     def draw(self, surface: pygame.Surface) -> None:
-        theme.text(surface, _("Settings"), (40, 24), 34, bold=True)
+        self.draw_page_title(surface, _("Settings"))
         panel(surface, self.box)
         for i, r in enumerate(self.rows):
             r.draw(surface, i == self.focus)

@@ -224,9 +224,9 @@ class SetupScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.box = pygame.Rect(40, 80, w - 80, h - 170)
+        self.box = self.page_box(size)
         rows = self.visible_rows()
-        reserve = 84 if self.clock is not None else 60  # the clock's note above the keys
+        reserve = self.s(84 if self.clock is not None else 60)  # the clock's note, the keys'
         row_h = max(36, min(52 + max(0, h - 800) // 8,
                             (self.box.height - reserve) // max(1, len(rows))))
         width = self.box.width - 48
@@ -234,22 +234,23 @@ class SetupScene(Scene):
                                         width, row_h - 8))
                       for i, row in enumerate(rows)],
                      form_label_width([row.label for row in rows], row_h - 8, width))
-        self.buttons.layout_row(40, h - 72, 160, 48, gap=16)
+        self.lay_out_footer(size, 160, gap=16)
 
     def draw(self, surface: pygame.Surface) -> None:
         w, h = surface.get_size()
         title = _("Watch bots play") if self.watch else \
             _("New game: {game}").format(game=_(self.info.title))
-        theme.text(surface, title, (40, 24), 34, bold=True)
+        self.draw_page_title(surface, title)
         panel(surface, self.box)
         rows = self.visible_rows()
         for i, row in enumerate(rows):
             row.draw(surface, i == self.focus)
         self.buttons.draw(surface, show_focus=self.focus == len(rows))
         theme.text(surface, _("Up/Down: choose a row · Left/Right: change it · Enter: start"),
-                   (self.box.x + 24, self.box.bottom - 14), 16, theme.INK_SOFT,
+                   (self.box.x + 24, self.box.bottom - self.s(14)), self.s(16), theme.INK_SOFT,
                    anchor="bottomleft")
         if self.clock is not None:
             theme.text(surface, _("Clocks are for games at this computer; LAN games have none "
-                                  "yet."), (self.box.x + 24, self.box.bottom - 38), 16,
+                                  "yet."), (self.box.x + 24, self.box.bottom - self.s(38)),
+                       self.s(16),
                        theme.INK_SOFT, anchor="bottomleft")

@@ -126,18 +126,18 @@ class StatsScene(Scene):
 
     def layout(self, size: tuple[int, int]) -> None:
         w, h = size
-        self.box = pygame.Rect(40, 80, w - 80, h - 170)
+        self.box = self.page_box(size)
         s = self.s
         self.game_row.layout(pygame.Rect(self.box.x + 24, self.box.y + s(16),
                                          self.box.width - 48, s(44)), s(130))
         self.note_lines = theme.wrap(
             _("Your finished games against a bot, a program or over the LAN, and your games "
               "alone. Hot-seat games are not counted."), self.box.width - 48, s(15))[:2]
-        self.buttons.layout_row(40, h - 72, 200, 48, gap=16)
+        self.lay_out_footer(size, 200, gap=16)
 
     def draw(self, surface: pygame.Surface) -> None:
         s = self.s
-        theme.text(surface, _("Statistics"), (40, 24), 34, bold=True)
+        self.draw_page_title(surface, _("Statistics"))
         box = self.box
         panel(surface, box)
         self.game_row.draw(surface, not self.on_buttons)
