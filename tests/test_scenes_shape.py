@@ -269,26 +269,33 @@ def test_the_lobby_grows_with_a_tall_window_and_stays_in_its_columns(size):
     assert not any(a.colliderect(b) for i, a in enumerate(large) for b in large[i + 1:])
 
 
+def _text_sizes(draw, where) -> list[int]:
+    """The text sizes draw() writes at the places where(pos) picks."""
+    from client.ui import theme
+    drawn, real = [], theme.text
+
+    def record(surf, words, pos, at, *args, **kwargs):
+        if where(pos):
+            drawn.append(at)
+        return real(surf, words, pos, at, *args, **kwargs)
+    theme.text = record
+    try:
+        draw()
+    finally:
+        theme.text = real
+    return drawn
+
+
 def _largest_words(scene_name: str, size: tuple[int, int]) -> tuple[int, int]:
     """The largest text size a screen draws below its title, and its game choice's height (a
     list's game filter)."""
-    from client.ui import theme
     ui = Harness(size)
     try:
         ui.app.push(scene_name)
         ui.frames(3)
-        scene, drawn = ui.top, []
-        real = theme.text
-
-        def record(surf, words, pos, at, *args, **kwargs):
-            if pos[1] > 60:  # the screen's title keeps its size
-                drawn.append(at)
-            return real(surf, words, pos, at, *args, **kwargs)
-        theme.text = record
-        try:
-            scene.draw(ui.app.screen)
-        finally:
-            theme.text = real
+        scene = ui.top
+        # below the screen's title, which keeps its size
+        drawn = _text_sizes(lambda: scene.draw(ui.app.screen), lambda pos: pos[1] > 60)
         choice = scene.game_row if scene_name == "stats" else scene.filter
         return max(drawn), choice.rect.height
     finally:
@@ -312,7 +319,6 @@ def test_the_statistics_and_the_replays_grow_with_a_tall_window(scene_name):
 def _panel_at(size: tuple[int, int], game_id: str) -> tuple[int, list[pygame.Rect], PlayScene]:
     """A hot-seat game on the clock some moves in: the largest text its side panel draws, its
     buttons, and the scene."""
-    from client.ui import theme
     from players.base import HumanController
     match = Match(game_id, None, 3, [Seat("human", "Ann"), Seat("human", "Ben")])
     for _ in range(6):
@@ -324,17 +330,8 @@ def _panel_at(size: tuple[int, int], game_id: str) -> tuple[int, list[pygame.Rec
                          time_control="10+5", now=lambda: 0.0)
         ui.app.push(play)
         ui.frames(2)
-        drawn, real = [], theme.text
-
-        def record(surf, words, pos, at, *args, **kwargs):
-            if pos[0] >= play.side.x:
-                drawn.append(at)
-            return real(surf, words, pos, at, *args, **kwargs)
-        theme.text = record
-        try:
-            play._draw_panel(ui.app.screen, play.side)
-        finally:
-            theme.text = real
+        drawn = _text_sizes(lambda: play._draw_panel(ui.app.screen, play.side),
+                            lambda pos: pos[0] >= play.side.x)
         return max(drawn), [pygame.Rect(b.rect) for b in play.panel_buttons.buttons], play
     finally:
         ui.close()
@@ -394,22 +391,12 @@ PAGES = [("settings", {}), ("stats", {}), ("replays", {}), ("setup", {"game_id":
 def _page_at(size: tuple[int, int], name: str, args: dict) -> tuple[int, list[pygame.Rect],
                                                                      pygame.Rect]:
     """A whole-window page: its title's text size, its footer's buttons and its sheet."""
-    from client.ui import theme
     ui = Harness(size)
     try:
         ui.app.push(name, **args)
         ui.frames(2)
-        page, sizes, real = ui.top, [], theme.text
-
-        def record(surf, words, pos, at, *rest, **kwargs):
-            if pos[1] < page.box.y:
-                sizes.append(at)
-            return real(surf, words, pos, at, *rest, **kwargs)
-        theme.text = record
-        try:
-            page.draw(ui.app.screen)
-        finally:
-            theme.text = real
+        page = ui.top
+        sizes = _text_sizes(lambda: page.draw(ui.app.screen), lambda pos: pos[1] < page.box.y)
         return max(sizes), [pygame.Rect(b.rect) for b in page.footer.buttons], pygame.Rect(page.box)
     finally:
         ui.close()
