@@ -219,16 +219,16 @@ class PlayView(Scene):
             self._place_move_list(y)
             return
         # A small window: two columns, so the last button (Menu) stays on screen.
-        rows = (n + 1) // 2
-        height = max(26, min(34, (side.bottom - y_room - 10) // max(1, rows) - 6))
-        top = max(y_room, side.bottom - 10 - rows * (height + 6))
-        half = (side.width - 28 - 6) // 2
+        rows, gap = (n + 1) // 2, s(6)
+        height = max(s(26), min(s(34), (side.bottom - y_room - 10) // max(1, rows) - gap))
+        top = max(y_room, side.bottom - 10 - rows * (height + gap))
+        half = (side.width - s(28) - gap) // 2
         for i, b in enumerate(buttons):
             # Menu, the last, always at the bottom right: a game's end adds or takes a button,
             # and Rules stood where a player had just pressed Menu
             at = 2 * rows - 1 if i == n - 1 else i
-            b.rect = pygame.Rect(side.x + 14 + (at % 2) * (half + 6),
-                                 top + (at // 2) * (height + 6), half, height)
+            b.rect = pygame.Rect(side.x + s(14) + (at % 2) * (half + gap),
+                                 top + (at // 2) * (height + gap), half, height)
         self._place_move_list(y)
 
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
