@@ -278,11 +278,9 @@ def _text_sizes(draw, where) -> list[int]:
         if where(pos):
             drawn.append(at)
         return real(surf, words, pos, at, *args, **kwargs)
-    theme.text = record
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(theme, "text", record)
         draw()
-    finally:
-        theme.text = real
     return drawn
 
 
