@@ -352,6 +352,15 @@ def test_the_play_panel_grows_with_a_tall_window_and_keeps_its_room(game_id, siz
     assert play.top_bar > 58 and play.side.y == play.top_bar
 
 
+@pytest.mark.parametrize("width", [800, 820, 1000, 1100, 1280, 1600, 1920])
+def test_a_taller_window_never_shrinks_the_board(width):
+    """The panel grew with the window's height alone, so a tall, narrow window gave it the
+    board's room: at 820x1080 the Ataxx board stood 365 px where 820x800 had 526."""
+    sides = [min(_panel_at((width, height), "ataxx")[2].board.rect.size)  # a square board
+             for height in (800, 900, 1080)]
+    assert sides == sorted(sides)
+
+
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 1080)])
 def test_the_questions_and_the_hand_over_grow_with_a_tall_window(size):
     """A question, a line to type and the hand-over kept their 1280x800 measures, small in the

@@ -91,8 +91,13 @@ class Scene:
         """Lay out if the size changed or relayout() was called since the last layout."""
         if self._laid_out != size:
             self._laid_out = size
-            self.ui_scale = theme.window_scale(size)
+            self.ui_scale = self.scale_for(size)
             self.layout(size)
+
+    def scale_for(self, size: tuple[int, int]) -> float:
+        """This screen's scale at size (see s()): theme.window_scale, unless the screen must
+        hold it back."""
+        return theme.window_scale(size)
 
     def s(self, measure: int) -> int:
         """A measure of the screen as drawn at 1280x800, at this window's scale (a screen of

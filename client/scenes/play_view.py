@@ -231,6 +231,11 @@ class PlayView(Scene):
                                  top + (at // 2) * (height + gap), half, height)
         self._place_move_list(y)
 
+    def scale_for(self, size: tuple[int, int]) -> float:
+        """The window's scale, held to a panel of a quarter of its width: the panel grew with
+        the height alone, so a tall, narrow window gave it the board's room."""
+        return min(theme.window_scale(size), max(1.0, size[0] / 4 / PANEL_WIDTH))
+
     def toast_area(self, size: tuple[int, int]) -> pygame.Rect:
         """Over the board, clear of the panel's buttons (a message covered Menu)."""
         return pygame.Rect(0, self.top_bar, self.side.x, size[1] - 6 - self.top_bar)
