@@ -213,13 +213,16 @@ def shutdown_bot_process() -> None:
         return
     for slot in range(SLOTS):
         _SHARED[slot] += 1
-    pool.shutdown(wait=False, cancel_futures=True)
-    if process is not None:
-        process.terminate()
-        process.join(BOT_EXIT_S)
-        if process.is_alive():
-            process.kill()
-    pool.shutdown(wait=True)
+    if process is None:  # never seen: nothing to end, and nothing to wait for
+        pool.shutdown(wait=False, cancel_futures=True)
+        return
+    process.terminate()
+    process.join(BOT_EXIT_S)
+    if process.is_alive():
+        process.kill()
+    # Only the first shutdown call joins the pool's manager thread, which fails the futures
+    # the ended process held; a shutdown(wait=False) before this one returned before that.
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 ANSWER_RESERVE_S = 0.025  # the answer's way back to the loop and the frame that takes it

@@ -142,13 +142,28 @@ def _mark_then_sleep(path: str, seconds: float) -> None:
     time.sleep(seconds)
 
 
+def _slow_to_see(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's manager thread, which fails the ended process's futures, comes late (as
+    on a loaded machine, where CI once saw the busy future still running)."""
+    import concurrent.futures.process as cf_process
+    seen = cf_process._ExecutorManagerThread.terminate_broken
+
+    def late(self, cause):
+        time.sleep(0.3)
+        return seen(self, cause)
+    monkeypatch.setattr(cf_process._ExecutorManagerThread, "terminate_broken", late)
+
+
 @pytest.mark.timeout(60)
-def test_a_busy_bot_process_ends_at_once_when_the_arcade_quits(tmp_path):
+@pytest.mark.parametrize("manager", ["prompt", "late"])
+def test_a_busy_bot_process_ends_at_once_when_the_arcade_quits(tmp_path, monkeypatch, manager):
     """Quitting waited for the bot process to wind down: busy (compiling its kernels as it
     starts, say) or collecting them at its exit, a killed arcade lingered for seconds. Work
     that never looks at the cancel flag (a sleep here, 10 minutes) no longer holds it."""
     from ai import worker
     worker.shutdown_bot_process()
+    if manager == "late":
+        _slow_to_see(monkeypatch)
     pool = worker._bot_pool()
     pid = pool.submit(os.getpid).result(30)
     started = tmp_path / "started"
