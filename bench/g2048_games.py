@@ -19,7 +19,11 @@ k's game from the file's k-th board instead of an empty one, to measure the late
 (the score counts from there). --late-tile T hands the game, from the first board holding T,
 to the heuristic searching to nneonneo's depth rule with no clock (a trial of that late
 phase: each game records its processor time in all and in that phase). Every game keeps every
-100th board, for bench/g2048_equal_time.py.
+100th board, for bench/g2048_equal_time.py. With --results, a game in progress also keeps its
+place every 100 moves in FILE.seedN.partial (written whole or not at all), and a later run at
+the same settings goes on from there: a game of 32768 takes well over an hour and a half at
+270 ms a move, and one cut short would otherwise be lost and, being long, leave the rates low.
+Such a game records how many times it was taken up again ("resumed").
 """
 
 from __future__ import annotations
@@ -80,11 +84,51 @@ def late_move(state: rules.State, legal: list[str]) -> str:
                                        depth_rule(state.cells), FIXED_CUT, network=False)]
 
 
-def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None, int]) -> dict:
+Job = tuple[int, float, str, str, str | None, int, int, str | None, int, str | None]
+
+
+def progress_path(results: str | None, seed: int) -> str | None:
+    """Where the game of this seed keeps its place, beside the results file."""
+    return f"{results}.seed{seed}.partial" if results else None
+
+
+def save_progress(path: str, job: Job, state: rules.State, rng: random.Random, kept: dict) -> None:
+    """The game's place, written to a temporary file and renamed over the last one."""
+    place = dict(kept, job=list(job[:-1]), cells=list(state.cells), score=state.score,
+                 rules_rng=state.rng, bot_rng=rng.getstate())
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        json.dump(place, f)
+    os.replace(path + ".tmp", path)
+
+
+def load_progress(path: str | None, job: Job) -> tuple[rules.State, tuple, dict] | None:
+    """The board, the bot's random state and what was kept, where a game of this job was
+    left (another job's place, or a damaged file's, is not taken up)."""
+    if not path or not os.path.exists(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            place = json.load(f)
+        if place["job"] != list(job[:-1]):
+            raise ValueError("another game's place")
+        state = rules.State(tuple(int(v) for v in place["cells"]), int(place["score"]),
+                            int(place["rules_rng"]))
+        version, inner, gauss = place["bot_rng"]
+        random.Random().setstate((version, tuple(inner), gauss))
+        kept = {k: place[k] for k in ("times", "late", "boards", "seconds", "cpu")}
+        kept["resumed"] = int(place["resumed"]) + 1
+    except (OSError, ValueError, KeyError, TypeError):
+        print(f"{path}: not this game's place, it starts over", flush=True)
+        return None
+    return state, (version, tuple(inner), gauss), kept
+
+
+def play_game(job: Job) -> dict:
     """One game from seed at ms a move (or to a fixed depth); its score, best tile, moves and
     decision times. From the first board holding late_tile on (0: never) the heuristic plays,
-    to nneonneo's depth rule with no clock."""
-    seed, ms, level, evaluation, weights, max_moves, depth, starts, late_tile = job
+    to nneonneo's depth rule with no clock. A game with a place to keep (the job's last
+    field) goes on from it and keeps it every 100 moves."""
+    seed, ms, level, evaluation, weights, max_moves, depth, starts, late_tile, keep = job
     if evaluation != "heuristic":
         net = network_weights(weights)
         if bot.KERNEL.load() is None or net is None:
@@ -98,10 +142,17 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None,
     if starts:
         state = rules.reseed(rules.State(rules.unpack(start_board(starts, seed))), state.rng)
     rng = random.Random(seed)
-    times: list[float] = []
-    late: list[float] = []  # processor time of each move of the late phase
-    sampled: list[int] = []  # every 100th board, to time another program on the same boards
-    began, cpu = time.monotonic(), time.process_time()
+    kept: dict = {"times": [], "late": [], "boards": [], "seconds": 0.0, "cpu": 0.0,
+                  "resumed": 0}
+    place = load_progress(keep, job)
+    if place is not None:
+        state, rng_state, kept = place
+        rng.setstate(rng_state)
+    times: list[float] = kept["times"]
+    late: list[float] = kept["late"]  # processor time of each move of the late phase
+    sampled: list[int] = kept["boards"]  # every 100th board, to time another program on them
+    began = time.monotonic() - kept["seconds"]
+    cpu = time.process_time() - kept["cpu"]
     while len(times) < max_moves:
         legal = rules.legal_moves(state)
         if not legal:
@@ -121,11 +172,14 @@ def play_game(job: tuple[int, float, str, str, str | None, int, int, str | None,
         if len(times) % 100 == 0:
             sampled.append(rules.pack(state.cells))
         state = rules.apply(state, move)
+        if keep and len(times) % 100 == 0:
+            kept.update(seconds=time.monotonic() - began, cpu=time.process_time() - cpu)
+            save_progress(keep, job, state, rng, kept)
     return {"seed": seed, "score": state.score, "best": rules.best_tile(state),
             "moves": len(times), "over": not rules.legal_moves(state),
             "decisions": histogram(times), "seconds": time.monotonic() - began,
             "cpu": time.process_time() - cpu, "late_moves": len(late), "late_cpu": sum(late),
-            "boards": sampled}
+            "boards": sampled, "resumed": kept["resumed"]}
 
 
 def histogram(times: list[float]) -> list[list[int]]:
@@ -221,7 +275,8 @@ def main(argv: list[str] | None = None) -> None:
             and g.get("late_tile", 0) == args.late_tile]
     played = {g["seed"] for g in done}
     jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves,
-             args.depth, args.starts, args.late_tile) for seed in seeds if seed not in played]
+             args.depth, args.starts, args.late_tile, progress_path(args.results, seed))
+            for seed in seeds if seed not in played]
     how = f"depth {args.depth}, no clock" if args.depth else \
         f"{args.ms:g} ms a move, level {args.level}"
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {how}, "
@@ -234,10 +289,14 @@ def main(argv: list[str] | None = None) -> None:
         for game in pool.imap_unordered(play_game, jobs):
             game.update(settings)
             append_result(args.results, game)
+            keep = progress_path(args.results, game["seed"])
+            if keep and os.path.exists(keep):
+                os.remove(keep)
             done.append(game)
             print(f"seed {game['seed']}: score {game['score']:,} best {game['best']} "
                   f"moves {game['moves']}{'' if game['over'] else ' (cut)'} in "
                   f"{game['seconds']:.0f} s, processor {game['cpu']:.0f} s"
+                  + (f", taken up again {game['resumed']} time(s)" if game["resumed"] else "")
                   + (f", late phase {game['late_moves']} moves in {game['late_cpu']:.0f} s"
                      if args.late_tile else ""), flush=True)
             print("  " + summary(done), flush=True)
