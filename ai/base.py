@@ -99,7 +99,10 @@ class Appraisal:
     result: a win chance in [0, 1] (a draw counts a half) in two-player games; in one-player
     games the game's own measure, named by `unit`, with `better` -1 where less is better.
     `scores[i]` is the value of `moves[i]` as asked; `details` adds figures per asked move
-    (a shot's chance of a head), `figures` figures of the position (layouts left)."""
+    (a shot's chance of a head), `figures` figures of the position (layouts left). Where the
+    position is solved and decided, every move's value is the same 1 or 0: `given[i]` is then
+    the share of the game's points `moves[i]` gives up against the best (empty: no such
+    measure), which the review marks as it marks a fall in value."""
 
     value: float
     scores: tuple[float, ...]
@@ -110,6 +113,7 @@ class Appraisal:
     figures: dict = field(default_factory=dict)
     unit: str = "win chance"
     better: int = 1
+    given: tuple[float, ...] = ()
 
 
 # The defaults a bot module assigns when the game has no use for the member.

@@ -262,4 +262,6 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
 
     return Appraisal(value, tuple(win_chance(ahead + values[m], exact) for m in moves),
                      best, (best,), exact, details=tuple(final(m) for m in moves),
-                     figures={"best": final(best)})
+                     figures={"best": final(best)},
+                     given=tuple(max(0.0, (values[best] - values[m]) / 2 / boxes)
+                                 for m in moves))

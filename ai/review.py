@@ -32,7 +32,7 @@ import numpy as np
 from ai.base import Appraisal, Budget, Deadline, bot_module
 from game.match import Match
 
-VERSION = 3  # of the review document; a stored review of another version is made again
+VERSION = 4  # of the review document; a stored review of another version is made again
 # (2: no truth.best_after for a better move that opens a hidden deal; 3: settled values)
 CLASSES = ("ok", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = Path(__file__).parent / "data" / "review_thresholds.json"
@@ -214,10 +214,11 @@ class Review(Steps):
     def entry(self, ply: int, seat: int, move: Any, a: Appraisal) -> dict:
         # rounded as the file keeps it, then classed: a drop just under a limit that rounds up
         # to it was kept as the limit with the class below it
-        drop = round(max(0.0, (a.value - a.scores[0]) * a.better), 4)
+        given = round(a.given[0], 4) if a.given else 0.0
+        drop = max(round(max(0.0, (a.value - a.scores[0]) * a.better), 4), given)
         return _plain({
             "ply": ply, "seat": seat, "move": move, "kind": "move",
-            "before": a.value, "after": a.scores[0], "drop": drop,
+            "before": a.value, "after": a.scores[0], "drop": drop, "given": given,
             "class": classify(drop, self.limits), "best": a.best, "line": list(a.line),
             "exact": a.exact, "details": a.details[0] if a.details else {},
             "figures": a.figures,
@@ -238,7 +239,8 @@ class Review(Steps):
             best = self.realised(self.rules.apply(state, self.rules.move_from_wire(
                 entry["best"])), mover)
         before = max(best, after) if better > 0 else min(best, after)
-        drop = round(max(0.0, (before - after) * better), 4)  # as kept, then classed
+        drop = max(round(max(0.0, (before - after) * better), 4),  # as kept, then classed
+                   entry["given"])
         same = abs(before - entry["before"]) < 1e-4 and abs(after - entry["after"]) < 1e-4
         return _plain({"before": before, "after": after, "drop": drop,
                        "class": classify(drop, self.limits),
@@ -353,7 +355,7 @@ def _well_formed(entry: Any, ply: int, players: int) -> bool:
         return seat is None or type(seat) is int
     return (kind == "move" and type(seat) is int and 0 <= seat < players
             and any(entry.get("class") == c for c in CLASSES)
-            and all(_number(entry.get(k)) for k in ("before", "after", "drop"))
+            and all(_number(entry.get(k)) for k in ("before", "after", "drop", "given"))
             and isinstance(entry.get("line", []), list) and type(entry.get("exact")) is bool
             and _truth_well_formed(entry.get("truth", {})))
 

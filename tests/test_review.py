@@ -9,7 +9,7 @@ import random
 import threading
 
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from ai import g2048, planes
@@ -266,7 +266,8 @@ def test_a_move_is_judged_by_the_position_it_left_as_the_graph_shows_it(game, op
     moves = [e for e in doc["plies"] if e["kind"] == "move"]
     for e in moves:
         assert e["after"] <= e["before"] + 1e-9, e  # the position is worth its move at least
-        assert e["drop"] == pytest.approx(e["before"] - e["after"], abs=2e-4)
+        # (in a decided position, the points the move gave up)
+        assert e["drop"] == pytest.approx(max(e["before"] - e["after"], e["given"]), abs=2e-4)
         assert e["class"] == classify(e["drop"], doc["thresholds"])
         mine = e["before"] if e["seat"] == 0 else 1.0 - e["before"]
         assert doc["graph"][e["ply"]] == pytest.approx(mine, abs=2e-4)
@@ -309,6 +310,64 @@ def test_a_decided_dots_position_still_tells_its_moves_apart_by_the_boxes(pure):
                                    {"details": d, "figures": {"best": {"boxes": best}}})
     assert words == (f"Worked out to the end: {d['boxes'][0]}-{d['boxes'][1]} boxes with this "
                      f"move, {best[0]}-{best[1]} with the best.")
+
+
+@settings(max_examples=12, deadline=None, phases=[Phase.generate],
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), size=st.sampled_from([(2, 2), (3, 3)]))
+def test_in_a_decided_dots_game_a_move_that_gives_boxes_away_is_marked(pure, seed, size):
+    """A lost 3x3 game (0-9) was marked without a mistake: won or lost whatever is drawn, the
+    win chance cannot fall, so every move was "as good as the best". Where the position is
+    solved, a move's drop is at least the share of the boxes it gives up against the best,
+    and it is marked by the game's limits as any drop is."""
+    rows, cols = size
+    rng = random.Random(seed)
+    match = Match("dots", {"rows": rows, "cols": cols}, seed)
+    while not match.over:
+        match.play(rng.choice(match.legal_moves()))
+    doc = reviewed(match)
+    limits, boxes = doc["thresholds"], rows * cols
+    decided = 0
+    for e in doc["plies"]:
+        if not e["exact"]:
+            continue
+        mine, best = e["details"]["boxes"], e["figures"]["best"]["boxes"]
+        given = (best[0] - mine[0]) / boxes
+        assert e["given"] == pytest.approx(given, abs=1e-4)
+        assert e["drop"] == pytest.approx(max(e["before"] - e["after"], given), abs=1e-4)
+        assert e["class"] == classify(e["drop"], limits)
+        if e["before"] == e["after"] and given > 0:
+            decided += 1
+            assert e["class"] != "ok" or given < limits["inaccuracy"]
+    for seat in range(2):  # the counts follow the marks
+        mine = [e for e in doc["plies"] if e["kind"] == "move" and e["seat"] == seat]
+        assert sum(doc["summary"]["counts"][str(seat)].values()) == len(mine)
+
+
+def test_a_lost_3x3_game_given_away_box_by_box_is_marked(pure):
+    """The case the players met: seat 0 loses 0-9 to Hard on 3x3, from the first move lost
+    whatever it draws, and the review found no mistake in it."""
+    from ai import dots
+    rng = random.Random(4)
+    match = Match("dots", {"rows": 3, "cols": 3}, 4)
+    while not match.over:
+        legal = match.legal_moves()
+        if match.to_move() == 0:  # the move that keeps the fewest boxes
+            a = dots.appraise(match.view(0), legal, Budget(600.0, now=frozen_clock()), 3)
+            worst = min(d["boxes"][0] for d in a.details)
+            match.play(rng.choice([m for m, d in zip(legal, a.details)
+                                   if d["boxes"][0] == worst]))
+        else:
+            a = dots.appraise(match.view(1), legal, Budget(600.0, now=frozen_clock()), 3)
+            match.play(a.best)
+    assert match.state.scores == (0, 9)
+    doc = reviewed(match)
+    mine = [e for e in doc["plies"] if e["kind"] == "move" and e["seat"] == 0]
+    assert all(e["before"] == e["after"] == 0.0 for e in mine)  # lost from the first move
+    assert sum(e["class"] != "ok" for e in mine) >= 2
+    assert doc["summary"]["counts"]["0"]["ok"] < len(mine)
+    assert all(e["class"] == "ok" for e in doc["plies"] if e["kind"] == "move"
+               and e["seat"] == 1)  # Hard gave nothing away
 
 
 def test_a_drop_is_classed_as_the_file_keeps_it():

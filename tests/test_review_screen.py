@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from ai.base import Appraisal, Budget, Deadline, decide_setup
-from ai.review import QUICK, Review
+from ai.review import QUICK, Review, classify
 from client.scenes import review as review_scene
 from client.scenes.dialog import ConfirmScene
 from client.scenes.play import PlayScene
@@ -689,6 +689,39 @@ def test_a_move_worth_what_the_best_is_gets_no_better_move(h, monkeypatch):
         assert "As good as the best move" in words[0] and not any("Better" in w for w in words)
 
 
+class ScriptedDecided(ScriptedReview):
+    """The scripted judgement of a decided game: every move worth the best's win chance, the
+    moves not the best giving up a third of the game's points."""
+
+    def appraise(self, state, moves, share=1.0):
+        seat, a = super().appraise(state, moves, share)
+        gave = tuple(0.0 if self.rules.move_to_wire(m) == a.best else 1 / 3 for m in moves)
+        return seat, Appraisal(a.value, (a.value,) * len(moves), a.best, a.line, True,
+                               given=gave)
+
+
+def test_a_decided_games_move_that_gives_points_away_is_marked_with_its_better_move(
+        h, monkeypatch):
+    """In a decided game the win chances read alike: a move marked for the points it gave up
+    is no "As good as the best move", and its better move is shown beside it."""
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedDecided)
+    match = played(12)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    others = [p for p in range(1, len(match.moves) + 1)
+              if scene.entry(p - 1)["best"] != scene.entry(p - 1)["move"]]
+    assert others
+    for p in others:
+        scene.seek(p)
+        h.frame()
+        e = scene.entry(p - 1)
+        assert e["class"] == classify(1 / 3, scene.doc["thresholds"]) != "ok"
+        words = [line for line, _c in scene.judgement()]
+        assert scene.has_better and scene.better_text
+        assert "As good as the best move" not in words[0]
+        assert any(w.startswith("Better: ") for w in words)
+
+
 def test_a_count_of_probes_is_said_whole_and_an_expectation_with_its_tenth(h, monkeypatch):
     """Fox Hunt's review said "Exactly 26.0 probes" of a hunt that took 26."""
     monkeypatch.setattr(ReviewScene, "unit", property(lambda self: "probes"))
@@ -793,7 +826,7 @@ def test_a_better_move_goes_while_the_move_is_judged_again(h):
     ("class", "weird"), ("class", ["x"]), ("class", {"a": 1}), ("class", 7),
     ("seat", 5), ("seat", "0"), ("before", "0.5"), ("after", None), ("drop", float("nan")),
     ("ply", 0), ("kind", ["move"]), ("exact", "yes"), ("line", 3), ("truth", [1]),
-    ("truth", {"after": "x"}),
+    ("truth", {"after": "x"}), ("given", "0.2"), ("given", None), ("given", float("inf")),
 ])
 def test_a_crafted_stored_review_is_not_shown_and_crashes_nothing(h, monkeypatch, field, value):
     """A review read back from a crafted replay crashed the review screen on its move list
@@ -828,3 +861,17 @@ def test_a_crafted_stored_reviews_figures_are_not_said_and_crash_nothing(entry):
     that is no mapping crashed the review screen on the move shown. Figures that are not what
     the review writes are left unsaid."""
     assert ReviewScene.truth_text(object.__new__(ReviewScene), entry) == ""
+
+
+def test_while_a_review_runs_a_drop_the_values_do_not_show_tells_no_direction():
+    """Before the review's end says which way is better, the first move with a drop told it:
+    a decided game's move, marked for the points it gave up with its values equal, said
+    "less is better" (its before not above its after)."""
+    class Running:
+        entries = [{"kind": "move", "drop": 0.3, "given": 0.3, "before": 0.0, "after": 0.0},
+                   {"kind": "move", "drop": 0.1, "given": 0.0, "before": 0.6, "after": 0.5}]
+    scene = object.__new__(ReviewScene)
+    scene.doc, scene.job = None, Running()
+    assert scene.better == 1
+    Running.entries[1].update(before=20.0, after=21.0)  # Fox Hunt's probes: less is better
+    assert scene.better == -1

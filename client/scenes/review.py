@@ -266,7 +266,7 @@ class ReviewScene(Scene):
         if self.doc is not None:
             return -1 if self.doc.get("better") == -1 else 1
         for e in self.plies:  # not said until the end: a move that lost something tells
-            if e.get("kind") == "move" and e.get("drop"):
+            if e.get("kind") == "move" and e.get("drop") and e["before"] != e["after"]:
                 return 1 if e["before"] > e["after"] else -1
         return 1
 
@@ -538,8 +538,9 @@ class ReviewScene(Scene):
     # --- what is said
     def as_good(self, e: dict) -> bool:
         """The move played is worth what the best is, as far as the values shown tell: no
-        better move to show (one was shown beside two equal values)."""
-        return e.get("before") is not None and \
+        better move to show (one was shown beside two equal values). A marked move never is:
+        in a decided game the values are equal and the points given up mark it."""
+        return e.get("before") is not None and e.get("class", "ok") == "ok" and \
             self.value_text(e.get("before")) == self.value_text(e.get("after"))
 
     def value_text(self, value: float | None) -> str:
