@@ -670,21 +670,29 @@ class ScriptedEquals(ScriptedReview):
         return seat, Appraisal(a.value, (a.value,) * len(moves), a.best, a.line, a.exact)
 
 
+def moves_not_the_best(h, monkeypatch, reviewer: type) -> list[tuple[ReviewScene, dict, list]]:
+    """Each judged move other than the best, as the review screen shows it after `reviewer`
+    ran: the scene, the entry and the judgement's words."""
+    monkeypatch.setattr(review_scene, "REVIEWER", reviewer)
+    match = played(12)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    out = []
+    for p in range(1, len(match.moves) + 1):
+        e = scene.entry(p - 1)
+        if e["best"] != e["move"]:
+            scene.seek(p)
+            h.frame()
+            out.append((scene, e, [line for line, _c in scene.judgement()]))
+    assert out
+    return out
+
+
 def test_a_move_worth_what_the_best_is_gets_no_better_move(h, monkeypatch):
     """A move played other than the best but worth the same (both values read alike) is as
     good as the best: no "Better" line and no second board (it said "A good move", 60% and
     60%, and then "Better: ..." beside it)."""
-    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedEquals)
-    match = played(12)
-    scene = open_review(h, match, ply=0)
-    finish(h, scene)
-    others = [p for p in range(1, len(match.moves) + 1)
-              if scene.entry(p - 1)["best"] != scene.entry(p - 1)["move"]]
-    assert others
-    for p in others:
-        scene.seek(p)
-        h.frame()
-        words = [line for line, _c in scene.judgement()]
+    for scene, _e, words in moves_not_the_best(h, monkeypatch, ScriptedEquals):
         assert not scene.has_better and not scene.better_text
         assert "As good as the best move" in words[0] and not any("Better" in w for w in words)
 
@@ -704,19 +712,8 @@ def test_a_decided_games_move_that_gives_points_away_is_marked_with_its_better_m
         h, monkeypatch):
     """In a decided game the win chances read alike: a move marked for the points it gave up
     is no "As good as the best move", and its better move is shown beside it."""
-    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedDecided)
-    match = played(12)
-    scene = open_review(h, match, ply=0)
-    finish(h, scene)
-    others = [p for p in range(1, len(match.moves) + 1)
-              if scene.entry(p - 1)["best"] != scene.entry(p - 1)["move"]]
-    assert others
-    for p in others:
-        scene.seek(p)
-        h.frame()
-        e = scene.entry(p - 1)
+    for scene, e, words in moves_not_the_best(h, monkeypatch, ScriptedDecided):
         assert e["class"] == classify(1 / 3, scene.doc["thresholds"]) != "ok"
-        words = [line for line, _c in scene.judgement()]
         assert scene.has_better and scene.better_text
         assert "As good as the best move" not in words[0]
         assert any(w.startswith("Better: ") for w in words)
