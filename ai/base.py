@@ -35,6 +35,14 @@ class CancelFlag(Protocol):
     def set(self) -> None: ...
 
 
+ANSWER_RESERVE_S = 0.025  # the answer's way back: to the loop and its frame, or down a pipe
+
+
+def answer_reserve(seconds: float) -> float:
+    """The part of a move's time kept for its answer's way back (a tenth of a short one)."""
+    return min(ANSWER_RESERVE_S, seconds / 10)
+
+
 class Budget:
     """A deadline a search must answer by, and a flag that cancels it early."""
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from ai import compiled
-from ai.base import Bot, Budget, ask_bot
+from ai.base import Bot, Budget, answer_reserve, ask_bot
 from game import registry
 
 
@@ -225,16 +225,13 @@ def shutdown_bot_process() -> None:
     pool.shutdown(wait=True, cancel_futures=True)
 
 
-ANSWER_RESERVE_S = 0.025  # the answer's way back to the loop and the frame that takes it
-
-
 def _decide_in_process(kind: str, ai_module: str, view: dict, legal: list, level: str,
                        seconds: float, seed: int, slot: int, generation: int,
                        asked_at: float, now: Callable[[], float] = time.monotonic) -> Any:
     """Runs in the bot process. The budget counts from asked_at (the monotonic clock is the
     machine's, so it holds across processes) and keeps a reserve for the way back. `now` is
     that clock (tests give a picklable one of their own)."""
-    left = seconds - (now() - asked_at) - min(ANSWER_RESERVE_S, seconds / 10)
+    left = seconds - (now() - asked_at) - answer_reserve(seconds)
     budget = Budget(left, _Generation(_SHARED, slot, generation), now=now)
     bot = cast(Bot, importlib.import_module(ai_module))  # by name: the tests' games too
     return ask_bot(bot, kind == "setup", view, legal, level, budget, random.Random(seed))

@@ -172,3 +172,15 @@ def test_a_search_is_not_held_up_while_the_kernel_compiles(monkeypatch):
         assert answers == [None]
     finally:
         kernel._lock.release()
+
+
+@pytest.mark.parametrize("movetime, seconds", [(100, 0.090), (1000, 0.975), (40, 0.036)])
+def test_go_movetime_keeps_the_arcades_reserve_for_the_answer(movetime, seconds):
+    """At `go movetime 100` the engine searched 80 ms (a fixed 20 ms kept back) where Zataxx
+    answers in about 90 and the arcade's Hard searches 90 ms of 100: the engine keeps the bot
+    process's reserve (ai.base.answer_reserve), so a match is played at equal time."""
+    import io
+
+    from ai.uai import Engine
+    assert Engine(io.StringIO())._limits({"movetime": movetime}) == (
+        pytest.approx(seconds), 64)

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from ai.base import Budget
+from ai.base import ANSWER_RESERVE_S, Budget
 from ai.worker import Worker
 
 
@@ -133,7 +133,7 @@ def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
     asked = 999.8  # a request that waited 0.2 s to be taken
     left = pool.submit(worker._decide_in_process, "move", "tests.fakes.budget_probe", {}, [1],
                        "hard", 1.0, 1, 0, worker._SHARED[0], asked, clock).result(30)
-    assert left == pytest.approx(1.0 - 0.2 - worker.ANSWER_RESERVE_S)
+    assert left == pytest.approx(1.0 - 0.2 - ANSWER_RESERVE_S)
 
 
 def _mark_then_sleep(path: str, seconds: float) -> None:
