@@ -400,6 +400,66 @@ def test_a_hidden_game_says_the_chances_and_the_truth(h, monkeypatch):
     assert any("not judged" in line for line, _c in scene.judgement())
 
 
+def hidden_match(plies: int, options: dict | None = None) -> Match:
+    """A planes match (or a fog Banqi one) some shots in, random shots after the layouts."""
+    game = "planes" if options is None else "banqi"
+    match = Match(game, options, 5, [Seat("human", "You"), Seat("ai", "Bot", "hard")])
+    rng, bot = random.Random(5), match.info.ai_module()
+    while len(match.moves) < plies and not match.over:
+        if match.setup_pending():
+            match.play(bot.choose_setup(match.view(match.to_move()),
+                                        Budget(1.0, now=frozen_clock()), "easy", rng))
+        else:
+            match.play(match.rules.move_to_wire(rng.choice(match.legal_moves())))
+    return match
+
+
+def graph_strokes(h, scene: ReviewScene, monkeypatch) -> list[tuple[tuple, list]]:
+    """The polylines the graph is drawn with: (colour, points)."""
+    strokes: list = []
+    real = pygame.draw.lines
+    monkeypatch.setattr(pygame.draw, "lines", lambda s, colour, closed, points, width=1:
+                        (strokes.append((tuple(colour)[:3], list(points))),
+                         real(s, colour, closed, points, width))[1])
+    h.frame()
+    return [(c, pts) for c, pts in strokes
+            if all(scene.graph.collidepoint(int(x), int(y)) for x, y in pts)]
+
+
+@pytest.mark.parametrize("options", [None, {"fog": True}])
+def test_where_the_sides_see_apart_each_has_its_own_line_on_the_graph(h, monkeypatch,
+                                                                      options):
+    """A planes review's graph joined the two sides' judgements, each from what that side
+    could see, into one line that see-sawed at every ply (100%, 0%, 100%...). Each side's
+    own judgement is now a line of its own in its ink, its marks on it."""
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedReview)
+    match = hidden_match(16, options)
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    assert scene.apart()
+    strokes = graph_strokes(h, scene, monkeypatch)
+    assert theme.INK not in [c for c, _p in strokes]  # no line joining the two sides
+    assert sorted(c for c, _p in strokes) == sorted(scene.seat_ink(s) for s in (0, 1))
+    for colour, pts in strokes:
+        seat = [scene.seat_ink(s) for s in (0, 1)].index(colour)
+        mine = {e["ply"] for e in scene.plies if e["kind"] == "move" and e["seat"] == seat}
+        assert [scene.ply_at(round(x)) for x, _y in pts] == sorted(mine)
+        assert len({round(y) for _x, y in pts}) == 1  # the scripted 60%, for that side alone
+    lines = {s: dict(line) for s, line in enumerate(scene.seat_lines())}
+    for cls, ply, v in scene.marks(scene.points(), 10.0):
+        mover = scene.entry(ply)["seat"]
+        assert cls != "ok" and v == pytest.approx(lines[mover][ply])
+
+
+def test_where_the_sides_see_alike_the_graph_is_one_line(h, monkeypatch):
+    monkeypatch.setattr(review_scene, "REVIEWER", ScriptedReview)
+    match = hidden_match(16, {"fog": False})  # Banqi's face-down pieces hide alike
+    scene = open_review(h, match, ply=0)
+    finish(h, scene)
+    assert not scene.apart()
+    assert [c for c, _p in graph_strokes(h, scene, monkeypatch)] == [theme.INK]
+
+
 def test_2048_says_where_the_board_was_lost(h):
     match = Match("g2048", None, 4, [Seat("human", "You")])
     rng = random.Random(4)

@@ -701,18 +701,44 @@ class ReviewScene(Scene):
             out[n] = 0.5 if out_.winner is None else float(out_.winner == 0)
         return out
 
+    def apart(self) -> bool:
+        """Whether the two seats judged from views that differ (one hides something from the
+        other): then each seat's judgement is a line of its own. Drawn as one, the line
+        see-sawed between the two sides' beliefs at every ply (a planes race read 100%, 0%,
+        100%...)."""
+        return self.rules.PLAYERS == 2 and self.rules.HIDDEN and \
+            self.rules.hides_between_seats(self.match.options)
+
+    def seat_lines(self) -> list[list[tuple[int, float]]]:
+        """Per seat, where the seats judged apart: its own expected result on seat 0's scale
+        (as points() has it) before each of its moves, and the result at the end where the
+        rules ended the game. (The value after each move as well made each line a saw of its
+        own: before is the best move's worth, which a race keeps open move after move.)"""
+        lines: list[dict[int, float]] = [{}, {}]
+        for e in self.plies:
+            if e.get("kind") == "move" and e.get("before") is not None:
+                lines[e["seat"]][e["ply"]] = 1.0 - e["before"] if e["seat"] == 1 \
+                    else e["before"]
+        end, n = self.points()[-1], len(self.match.moves)
+        if end is not None and self.doc is not None and self.ended_by_rules():
+            for line in lines:
+                line[n] = end
+        return [sorted(line.items()) for line in lines]
+
     def marks(self, points: list[float | None], spacing: float) -> list[tuple[str, int, float]]:
         """The graph's marks: each marked move's class, and the position after it and its
         value, once the line reaches it (while the analysis runs, a mark drawn on the value
-        before stood beyond the line's end); inaccuracies only where the marks have room."""
-        out = []
+        before stood beyond the line's end); inaccuracies only where the marks have room.
+        Where the seats judged apart, the mark stands on the mover's own line, at its move."""
+        out, apart = [], self.apart()
         for e in self.plies:
             cls, after = e.get("class", "ok"), e["ply"] + 1
             if e.get("kind") != "move" or cls == "ok" or (cls == "inaccuracy" and spacing < 3):
                 continue
-            v = points[after] if after < len(points) else None
-            if v is not None:
-                out.append((cls, after, v))
+            if apart:
+                out.append((cls, e["ply"], points[e["ply"]] or 0.0))
+            elif after < len(points) and points[after] is not None:
+                out.append((cls, after, points[after]))
         return out
 
     def ended_by_rules(self) -> bool:
@@ -746,9 +772,15 @@ class ReviewScene(Scene):
             share = (v - lo) / (hi - lo) if hi != lo else 0.5
             return g.bottom - 6 - max(0.0, min(1.0, share)) * (g.height - 12)
 
-        two = self.rules.PLAYERS == 2
+        two, apart = self.rules.PLAYERS == 2, self.apart()
         line = [(self.x_of(i), y_of(v)) for i, v in enumerate(points) if v is not None]
-        if two:
+        if apart:
+            pygame.draw.line(surface, theme.GRID, (g.x + 4, y_of(0.5)), (g.right - 4, y_of(0.5)))
+            for seat, own in enumerate(self.seat_lines()):
+                if len(own) >= 2:
+                    pygame.draw.lines(surface, self.seat_ink(seat), False,
+                                      [(self.x_of(p), y_of(v)) for p, v in own], 2)
+        elif two:
             mid = y_of(0.5)
             if len(line) >= 2:
                 # seat 0's share below the line in its ink, seat 1's above in its
@@ -760,7 +792,7 @@ class ReviewScene(Scene):
         elif len(line) >= 2:
             low = [(line[0][0], g.bottom - 6)] + line + [(line[-1][0], g.bottom - 6)]
             pygame.draw.polygon(surface, theme.light(self.seat_ink(0)), low)
-        if len(line) >= 2:
+        if len(line) >= 2 and not apart:
             pygame.draw.lines(surface, theme.INK, False, line, 2)
         lost = self.lost_at()
         if lost is not None:
@@ -790,6 +822,10 @@ class ReviewScene(Scene):
                         {"bottomleft": (g.x + 6, g.bottom - 4)}, self.seat_ink(0))
         label = {"win chance": _("win chance"), "survival": _("chance to go on"),
                  "probes": _("probes to the end (fewer is better)")}.get(self.unit, "")
+        if apart:
+            # TRANSLATORS: the review's graph of a game that hides something between the
+            # sides: a line for each side's own judgement
+            label = _("win chance, as each side saw it")
         if label:
             self._label(surface, label, {"topright": (g.right - 6, g.y + 4)}, theme.INK_SOFT)
 
