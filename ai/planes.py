@@ -428,14 +428,41 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
 
     details = tuple({**odds(c), "shots": cost} for c, cost in zip(cells, costs))
     finishing = _finishing(view, codes)  # a shot sure of the last head is no race: it ends it
+    ending = _they_end_next(view, codes)  # nor is one the opponent's next shot is sure to end
 
     def worth(cell: int, cost: float) -> float:
-        return finishing if finishing is not None and odds(cell)["head"] == 1.0 else chance(cost)
+        if finishing is not None and odds(cell)["head"] == 1.0:
+            return finishing
+        if ending:  # only this shot's own chance of the last head is left
+            return 0.0 if finishing is None else finishing * odds(cell)["head"]
+        return chance(cost)
 
+    if ending and finishing is not None:  # the best is the likeliest head now, not the hunt's
+        heads = (live == 2).sum(axis=0).astype(float)
+        heads[[cell for cell, _ in view["shots"]]] = -1.0
+        best = int(np.argmax(heads))
     return Appraisal(worth(int(best), mine), tuple(worth(c, k) for c, k in zip(cells, costs)),
                      int(best), (int(best),), exact, details,
                      {"layouts": len(live), "shots": mine, "theirs": theirs,
                       "best": odds(int(best))})
+
+
+def _they_end_next(view: dict, codes: np.ndarray) -> bool:
+    """Whether the opponent's next shot is sure to find its last head and end the game: every
+    layout of the shooter's planes that agrees with the opponent's shots puts that head on one
+    cell they have not called (not so for the first player under "equal turns", whose last
+    head leaves the second its evening shot)."""
+    size, planes, incoming = view["size"], view["planes"], view["incoming"]
+    if planes - sum(1 for _, answer in incoming if answer == "head") != 1:
+        return False
+    if view["equal_turns"] and view["to_move"] == 1:
+        return False
+    live = codes[consistent(size, planes, incoming)]
+    if len(live) == 0:
+        return False
+    heads = (live == 2).mean(axis=0)
+    heads[[cell for cell, _ in incoming]] = 0.0
+    return bool(heads.max() == 1.0)
 
 
 def _finishing(view: dict, codes: np.ndarray) -> float | None:
