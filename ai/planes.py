@@ -300,13 +300,18 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
         return cell if cell in legal else rng.choice(legal)
     live = codes[live_index]
     if level == "easy":
-        heads = (live == 2).sum(axis=0).astype(float)
-        heads[list(shot)] = -1
-        top = np.flatnonzero(heads == heads.max())
-        return int(rng.choice(list(top)))
+        return _likeliest_head(live, shot, legal, rng)
     scores = information_scores(live, shot, HEAD_BONUS)
     top = np.flatnonzero(scores >= scores.max() - 1e-9)
     return int(rng.choice(list(top)))
+
+
+def _likeliest_head(live: np.ndarray, shot: set, legal: list, rng: random.Random) -> int:
+    """A legal cell most of the live layouts put a head on (ties at random)."""
+    heads = (live == 2).sum(axis=0).astype(float)
+    heads[list(shot)] = -1
+    top = [c for c in np.flatnonzero(heads == heads[legal].max()) if c in legal]
+    return int(rng.choice(top))
 
 
 def choose_setup(view: dict, budget: Budget, level: str, rng: random.Random) -> list:
@@ -438,9 +443,9 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
         return chance(cost)
 
     if ending and finishing is not None:  # the best is the likeliest head now, not the hunt's
-        heads = (live == 2).sum(axis=0).astype(float)
-        heads[[cell for cell, _ in view["shots"]]] = -1.0
-        best = int(np.argmax(heads))
+        called = {cell for cell, _ in view["shots"]}
+        best = _likeliest_head(live, called, [c for c in range(size * size) if c not in called],
+                               random.Random(len(called)))
     return Appraisal(worth(int(best), mine), tuple(worth(c, k) for c, k in zip(cells, costs)),
                      int(best), (int(best),), exact, details,
                      {"layouts": len(live), "shots": mine, "theirs": theirs,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+
 from ai.base import Budget, decide_setup
 from game.match import Match
 from tests.fakes.cancel import frozen_clock
@@ -25,4 +27,53 @@ def midgame(game_id: str, plies: int, seed: int, options: dict | None = None) ->
             break
         match.play(rng.choice(going_on))
     assert not match.over
+    return match
+
+
+def planes_sure_to_end_next(view: dict) -> bool:
+    """A planes view where the opponent needs one head, and every layout of the mover's
+    planes its shots agree with puts that head on the same cell it has not called: its next
+    shot ends the game (worked out here by the layouts alone, not by the bot)."""
+    from ai import planes
+    from game.rules import planes as rules
+    size, n, incoming = view["size"], view["planes"], view["incoming"]
+    if n - sum(a == "head" for _c, a in incoming) != 1:
+        return False
+    _, codes = rules.layouts(size, n)
+    live = codes[planes.consistent(size, n, incoming)]
+    called = {c for c, _a in incoming}
+    return len({c for layout in live for c in np.flatnonzero(layout == 2)} - called) == 1
+
+
+def planes_race_to_the_end(seed: int, equal_turns: bool, mover: int) -> Match:
+    """A planes match near its end, `mover` to shoot: its opponent has called every cell of
+    the mover's planes but one head (so it most often knows where that head is), and the mover
+    has found all the opponent's heads but one, among some of its body cells and misses."""
+    from game.rules import planes as rules
+    rng = random.Random(seed)
+    match = Match("planes", {"equal_turns": equal_turns}, seed)
+    while match.setup_pending():
+        match.play(decide_setup("planes", match.view(match.to_move()), "random",
+                                Budget(0.0, now=frozen_clock()), rng))
+    size, layouts = match.options["size"], match.state.layouts
+    mine, theirs = (rules.layout_cells(size, layouts[s]) for s in (mover, 1 - mover))
+    last = rng.choice([c for c, a in mine.items() if a == "head"])
+    left = rng.choice([c for c, a in theirs.items() if a == "head"])
+    by_them = [c for c in mine if c != last]
+    bodies = [c for c, a in theirs.items() if a == "body"]
+    misses = [c for c in range(size * size) if c not in theirs]
+    rng.shuffle(misses)
+    by_me = [c for c, a in theirs.items() if a == "head" and c != left] + \
+        rng.sample(bodies, rng.randrange(len(bodies) // 2)) + misses[:rng.randrange(10, 30)]
+    # seat 0 shoots first: the mover to shoot has had as many shots as seat 0 has, less one
+    # if it is seat 1; the shorter list is made up with misses
+    mine_n = max(len(by_me), len(by_them) - mover)
+    by_me += [c for c in misses if c not in by_me][:mine_n - len(by_me)]
+    by_them += [c for c in range(size * size) if c not in mine][:mine_n + mover - len(by_them)]
+    rng.shuffle(by_me)
+    rng.shuffle(by_them)
+    lists = {mover: by_me, 1 - mover: by_them}
+    while lists[match.to_move()]:
+        match.play(lists[match.to_move()].pop())
+    assert match.to_move() == mover and not match.over
     return match

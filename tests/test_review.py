@@ -8,7 +8,6 @@ import json
 import random
 import threading
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
@@ -21,6 +20,7 @@ from game.match import Match
 from game.rules import planes as rules_planes
 from players import review as cli
 from tests.fakes.cancel import frozen_clock
+from tests.matches import planes_race_to_the_end, planes_sure_to_end_next
 
 DEPTH = Settings(seconds=600.0, limit=3)
 
@@ -371,35 +371,18 @@ def test_a_lost_3x3_game_given_away_box_by_box_is_marked(pure):
                and e["seat"] == 1)  # Hard gave nothing away
 
 
-def _sure_to_end_next(view: dict) -> bool:
-    """The opponent needs one head, and every layout of the mover's planes its shots agree with
-    puts that head on the same cell it has not called: its next shot ends the game."""
-    size, n, incoming = view["size"], view["planes"], view["incoming"]
-    if n - sum(a == "head" for _c, a in incoming) != 1:
-        return False
-    _, codes = rules_planes.layouts(size, n)
-    live = codes[planes.consistent(size, n, incoming)]
-    called = {c for c, _a in incoming}
-    return len({c for layout in live for c in np.flatnonzero(layout == 2)} - called) == 1
-
-
 @settings(max_examples=12, deadline=None, phases=[Phase.generate])
-@given(seed=st.integers(0, 10**6), equal_turns=st.booleans())
-def test_a_planes_race_the_opponent_ends_next_is_lost_but_for_this_shot(seed, equal_turns):
+@given(seed=st.integers(0, 10**6), equal_turns=st.booleans(), mover=st.sampled_from([0, 1]))
+def test_a_planes_race_the_opponent_ends_next_is_lost_but_for_this_shot(seed, equal_turns,
+                                                                          mover):
     """The review gave a shot a 2-10% chance from the race's logistic where the opponent knew
     where its last head was: its next shot ends the game, so the mover's only chance is to find
     its own last head now (the shot's chance of it), and a shot that cannot is worth nothing.
     Under "equal turns" the first player's last head leaves the second its evening shot, so the
     second's position is no sure loss and is judged by the race as before."""
-    rng = random.Random(seed)
-    match = Match("planes", {"equal_turns": equal_turns}, seed)
-    while match.setup_pending():
-        match.play(decide_setup("planes", match.view(match.to_move()), "random",
-                                Budget(0.0, now=frozen_clock()), rng))
-    while not match.over and not _sure_to_end_next(match.view(match.to_move())):
-        match.play(rng.choice(match.legal_moves()))
-    assume(not match.over)
-    view, mover = match.view(match.to_move()), match.to_move()
+    match = planes_race_to_the_end(seed, equal_turns, mover)
+    view = match.view(mover)
+    assume(planes_sure_to_end_next(view))
     cells = rules_planes.legal_moves(match.state)
     a = planes.appraise(view, cells, Budget(600, now=frozen_clock()), 2)
     if equal_turns and mover == 1:
