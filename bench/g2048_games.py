@@ -5,10 +5,11 @@
                                 [--max-moves N] [--depth N] [--starts FILE] [--late-tile T]
 
 Prints one line per finished game and the running totals after each (so a run cut short still
-says what it measured): the rates of reaching 2048/4096/8192, mean and median score, and the
-median and 99th percentile of the time per decision. With --results, each finished game is
-appended to FILE (a JSON line) and a later run with the same settings plays only the seeds not
-yet in it, so a long run can be done in parts; the totals cover every game in the file.
+says what it measured): the rates of reaching 2048 to 32768 (each with its Wilson 95%
+interval), mean and median score, and the median and 99th percentile of the time per
+decision. With --results, each finished game is appended to FILE (a JSON line) and a later run
+with the same settings plays only the seeds not yet in it, so a long run can be done in parts;
+the totals cover every game in the file.
 The default --evaluation is the heuristic (Hard before it had a network); --evaluation ntuple,
 Hard's own, puts the n-tuple network at the compiled search's leaves (--weights: a
 file ai.g2048_ntuple.save wrote, of any size, or a checkpoint of bench/g2048_ntuple_train.py;
@@ -41,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 
+from ai import elo  # noqa: E402
 from ai import g2048 as bot  # noqa: E402
 from ai import g2048_ntuple as ntuple  # noqa: E402
 from ai.base import Budget  # noqa: E402
@@ -201,8 +203,10 @@ def percentile(counts: Counter, q: float) -> float:
 def summary(games: list[dict]) -> str:
     """The running totals over the games finished so far."""
     n = len(games)
-    rates = "  ".join(f"{tile}: {sum(g['best'] >= tile for g in games) / n:.0%}"
-                      for tile in TILES)
+    rates = "  ".join(f"{tile}: {k / n:.0%} ({lo:.0%}-{hi:.0%})"
+                      for tile in TILES
+                      for k in [sum(g["best"] >= tile for g in games)]
+                      for lo, hi in [elo.rate_interval(k, n)])
     scores = [g["score"] for g in games]
     times: Counter = Counter()
     for g in games:

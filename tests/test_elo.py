@@ -4,6 +4,8 @@ import math
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from ai import elo
 
@@ -68,3 +70,22 @@ def test_summary_line_format():
     assert elo.summary_line("A", "B", 0, 0, 4).endswith("score 0.0%, Elo -inf ± inf (95%)")
     pattern = r"^A vs B: W-D-L = 3-1-4, score 43\.8%, Elo -\d+\.\d ± \d+\.\d \(95%\)$"
     assert re.match(pattern, elo.summary_line("A", "B", 3, 1, 4))
+
+
+@pytest.mark.parametrize("k, n, lo, hi", [
+    (9, 26, 0.1941, 0.5378),  # 2048's 32768 at 270 ms, seeds 1-26
+    (25, 26, 0.8111, 0.9932),
+    (0, 10, 0.0, 0.2775),
+    (10, 10, 0.7225, 1.0),
+])
+def test_a_rates_interval_is_wilsons(k, n, lo, hi):
+    """The Wilson score interval (z = 1.96): the rates p whose normal interval around p holds
+    k / n, i.e. the roots of (k/n - p)^2 = z^2 p (1 - p) / n (worked out apart by bisection)."""
+    assert elo.rate_interval(k, n) == pytest.approx((lo, hi), abs=1e-4)
+
+
+@given(n=st.integers(1, 500), data=st.data())
+def test_a_rates_interval_holds_the_rate_inside_0_and_1(n, data):
+    k = data.draw(st.integers(0, n))
+    lo, hi = elo.rate_interval(k, n)
+    assert 0.0 <= lo <= k / n <= hi <= 1.0 and hi - lo > 0
