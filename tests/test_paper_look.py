@@ -103,6 +103,35 @@ def test_the_pointer_hovers_without_taking_the_keyboard_focus():
     assert group.focus == 1
 
 
+def test_a_resized_window_hovers_nothing_until_the_pointer_moves():
+    """After a resize (F11, the window manager) the buttons are laid out anew and the pointer
+    has not moved: the button that came under its old place showed its hover though the
+    pointer was not over it (seen in the real window, the pointer still)."""
+    pygame.init()
+    group = ButtonGroup([Button(f"B{i}", lambda: None, rect=pygame.Rect(10, 10 + 50 * i, 160, 40))
+                         for i in range(3)])
+    group.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(50, 130), rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    for i, b in enumerate(group.buttons):  # laid out for the new size
+        b.rect = pygame.Rect(10, 110 + 50 * i, 160, 40)
+    group.handle_event(pygame.event.Event(pygame.WINDOWSIZECHANGED, x=900, y=700))
+
+    def drawn(hovered: int | None) -> pygame.Surface:
+        surface = pygame.Surface((200, 300))
+        surface.fill(theme.PAPER)
+        if hovered is None:
+            group.draw(surface, show_focus=False)
+        else:
+            for i, b in enumerate(group.buttons):
+                b.draw(surface, hovered=i == hovered)
+        return surface
+
+    assert _same(drawn(None), drawn(-1)) and not _same(drawn(None), drawn(0))
+    group.handle_event(pygame.event.Event(pygame.MOUSEMOTION, pos=(50, 130), rel=(0, 0),
+                                          buttons=(0, 0, 0)))
+    assert _same(drawn(None), drawn(0))  # it moved: hovered again
+
+
 def test_the_grain_is_made_once_per_window_size(monkeypatch):
     made = []
     real = paper._grain

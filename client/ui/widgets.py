@@ -147,6 +147,9 @@ class ButtonGroup:
         if event.type == pygame.MOUSEMOTION:
             self.pointer = event.pos
             return False
+        if event.type == pygame.WINDOWSIZECHANGED:  # laid out anew: where the pointer was is
+            self.pointer = None  # over another button now, and no motion said so (F11, a WM)
+            return False
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.pointer = event.pos
             for i, b in enumerate(self.buttons):
