@@ -293,6 +293,10 @@ def choose(view: dict, legal: list, budget: Budget, level: str, rng: random.Rand
     legal = legal or [c for c in range(size * size) if c not in shot]
     if len(live_index) == 0:
         return rng.choice(legal)  # the answers contradict every layout: a lying opponent
+    # now or never: no hunt to plan for (a hunt's own view, a bench's, has no opponent)
+    if level != "easy" and "incoming" in view and _they_end_next(view, codes) and \
+            _finishing(view, codes) is not None:
+        return _likeliest_head(codes[live_index], shot, legal, rng)
     if level == "hard":
         cell = book(size, planes).get(book_key(shots))
         if cell is None or cell not in legal:
@@ -452,39 +456,46 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
                       "best": odds(int(best))})
 
 
-def _they_end_next(view: dict, codes: np.ndarray) -> bool:
-    """Whether the opponent's next shot is sure to find its last head and end the game: every
-    layout of the shooter's planes that agrees with the opponent's shots puts that head on one
-    cell they have not called (not so for the first player under "equal turns", whose last
-    head leaves the second its evening shot)."""
+def _their_last_head(view: dict, codes: np.ndarray) -> float | None:
+    """The opponent's chance that its next shot finds its last head, by the layouts of the
+    shooter's planes its shots agree with (None while it needs more than one; 1.0 once it has
+    found them all, which leaves only the second player's evening shot under "equal turns";
+    0.0 if no layout agrees with its answers)."""
     size, planes, incoming = view["size"], view["planes"], view["incoming"]
-    if planes - sum(1 for _, answer in incoming if answer == "head") != 1:
-        return False
-    if view["equal_turns"] and view["to_move"] == 1:
-        return False
+    need = _heads_left(planes, incoming)
+    if need != 1:
+        return 1.0 if need == 0 else None
     live = codes[consistent(size, planes, incoming)]
     if len(live) == 0:
-        return False
+        return 0.0
     heads = (live == 2).mean(axis=0)
     heads[[cell for cell, _ in incoming]] = 0.0
-    return bool(heads.max() == 1.0)
+    return float(heads.max())
+
+
+def _they_end_next(view: dict, codes: np.ndarray) -> bool:
+    """Whether the game ends with the opponent's next shot at the latest: it is sure of its
+    last head (for the first player under "equal turns", whose last head leaves the second
+    its evening shot, not so), or this shot is that evening shot."""
+    theirs = _their_last_head(view, codes)
+    evening = view["equal_turns"] and view["to_move"] == 1
+    return theirs == 1.0 and (not evening or _heads_left(view["planes"], view["incoming"]) == 0)
+
+
+def _heads_left(planes: int, shots) -> int:
+    return planes - sum(1 for _, answer in shots if answer == "head")
 
 
 def _finishing(view: dict, codes: np.ndarray) -> float | None:
     """What finding the last head now is worth to the shooter (None while more than one is
-    left): a win, but with "equal turns" the first player's last head leaves the second its
+    left): a win; but under "equal turns" the first player's last head leaves the second its
     evening shot, a draw if that finds the second's last head (its chance by its own view, as
-    the race takes the opponent's hunt)."""
-    size, planes = view["size"], view["planes"]
-    if planes - sum(1 for _, answer in view["shots"] if answer == "head") != 1:
+    the race takes the opponent's hunt), and the evening shot itself is worth a draw."""
+    if _heads_left(view["planes"], view["shots"]) != 1:
         return None
-    incoming = view["incoming"]
-    if not view["equal_turns"] or view["to_move"] != 0 or \
-            planes - sum(1 for _, answer in incoming if answer == "head") != 1:
+    if not view["equal_turns"]:
         return 1.0
-    live = codes[consistent(size, planes, incoming)]
-    if len(live) == 0:  # answers no layout agrees with: no evening shot to fear
-        return 1.0
-    heads = (live == 2).mean(axis=0)
-    heads[[cell for cell, _ in incoming]] = 0.0
-    return 1.0 - 0.5 * float(heads.max())
+    theirs = _their_last_head(view, codes)
+    if view["to_move"] == 1:
+        return 0.5 if _heads_left(view["planes"], view["incoming"]) == 0 else 1.0
+    return 1.0 if theirs is None else 1.0 - 0.5 * theirs

@@ -45,10 +45,13 @@ def planes_sure_to_end_next(view: dict) -> bool:
     return len({c for layout in live for c in np.flatnonzero(layout == 2)} - called) == 1
 
 
-def planes_race_to_the_end(seed: int, equal_turns: bool, mover: int) -> Match:
+def planes_race_to_the_end(seed: int, equal_turns: bool, mover: int, left: int = 1,
+                           evening: bool = False) -> Match:
     """A planes match near its end, `mover` to shoot: its opponent has called every cell of
-    the mover's planes but one head (so it most often knows where that head is), and the mover
-    has found all the opponent's heads but one, among some of its body cells and misses."""
+    the mover's planes but one head (so it most often knows where that head is; with
+    `evening`, under "equal turns" with the mover second, that head too: the mover's is the
+    evening shot), and the mover has found all the opponent's heads but `left`, among some of
+    its body cells and misses."""
     from game.rules import planes as rules
     rng = random.Random(seed)
     match = Match("planes", {"equal_turns": equal_turns}, seed)
@@ -57,13 +60,13 @@ def planes_race_to_the_end(seed: int, equal_turns: bool, mover: int) -> Match:
                                 Budget(0.0, now=frozen_clock()), rng))
     size, layouts = match.options["size"], match.state.layouts
     mine, theirs = (rules.layout_cells(size, layouts[s]) for s in (mover, 1 - mover))
-    last = rng.choice([c for c, a in mine.items() if a == "head"])
-    left = rng.choice([c for c, a in theirs.items() if a == "head"])
+    last = None if evening else rng.choice([c for c, a in mine.items() if a == "head"])
+    unfound = rng.sample([c for c, a in theirs.items() if a == "head"], left)
     by_them = [c for c in mine if c != last]
     bodies = [c for c, a in theirs.items() if a == "body"]
     misses = [c for c in range(size * size) if c not in theirs]
     rng.shuffle(misses)
-    by_me = [c for c, a in theirs.items() if a == "head" and c != left] + \
+    by_me = [c for c, a in theirs.items() if a == "head" and c not in unfound] + \
         rng.sample(bodies, rng.randrange(len(bodies) // 2)) + misses[:rng.randrange(10, 30)]
     # seat 0 shoots first: the mover to shoot has had as many shots as seat 0 has, less one
     # if it is seat 1; the shorter list is made up with misses
@@ -72,6 +75,9 @@ def planes_race_to_the_end(seed: int, equal_turns: bool, mover: int) -> Match:
     by_them += [c for c in range(size * size) if c not in mine][:mine_n + mover - len(by_them)]
     rng.shuffle(by_me)
     rng.shuffle(by_them)
+    if evening:  # its last shot (the lists are played from their ends) finds its last head
+        head = next(i for i, c in enumerate(by_them) if mine.get(c) == "head")
+        by_them.insert(0, by_them.pop(head))
     lists = {mover: by_me, 1 - mover: by_them}
     while lists[match.to_move()]:
         match.play(lists[match.to_move()].pop())
