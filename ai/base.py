@@ -108,8 +108,8 @@ class Appraisal:
     games the game's own measure, named by `unit`, with `better` -1 where less is better.
     `scores[i]` is the value of `moves[i]` as asked; `details` adds figures per asked move
     (a shot's chance of a head), `figures` figures of the position (layouts left). Where the
-    position is solved and decided, every move's value is the same 1 or 0: `given[i]` is then
-    the share of the game's points `moves[i]` gives up against the best (empty: no such
+    position is solved, moves that keep the same result have the same value: `given[i]` is
+    then the share of the game's points `moves[i]` gives up against the best (empty: no such
     measure), which the review marks as it marks a fall in value."""
 
     value: float

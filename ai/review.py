@@ -33,7 +33,8 @@ from ai.base import Appraisal, Budget, Deadline, bot_module
 from game.match import Match
 
 VERSION = 4  # of the review document; a stored review of another version is made again
-# (2: no truth.best_after for a better move that opens a hidden deal; 3: settled values)
+# (2: no truth.best_after for a better move that opens a hidden deal; 3: settled values;
+# 4: "given", the share of the points a move gives up in a solved position)
 CLASSES = ("ok", "inaccuracy", "mistake", "blunder")
 THRESHOLDS = Path(__file__).parent / "data" / "review_thresholds.json"
 # Where a game has no calibrated thresholds: lichess's steps of win chance.

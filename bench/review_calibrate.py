@@ -37,7 +37,8 @@ FLOORS = {"win chance": 0.05, "probes": 0.25, "survival": 0.10}
 # Games are cut here (2048 runs to thousands of moves; the first plies judge as well).
 MAX_PLIES = 240
 RANDOM_PLIES = 2  # random moves after the setup, so that no two games are the same
-OPTIONS: dict[str, dict] = {"dots": {"rows": 4, "cols": 4}}  # 3x3 is solved: no drop at all
+# 3x3 is solved: Hard's moves there drop nothing, in win chance or in boxes given up
+OPTIONS: dict[str, dict] = {"dots": {"rows": 4, "cols": 4}}
 
 
 def hard_game(game_id: str, seed: int, seconds: float) -> tuple[Match, int]:

@@ -932,3 +932,14 @@ def test_while_a_review_runs_a_drop_the_values_do_not_show_tells_no_direction():
     assert scene.better == 1
     Running.entries[1].update(before=20.0, after=21.0)  # Fox Hunt's probes: less is better
     assert scene.better == -1
+
+
+def test_a_move_that_gave_up_a_box_is_never_as_good_as_the_best():
+    """On 5x5 one box is 0.04 of the points, under the inaccuracy limit: the move stayed "ok"
+    and read "As good as the best move" beside "12-13 boxes with this move, 13-12 with the
+    best", and no better move was shown."""
+    scene = object.__new__(ReviewScene)
+    scene.doc = {"unit": "win chance"}
+    e = {"before": 1.0, "after": 1.0, "given": 0.04, "class": "ok"}
+    assert not scene.as_good(e)
+    assert scene.as_good({**e, "given": 0.0})

@@ -538,9 +538,9 @@ class ReviewScene(Scene):
     # --- what is said
     def as_good(self, e: dict) -> bool:
         """The move played is worth what the best is, as far as the values shown tell: no
-        better move to show (one was shown beside two equal values). A marked move never is:
-        in a decided game the values are equal and the points given up mark it."""
-        return e.get("before") is not None and e.get("class", "ok") == "ok" and \
+        better move to show (one was shown beside two equal values). Nor is one that gave up
+        points in a solved position, where the values are equal and its boxes are not."""
+        return e.get("before") is not None and not e.get("given") and \
             self.value_text(e.get("before")) == self.value_text(e.get("after"))
 
     def value_text(self, value: float | None) -> str:
@@ -714,12 +714,13 @@ class ReviewScene(Scene):
         (as points() has it) before each of its moves, and the result at the end where the
         rules ended the game. (The value after each move as well made each line a saw of its
         own: before is the best move's worth, which a race keeps open move after move.)"""
+        points, n = self.points(), len(self.match.moves)
         lines: list[dict[int, float]] = [{}, {}]
         for e in self.plies:
-            if e.get("kind") == "move" and e.get("before") is not None:
-                lines[e["seat"]][e["ply"]] = 1.0 - e["before"] if e["seat"] == 1 \
-                    else e["before"]
-        end, n = self.points()[-1], len(self.match.moves)
+            value = points[e["ply"]] if e.get("kind") == "move" else None
+            if value is not None:
+                lines[e["seat"]][e["ply"]] = value
+        end = points[n]
         if end is not None and self.doc is not None and self.ended_by_rules():
             for line in lines:
                 line[n] = end
