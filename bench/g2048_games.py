@@ -21,8 +21,8 @@ k's game from the file's k-th board instead of an empty one, to measure the late
 to the heuristic searching to nneonneo's depth rule with no clock (a trial of that late
 phase: each game records its processor time in all and in that phase). Every game keeps every
 100th board, for bench/g2048_equal_time.py. With --results, a game in progress also keeps its
-place every 100 moves in FILE.seedN.partial (written whole or not at all), and a later run at
-the same settings goes on from there: a game of 32768 takes well over an hour and a half at
+place every 100 moves in FILE.seedN.SETTINGS.partial (written whole or not at all), and a later
+run at the same settings goes on from there: a game of 32768 takes well over an hour and a half at
 270 ms a move, and one cut short would otherwise be lost and, being long, leave the rates low.
 Such a game records how many times it was taken up again ("resumed").
 """
@@ -30,6 +30,7 @@ Such a game records how many times it was taken up again ("resumed").
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -89,9 +90,13 @@ def late_move(state: rules.State, legal: list[str]) -> str:
 Job = tuple[int, float, str, str, str | None, int, int, str | None, int, str | None]
 
 
-def progress_path(results: str | None, seed: int) -> str | None:
-    """Where the game of this seed keeps its place, beside the results file."""
-    return f"{results}.seed{seed}.partial" if results else None
+def progress_path(results: str | None, job: Job) -> str | None:
+    """Where the game of this job keeps its place, beside the results file: named by its seed
+    and its settings, so two runs at other settings on one file keep theirs apart."""
+    if not results:
+        return None
+    settings = hashlib.sha256(json.dumps(list(job[1:-1])).encode()).hexdigest()[:8]
+    return f"{results}.seed{job[0]}.{settings}.partial"
 
 
 def save_progress(path: str, job: Job, state: rules.State, rng: random.Random, kept: dict) -> None:
@@ -113,6 +118,8 @@ def load_progress(path: str | None, job: Job) -> tuple[rules.State, tuple, dict]
             place = json.load(f)
         if place["job"] != list(job[:-1]):
             raise ValueError("another game's place")
+        if len(place["cells"]) != 16:
+            raise ValueError("not a 4x4 board")
         state = rules.State(tuple(int(v) for v in place["cells"]), int(place["score"]),
                             int(place["rules_rng"]))
         version, inner, gauss = place["bot_rng"]
@@ -278,9 +285,10 @@ def main(argv: list[str] | None = None) -> None:
             and g.get("depth", 0) == args.depth and g.get("starts") == args.starts
             and g.get("late_tile", 0) == args.late_tile]
     played = {g["seed"] for g in done}
-    jobs = [(seed, args.ms, args.level, args.evaluation, args.weights, args.max_moves,
-             args.depth, args.starts, args.late_tile, progress_path(args.results, seed))
-            for seed in seeds if seed not in played]
+    jobs: list[Job] = [(seed, args.ms, args.level, args.evaluation, args.weights,
+                        args.max_moves, args.depth, args.starts, args.late_tile, None)
+                       for seed in seeds if seed not in played]
+    jobs = [job[:-1] + (progress_path(args.results, job),) for job in jobs]
     how = f"depth {args.depth}, no clock" if args.depth else \
         f"{args.ms:g} ms a move, level {args.level}"
     print(f"2048: {args.games} games, seeds {seeds[0]}..{seeds[-1]}, {how}, "
@@ -293,7 +301,7 @@ def main(argv: list[str] | None = None) -> None:
         for game in pool.imap_unordered(play_game, jobs):
             game.update(settings)
             append_result(args.results, game)
-            keep = progress_path(args.results, game["seed"])
+            keep = next(job[-1] for job in jobs if job[0] == game["seed"])
             if keep and os.path.exists(keep):
                 os.remove(keep)
             done.append(game)

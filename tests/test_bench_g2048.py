@@ -58,7 +58,7 @@ def test_a_game_cut_short_goes_on_from_its_place(tmp_path, monkeypatch, seed, cu
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("damage", ["other job", "cut file", "not a board"])
+@pytest.mark.parametrize("damage", ["other job", "cut file", "not a board", "short board"])
 def test_a_place_of_another_game_or_a_damaged_one_is_not_taken_up(tmp_path, monkeypatch,
                                                                   damage):
     whole = games.play_game(job(5, None))
@@ -73,6 +73,9 @@ def test_a_place_of_another_game_or_a_damaged_one_is_not_taken_up(tmp_path, monk
         Path(keep).write_text(text[: len(text) // 2])
     elif damage == "not a board":
         Path(keep).write_text(text.replace('"cells": [', '"cells": ["x", '))
+    elif damage == "short board":
+        place = json.loads(text)
+        Path(keep).write_text(json.dumps({**place, "cells": place["cells"][:15]}))
     again = games.play_game(job(5, keep))
     assert again["resumed"] == 0
     assert {k: again[k] for k in SAME} == {k: whole[k] for k in SAME}
@@ -94,3 +97,14 @@ def test_the_place_is_written_whole_or_not_at_all(tmp_path, monkeypatch):
     with pytest.raises(Killed):
         games.play_game(job(2, keep))
     assert Path(keep).read_text() == before
+
+
+def test_runs_at_other_settings_on_one_results_file_keep_their_places_apart(tmp_path):
+    """The place was named by the seed alone: a second run on the same file at other settings
+    overwrote the first's, and deleted it at its end."""
+    results = str(tmp_path / "r.jsonl")
+    here, there = job(4, None), job(4, None, max_moves=MOVES + 1)
+    assert games.progress_path(results, here) == games.progress_path(results, job(4, "x"))
+    assert games.progress_path(results, here) != games.progress_path(results, there)
+    assert games.progress_path(results, here) != games.progress_path(results, job(5, None))
+    assert games.progress_path(None, here) is None
