@@ -313,7 +313,7 @@ def test_a_decided_dots_position_still_tells_its_moves_apart_by_the_boxes(pure):
                      f"move, {best[0]}-{best[1]} with the best.")
 
 
-@settings(max_examples=12, deadline=None, phases=[Phase.generate],
+@settings(max_examples=6, deadline=None, phases=[Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 10**6), size=st.sampled_from([(2, 2), (3, 3)]))
 def test_in_a_decided_dots_game_a_move_that_gives_boxes_away_is_marked(pure, seed, size):
