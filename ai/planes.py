@@ -424,10 +424,14 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     # the logistic with the spread of the difference of the two hunts (sd * sqrt(3) / pi)
     scale = max(0.5, math.sqrt(REVIEW_VARIANCE * (mine + theirs)) * math.sqrt(3) / math.pi)
 
+    # a tie in shots still needed goes to the shooter, who shoots first; under "equal turns"
+    # the first player's tie is a draw, and the second draws one shot behind
+    lead = 0.5 if not view["equal_turns"] else (1.0 if view["to_move"] == 1 else 0.0)
+
     def chance(cost: float) -> float:
         if not math.isfinite(cost):
             return 0.0
-        return 1.0 / (1.0 + math.exp(-(theirs - cost + 0.5) / scale))
+        return 1.0 / (1.0 + math.exp(-(theirs - cost + lead) / scale))
 
     live = codes[consistent(size, planes, view["shots"])]
     n = max(len(live), 1)
@@ -439,21 +443,56 @@ def appraise(view: dict, moves: list, budget: Budget, limit: int) -> Appraisal:
     finishing = _finishing(view, codes)  # a shot sure of the last head is no race: it ends it
     ending = _they_end_next(view, codes)  # nor is one the opponent's next shot is sure to end
 
+    evening = _before_evening(view, codes, live)  # this shot and the evening shot decide
+
     def worth(cell: int, cost: float) -> float:
+        if evening is not None:
+            return float(evening[cell])
         if finishing is not None and odds(cell)["head"] == 1.0:
             return finishing
         if ending:  # only this shot's own chance of the last head is left
             return 0.0 if finishing is None else finishing * odds(cell)["head"]
         return chance(cost)
 
-    if ending and finishing is not None:  # the best is the likeliest head now, not the hunt's
-        called = {cell for cell, _ in view["shots"]}
+    called = {cell for cell, _ in view["shots"]}
+    if evening is not None:
+        best = int(np.argmax(evening))
+    elif ending and finishing is not None:  # the best is the likeliest head now, not the hunt's
         best = _likeliest_head(live, called, [c for c in range(size * size) if c not in called],
                                random.Random(len(called)))
     return Appraisal(worth(int(best), mine), tuple(worth(c, k) for c, k in zip(cells, costs)),
                      int(best), (int(best),), exact, details,
                      {"layouts": len(live), "shots": mine, "theirs": theirs,
                       "best": odds(int(best))})
+
+
+def _before_evening(view: dict, codes: np.ndarray, live: np.ndarray) -> np.ndarray | None:
+    """The second player's shot under "equal turns" where the first's next shot is sure of its
+    last head: the game comes down to this shot and the evening shot after it. Per cell, what
+    they are worth: a win if this one finds the last head, a draw if the evening shot does,
+    that shot taken at the likeliest head the answer leaves (None elsewhere; cells called, -1)."""
+    if not (view["equal_turns"] and view["to_move"] == 1) or \
+            _heads_left(view["planes"], view["incoming"]) != 1 or \
+            _their_last_head(view, codes) != 1.0:
+        return None
+    left = _heads_left(view["planes"], view["shots"])
+    called = [cell for cell, _ in view["shots"]]
+    out = np.full(live.shape[1], -1.0)
+    for cell in set(range(live.shape[1])) - set(called):
+        out[cell] = 0.0
+        for code in (0, 1, 2):  # the answer: miss, body, head
+            part = live[live[:, cell] == code]
+            still = left - (code == 2)
+            if len(part) == 0 or still > 1:
+                continue
+            share = len(part) / max(len(live), 1)
+            if still == 0:
+                out[cell] += share  # the last head now: a win
+                continue
+            heads = (part == 2).mean(axis=0)
+            heads[called + [cell]] = 0.0
+            out[cell] += share * 0.5 * float(heads.max())
+    return out
 
 
 def _their_last_head(view: dict, codes: np.ndarray) -> float | None:
