@@ -477,3 +477,24 @@ def test_the_bots_take_the_likeliest_last_head_when_the_game_ends_next(seed, equ
     legal = match.legal_moves()
     cell = bot.choose(view, legal, Budget(600, now=frozen_clock()), level, random.Random(seed))
     assert chance[cell] == max(chance[c] for c in legal)
+
+
+@pytest.mark.parametrize("viewer", [1, 0, None])
+def test_the_evening_shot_is_said_to_be_the_last(viewer):
+    """Under equal turns, once the first player had found every head, the panel said only
+    "Equal turns is on": the second saw a plain "Your move" with no word that it was its last
+    shot, and the first "Blue to move" after 3/3 heads."""
+    pygame.init()
+    match = planes_race_to_the_end(3, True, 1, 1, evening=True)
+    assert not match.over and match.to_move() == 1
+    b = Board({"size": 10, "planes": 3, "equal_turns": True}, rules.SEAT_NAMES)
+    b.set_view(rules.view(match.state, viewer), [], my_turn=viewer == 1, viewer=viewer)
+    lines = b.status()
+    assert "Equal turns is on" not in lines
+    if viewer == 1:
+        assert "Your last shot: the other side has found every head" in lines
+    else:
+        assert "All heads found: Blue takes the last shot" in lines
+    match.play(match.legal_moves()[0])  # the last shot: over, and nothing more said of it
+    b.set_view(rules.view(match.state, viewer), [], my_turn=False, viewer=viewer)
+    assert match.over and not any("last shot" in line for line in b.status())

@@ -395,8 +395,21 @@ class Board(BoardBase):
             lines.append(_("Layouts still possible: {n}").format(
                 n=format_number(self.heat["count"])))
         if v.get("equal_turns"):
-            lines.append(_("Equal turns is on"))
+            lines.append(self._evening_line(v) or _("Equal turns is on"))
         return lines
+
+    def _evening_line(self, v: dict) -> str:
+        """Under equal turns, once the first player has found every head: the second's shot
+        is the game's last ("Blue to move" after 3/3 heads said nothing of it)."""
+        first = v["incoming"] if self.viewer == 1 else v["shots"]
+        if v["phase"] != "play" or sum(1 for _, a in first if a == "head") < v["planes"]:
+            return ""
+        if self.viewer == 1:
+            # TRANSLATORS: planes, equal turns: the second player's evening shot
+            return _("Your last shot: the other side has found every head")
+        # TRANSLATORS: planes, equal turns: the first player has found every head
+        return _("All heads found: {side} takes the last shot").format(
+            side=side_label(self.side_name(1)))
 
     def _tallies(self, v: dict) -> list[str]:
         """Heads found and lost, for the seat the view is of; the whole truth (watching, or any
