@@ -402,7 +402,7 @@ class Board(BoardBase):
         """Under equal turns, once the first player has found every head: the second's shot
         is the game's last ("Blue to move" after 3/3 heads said nothing of it)."""
         first = v["incoming"] if self.viewer == 1 else v["shots"]
-        if v["phase"] != "play" or sum(1 for _, a in first if a == "head") < v["planes"]:
+        if v["phase"] != "play" or _heads(first) < v["planes"]:
             return ""
         if self.viewer == 1:
             # TRANSLATORS: planes, equal turns: the second player's evening shot
@@ -414,7 +414,7 @@ class Board(BoardBase):
     def _tallies(self, v: dict) -> list[str]:
         """Heads found and lost, for the seat the view is of; the whole truth (watching, or any
         game's end, where the view is seat 0's shots and seat 1's) has a line for each side."""
-        heads = [sum(1 for _, a in shots if a == "head") for shots in (v["shots"], v["incoming"])]
+        heads = [_heads(shots) for shots in (v["shots"], v["incoming"])]
         if self.viewer is None:
             return [ngettext("{side}: {n}/3 heads in {shots} shot",
                              "{side}: {n}/3 heads in {shots} shots", len(shots)).format(
@@ -708,3 +708,8 @@ class Board(BoardBase):
         for i, plane in enumerate(self.placing):
             colour = (200, 60, 60) if i in bad else PLACING_COLOURS[i % len(PLACING_COLOURS)]
             self._draw_plane(surface, grid, plane, colour, 235 if i == self.selected else 170)
+
+
+def _heads(shots) -> int:
+    """Heads found by these (cell, answer) shots."""
+    return sum(1 for _, answer in shots if answer == "head")

@@ -736,8 +736,8 @@ class ReviewScene(Scene):
             cls, after = e.get("class", "ok"), e["ply"] + 1
             if e.get("kind") != "move" or cls == "ok" or (cls == "inaccuracy" and spacing < 3):
                 continue
-            if apart:
-                out.append((cls, e["ply"], points[e["ply"]] or 0.0))
+            if apart and points[e["ply"]] is not None:
+                out.append((cls, e["ply"], points[e["ply"]]))
             elif after < len(points) and points[after] is not None:
                 out.append((cls, after, points[after]))
         return out
