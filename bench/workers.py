@@ -7,11 +7,14 @@ import multiprocessing
 import multiprocessing.pool
 import os
 import signal
+import socket
 import sys
+import threading
 from typing import Any
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
 _OWNER: list[int] = []  # the process whose pool it is (a forked worker inherits the handler)
+_WAKEUP: list[socket.socket] = []
 
 
 def pool(processes: int, context: str | None = "spawn",
@@ -22,6 +25,7 @@ def pool(processes: int, context: str | None = "spawn",
     under the next measurement. context None: the platform's default start method."""
     _OWNER[:] = [os.getpid()]
     signal.signal(signal.SIGTERM, _stop)
+    _watch_other_threads()
     starts = multiprocessing.get_context(context)
     # a forkserver's workers are the server's children, not the bench's: no parent to check
     owner = 0 if starts.get_start_method() == "forkserver" else os.getpid()
@@ -29,10 +33,33 @@ def pool(processes: int, context: str | None = "spawn",
     return starts.Pool(processes, _start_worker, **options)
 
 
+def _watch_other_threads() -> None:
+    """Python runs a signal's handler on the main thread only, but the kernel may hand the
+    signal to any thread (the pool's own, after a SIGSTOP and SIGCONT): the main thread then
+    sleeps on in its wait for a result, for the rest of a game. The handler's C part writes
+    the signal's number to the wakeup fd from whichever thread took it; a thread of our own
+    reads it there and stops the bench. Once a process: a second pool shares the watch."""
+    if _WAKEUP:
+        return
+    ours, theirs = socket.socketpair()
+    theirs.setblocking(False)
+    _WAKEUP[:] = [theirs]  # kept open: the handler writes to its number
+    signal.set_wakeup_fd(theirs.fileno(), warn_on_full_buffer=False)
+
+    def watch() -> None:
+        while (got := ours.recv(64)) and signal.SIGTERM not in got:
+            pass
+        if got:
+            _stop(signal.SIGTERM, None)
+
+    threading.Thread(target=watch, daemon=True, name="sigterm-watch").start()
+
+
 def _start_worker(owner: int, initializer: Any, initargs: tuple) -> None:
     """A worker, and one the pool starts in place of an ended one, ends with its bench: Linux
     sends it SIGTERM when the bench goes (a replacement started while the bench stopped was
     left running)."""
+    signal.set_wakeup_fd(-1)  # a forked worker's signals are its own, not its bench's
     if sys.platform.startswith("linux"):
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     if owner and os.getppid() != owner:  # the bench went before the line above: no signal

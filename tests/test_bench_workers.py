@@ -125,3 +125,80 @@ def test_a_forkserver_pool_works(tmp_path):
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                          timeout=90)
     assert run.stdout.split() == ["3"], run.stderr[-500:]
+
+
+AIMED = textwrap.dedent("""
+    import signal, sys, threading, time
+    sys.path.insert(0, {root!r})
+    from bench import workers
+
+    def busy(_):
+        while True:
+            time.sleep(0.05)
+
+    def aim(pool):
+        time.sleep(0.5)  # the main thread is in its wait by then
+        signal.pthread_kill(pool._result_handler.ident, signal.SIGTERM)
+
+    if __name__ == "__main__":
+        with workers.pool(1) as pool:
+            print(pool._pool[0].pid, flush=True)
+            threading.Thread(target=aim, args=(pool,), daemon=True).start()
+            for _ in pool.imap_unordered(busy, range(2)):
+                pass
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")
+def test_a_sigterm_taken_by_another_thread_still_stops_the_bench(tmp_path):
+    """The kernel may hand a process's SIGTERM to any of its threads that does not block it (a
+    bench paused with SIGSTOP and let go with SIGCONT took it on a pool thread): Python runs
+    the handler only on the main thread, which slept on in its wait for a result, so the bench
+    and its worker ran on for the rest of the game."""
+    script = tmp_path / "aimed_bench.py"
+    script.write_text(AIMED.format(root=str(ROOT)))
+    bench = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    worker = 0
+    try:
+        worker = int(bench.stdout.readline())
+        assert bench.wait(timeout=30) == 128 + signal.SIGTERM
+        for _ in range(500):  # its worker goes with it (a bounded wait, as above)
+            if not alive(worker):
+                break
+            time.sleep(0.02)
+        assert not alive(worker)
+    finally:
+        for pid in (bench.pid, worker):
+            try:
+                if pid:
+                    os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        bench.wait()
+
+
+OWN_WORKER = textwrap.dedent("""
+    import os, signal, sys, time
+    sys.path.insert(0, {root!r})
+    from bench import workers
+
+    if __name__ == "__main__":
+        with workers.pool(1, None) as pool:  # forked: the worker inherits the bench's state
+            first = pool._pool[0].pid
+            os.kill(first, signal.SIGTERM)  # the pool starts another in its place
+            for _ in range(500):
+                if pool._pool and pool._pool[0].pid != first:
+                    break
+                time.sleep(0.02)
+            time.sleep(0.5)  # time enough for a stray wakeup to be read
+            print(pool.apply_async(abs, (-3,)).get(timeout=30), flush=True)
+""")
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="forks")
+def test_a_worker_ended_on_its_own_does_not_stop_its_bench():
+    """A forked worker shares its bench's signal wakeup socket unless it lets it go: its own
+    SIGTERM then read as the bench's, and the bench stopped itself."""
+    run = subprocess.run([sys.executable, "-c", OWN_WORKER.format(root=str(ROOT))],
+                         capture_output=True, text=True, timeout=90)
+    assert (run.returncode, run.stdout.split()) == (0, ["3"]), run.stderr[-500:]
