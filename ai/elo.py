@@ -94,9 +94,22 @@ def _plain(x: float) -> str:
     return f"{x:.1f}"
 
 
+def bound(w: int, d: int, l: int) -> float:
+    """The closed end of the 95% interval in Elo where the other reaches 0% or 100% (nan if
+    both ends are closed or neither is): the least a 30-0-2 is worth, say."""
+    e = estimate(w, d, l)
+    if not math.isinf(e.margin) or not math.isfinite(e.elo):
+        return math.nan
+    half = Z95 * score_stdev(w, d, l) / math.sqrt(w + d + l)
+    return elo_from_score(e.score - half if e.elo > 0 else e.score + half)
+
+
 def summary_line(a: str, b: str, w: int, d: int, l: int) -> str:
-    """`A vs B: W-D-L = w-d-l, score s%, Elo +e ± m (95%)` (from A's side)."""
+    """`A vs B: W-D-L = w-d-l, score s%, Elo +e ± m (95%)` (from A's side); with an interval
+    open on one side, `Elo +e, at least +b (95%)` (or `at most`)."""
     e = estimate(w, d, l)
     pct = "nan" if math.isnan(e.score) else f"{100.0 * e.score:.1f}"
-    return (f"{a} vs {b}: W-D-L = {w}-{d}-{l}, score {pct}%, "
-            f"Elo {_signed(e.elo)} ± {_plain(e.margin)} (95%)")
+    low = bound(w, d, l)
+    spread = f" ± {_plain(e.margin)}" if math.isnan(low) else \
+        f", {'at least' if e.elo > 0 else 'at most'} {_signed(low)}"
+    return f"{a} vs {b}: W-D-L = {w}-{d}-{l}, score {pct}%, Elo {_signed(e.elo)}{spread} (95%)"

@@ -89,3 +89,17 @@ def test_a_rates_interval_holds_the_rate_inside_0_and_1(n, data):
     k = data.draw(st.integers(0, n))
     lo, hi = elo.rate_interval(k, n)
     assert 0.0 <= lo <= k / n <= hi <= 1.0 and hi - lo > 0
+
+
+def test_an_interval_open_on_one_side_still_gives_its_other_bound():
+    """30-0-2 against an engine: "± inf" said nothing of how sure the win was; the bound on
+    the closed side is what a reader needs (and a perfect or zero score has none)."""
+    e = elo.estimate(30, 0, 2)
+    half = elo.Z95 * elo.score_stdev(30, 0, 2) / math.sqrt(32)
+    low = elo.elo_from_score(e.score - half)
+    assert 0 < low < e.elo
+    assert elo.summary_line("A", "B", 30, 0, 2).endswith(
+        f"Elo +{e.elo:.1f}, at least +{low:.1f} (95%)")
+    assert elo.summary_line("A", "B", 2, 0, 30).endswith(
+        f"Elo -{e.elo:.1f}, at most -{low:.1f} (95%)")
+    assert elo.summary_line("A", "B", 4, 0, 0).endswith("Elo +inf ± inf (95%)")
