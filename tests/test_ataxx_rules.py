@@ -85,6 +85,17 @@ def test_illegal_or_malformed_moves_change_nothing(move):
     assert rules.to_fen(s) == "7/7/7/2x1o2/7/7/7 x 0 1"
 
 
+@pytest.mark.parametrize("wire, move", [("pass", "0000"), ("0000", "0000"), ("f2", "f2")])
+def test_a_pass_comes_from_the_wire_as_0000_or_pass(wire, move):
+    assert rules.move_from_wire(wire) == move
+
+
+@pytest.mark.parametrize("wire", ["Pass", "pass ", "passe", "", None])
+def test_only_the_one_pass_word_is_read(wire):
+    with pytest.raises(RulesError):
+        rules.move_from_wire(wire)
+
+
 def test_forced_pass():
     s = rules.from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1")
     assert rules.legal_moves(s) == ["0000"] and rules.outcome(s) is None

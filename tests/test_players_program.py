@@ -238,6 +238,28 @@ def test_misbehaving_uai_engine_loses(mode, words):
 
 
 @needs_ataxx
+def test_a_uai_engine_may_write_its_pass_as_pass():
+    """AtaxxDotCpp answers "bestmove pass" where UAI says 0000: it lost every game in which
+    it had to pass, as a malformed move, and the engine bench counted those as our wins."""
+    match = Match("ataxx", None, 1)
+    match.states = [match.rules.from_fen("7/7/7/7/ooooooo/ooooooo/xxxxxxx x 0 1")]
+    ctrl = controller_for(Seat("agent", "engine", command=uai("pass")))
+    ctrl.time_ms = 2000
+    try:
+        ctrl.request(match, 0)
+        decision, deadline = None, time.monotonic() + 20
+        while decision is None and time.monotonic() < deadline:
+            decision = ctrl.poll()
+            time.sleep(0.005)
+    finally:
+        ctrl.close()
+        ctrl.wait_closed()
+    assert decision is not None and decision.move == "0000"
+    match.play(decision.move)
+    assert match.to_move() == 1
+
+
+@needs_ataxx
 def test_builtin_agent_plays_ataxx_through_the_host():
     match, ctrl = ataxx_game(f"{sys.executable} -m ai.agent --level easy", time_ms=200)
     assert len(match.moves) == 4 and match.resigned is None

@@ -40,6 +40,7 @@ SIZE = 7
 ALL = (1 << 49) - 1
 START_FEN = "x5o/7/7/7/7/7/o5x x 0 1"
 PASS = "0000"
+PASS_WORD = "pass"  # the same move as some engines write it
 DRAW_HALFMOVES = 100
 
 LAYOUTS = {
@@ -356,7 +357,10 @@ def move_to_wire(move: str) -> str:
 
 
 def move_from_wire(wire) -> str:
+    """The move as the rules write it; a pass may come as "pass" (AtaxxDotCpp writes it so)."""
     if not isinstance(wire, str):
         raise RulesError(f"an Ataxx move is text like 'f2', 'a1c3' or '0000', not {wire!r}")
+    if wire == PASS_WORD:
+        return PASS
     parse_move(wire)
     return wire

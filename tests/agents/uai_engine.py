@@ -1,7 +1,7 @@
 """A small UAI engine for Ataxx tests: random legal moves (from the FEN, through the rules
 module), or, with a mode argument, a misbehaving one: 'sleep' never answers a go, 'info' prints
 info lines without end, 'illegal' answers a1a1, 'malformed' answers a move that is no move,
-'die' exits at the first go."""
+'die' exits at the first go, 'pass' writes a pass as AtaxxDotCpp does ("pass", not "0000")."""
 
 import os
 import random
@@ -36,8 +36,9 @@ def go(fen: str, rng: random.Random) -> None:
         say("bestmove z9")
     else:
         legal = legal_from_view(registry.rules("ataxx"), {"fen": fen}, {})
+        move = rng.choice(legal)
         say("info depth 1 nodes 1")
-        say(f"bestmove {rng.choice(legal)}")
+        say(f"bestmove {'pass' if MODE == 'pass' and move == '0000' else move}")
 
 
 def main() -> None:
