@@ -94,6 +94,26 @@ def play(engine: str, time_ms: int, engine_ms: int, level: str, layout: str, mov
             "stones": [out.score[ours], out.score[1 - ours]]}
 
 
+QUICK_PLIES = 8  # a side lost every stone this soon after the opening: the opening decided
+
+
+def decided_by_opening(rows: list[dict]) -> set[int]:
+    """The pairs whose two games both ended with a side wiped out within QUICK_PLIES of the
+    opening (each colour then wins once, whoever plays it: 1-1 that says nothing of
+    strength). The random openings hold a few (2 of the 8 pairs of one seed)."""
+    quick: dict[int, int] = {}
+    for r in rows:
+        if r["end"] == "no pieces" and len(r.get("moves", "").split()) <= QUICK_PLIES:
+            quick[r["pair"]] = quick.get(r["pair"], 0) + 1
+    return {pair for pair, games in quick.items() if games == 2}
+
+
+def wdl(rows: list[dict]) -> tuple[int, int, int]:
+    """Our wins, draws and losses."""
+    return (sum(r["score"] == 1.0 for r in rows), sum(r["score"] == 0.5 for r in rows),
+            sum(r["score"] == 0.0 for r in rows))
+
+
 def load(path: str) -> list[dict]:
     if not os.path.exists(path):
         return []
@@ -148,12 +168,14 @@ def main() -> None:
                   f"(our slowest move {row['our_max']:.2f} s; {time.monotonic() - t:.0f} s)",
                   flush=True)
     counted = [r for r in rows if r["pair"] < pairs]
-    w = sum(r["score"] == 1.0 for r in counted)
-    d = sum(r["score"] == 0.5 for r in counted)
-    lost = sum(r["score"] == 0.0 for r in counted)
     print(f"{args.layout} board, openings of seed {args.seed}, ours {args.level} "
           f"[{args.tag}] at {args.time_ms} ms, {name} at {engine_ms} ms")
-    print(elo.summary_line(args.tag, name, w, d, lost))
+    print(elo.summary_line(args.tag, name, *wdl(counted)))
+    if quick := decided_by_opening(counted):
+        print(f"without the {len(quick)} pair(s) the opening decided (a side without stones "
+              f"within {QUICK_PLIES} plies in both games): "
+              + elo.summary_line(args.tag, name, *wdl([r for r in counted
+                                                       if r["pair"] not in quick])))
     if counted:
         print(f"our slowest move {max(r['our_max'] for r in counted):.2f} s, mean "
               f"{sum(r['our_mean'] for r in counted) / len(counted):.3f} s")

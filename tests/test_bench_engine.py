@@ -119,3 +119,20 @@ def test_an_engine_is_asked_for_its_move_at_a_node_count_or_else_at_a_depth(tmp_
     assert engine.best("x5o/7/7/7/7/7/o5x x 0 1", 100) == "nodes_100"
     assert engine.best("x5o/7/7/7/7/7/o5x x 0 1", 0, 11) == "depth_11"
     engine.close()
+
+
+def test_a_pair_its_opening_decided_is_told_apart():
+    """Both games of a pair over within a few plies, a side wiped out: 1-1 whoever plays
+    better, so the bench gives the score without such pairs too."""
+    from bench.ataxx_vs_engine import decided_by_opening, wdl
+
+    def game(pair, ours, end, plies, score):
+        return {"pair": pair, "ours": ours, "end": end, "moves": " ".join(["f2"] * plies),
+                "score": score}
+
+    rows = [game(0, 0, "no pieces", 5, 0.0), game(0, 1, "no pieces", 3, 1.0),  # decided
+            game(1, 0, "no pieces", 5, 1.0), game(1, 1, "score", 80, 0.0),  # only one quick
+            game(2, 0, "no pieces", 40, 1.0), game(2, 1, "no pieces", 30, 1.0),  # real wins
+            game(3, 0, "score", 90, 0.5), game(3, 1, "move limit", 200, 0.0)]
+    assert decided_by_opening(rows) == {0}
+    assert wdl([r for r in rows if r["pair"] != 0]) == (3, 1, 2)
