@@ -20,7 +20,7 @@ _WAKEUP: list[socket.socket] = []
 def pool(processes: int, context: str | None = "spawn",
          **options: Any) -> multiprocessing.pool.Pool:
     """A process pool for a bench's `with`. A SIGTERM to the bench (kill, pkill, a closed
-    terminal's session) then stops it as Ctrl+C does, so the `with` terminates the workers;
+    terminal's session) then ends it and its workers (`_end_bench`);
     by default the bench would die alone and leave them running, still loading the machine
     under the next measurement. context None: the platform's default start method."""
     _OWNER[:] = [os.getpid()]
@@ -38,7 +38,7 @@ def _watch_other_threads() -> None:
     signal to any thread (the pool's own, after a SIGSTOP and SIGCONT): the main thread then
     sleeps on in its wait for a result, for the rest of a game. The handler's C part writes
     the signal's number to the wakeup fd from whichever thread took it; a thread of our own
-    reads it there and stops the bench. Once a process: a second pool shares the watch."""
+    reads it there and ends the bench. Once a process: a second pool shares the watch."""
     if _WAKEUP:
         return
     ours, theirs = socket.socketpair()
@@ -50,7 +50,7 @@ def _watch_other_threads() -> None:
         while (got := ours.recv(64)) and signal.SIGTERM not in got:
             pass
         if got:
-            _stop(signal.SIGTERM, None)
+            _end_bench(signal.SIGTERM)
 
     threading.Thread(target=watch, daemon=True, name="sigterm-watch").start()
 
@@ -69,12 +69,18 @@ def _start_worker(owner: int, initializer: Any, initargs: tuple) -> None:
 
 
 def _stop(signum: int, frame: Any) -> None:
-    """A worker unwinds (its engines are closed on the way out); the bench ends its workers
-    itself, each wait bounded (a worker still there after 2 s is killed), and leaves at once.
-    The pool's own terminate waits for its workers and threads with no bound: once, under the
-    test suite's load, a bench stopped so was still waiting after 60 s."""
+    """A worker unwinds (its engines are closed on the way out). In the bench this handler
+    only has to be there, so that the signal reaches the wakeup socket: the watch thread ends
+    the bench, one thread at a time, whichever thread took the signal."""
     if os.getpid() not in _OWNER:
         raise SystemExit(128 + signum)
+
+
+def _end_bench(signum: int) -> None:
+    """The bench ends its workers itself, each wait bounded (a worker still there after 2 s
+    is killed), and leaves at once. The pool's own terminate waits for its workers and
+    threads with no bound: once, under the test suite's load, a bench stopped so was still
+    waiting after 60 s."""
     for _ in range(5):  # the pool replaces a worker that ends: end the replacements too
         children = multiprocessing.active_children()
         if not children:
