@@ -18,7 +18,7 @@ from typing import Any
 from ai.base import Appraisal, Budget, Deadline, no_setup
 from ai.compiled import Kernel
 from game.rules import ataxx as rules
-from game.rules.ataxx import ALL, NEAR, Position, make, moves_of, spread
+from game.rules.ataxx import ALL, FAR, NEAR, Position, has_move, make, moves_of, spread, squares
 
 WIN = 100_000
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -154,6 +154,8 @@ class Search:
             if alpha >= beta:
                 self.history[(frm, to)] = self.history.get((frm, to), 0) + depth * depth
                 break
+        if best > 0 and best_move == (-1, -1) and can_shuffle(make(pos, -1, -1)):
+            best = 0  # as in the kernel: the opponent holds a draw by jumping to and fro
         flag = EXACT if original_alpha < best < beta else (LOWER if best >= beta else UPPER)
         if len(self.table) > TT_LIMIT:
             self.table.clear()
@@ -320,6 +322,16 @@ class CompiledSearch:
                 beta = inf
             else:
                 return _decode(int(ctl[k.BEST])), score, True
+
+
+def can_shuffle(pos: Position) -> bool:
+    """The kernel's can_shuffle: whether the side to move, its opponent without a move, has a
+    jump after which the opponent still has none, so that it may jump to and fro until the
+    clone rule draws the game."""
+    own, enemy = pos.own(), pos.enemy()
+    empty = ALL & ~(pos.x | pos.o | pos.gaps)
+    return any(not has_move(enemy & ~NEAR[to], (empty & ~(1 << to)) | (1 << frm))
+               for frm in squares(own) for to in squares(FAR[frm] & empty))
 
 
 def _decode(m: int) -> tuple[int, int]:

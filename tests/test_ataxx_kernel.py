@@ -350,3 +350,46 @@ def test_a_tables_file_with_unknown_terms_is_refused(tmp_path):
              weight_names=np.array(["material", "bogus"]), weights=np.array([100, 5]))
     with pytest.raises(ValueError, match="bogus"):
         patterns.load(str(path))
+
+
+# x is 8 stones ahead and moves into c4, the last square it can reach: then o jumps g4-g2 and
+# back while x, with no move, passes, until the clone rule draws the game (AtaxxDotCpp drew a
+# game of Hard's so, 28-20). x's every move leads there: the position is a draw.
+SHUFFLE_DRAW = "xxxoxxx/xxxxooo/xxxxooo/xx1xooo/xxxxooo/xxxooo1/xxxoooo x 10 52"
+SHUFFLE_HELD = "xxxoxxx/xxxxooo/xxxxooo/xxxxooo/xxxxooo/xxxooo1/xxxoooo o 1 53"  # o to jump
+
+
+@pytest.mark.parametrize("fen", [SHUFFLE_DRAW, SHUFFLE_HELD])
+def test_stones_ahead_are_no_win_while_the_other_side_can_jump_to_and_fro(kernel, fen):
+    """The clone rule's draw lies 90 plies away, past any search: before, the search valued
+    x 14 stones up (1411) at depth 64 and played into it."""
+    _, score, _ = _search(fen, depth=12)
+    assert score == 0
+
+
+def test_the_pure_search_sees_the_to_and_fro_too():
+    """o, 8 stones behind, holds the draw (in SHUFFLE_DRAW x may jump about too, and the pure
+    search's few plies do not reach x's pass)."""
+    pure = bot.Search(Budget(60, now=frozen_clock()), {}, max_depth=4, compiled=False)
+    move, score, _ = pure.best_move(rules.from_fen(SHUFFLE_HELD))
+    assert score == 0 and move[0] >= 0  # a jump, not the fill that loses
+
+
+@settings(max_examples=200, deadline=None)
+@given(cells=st.lists(st.sampled_from("xxxooo.-"), min_size=49, max_size=49),
+       turn=st.integers(0, 1))
+def test_the_kernel_sees_a_to_and_fro_as_the_pure_search_does(kernel, cells, turn):
+    """Crowded random boards (a few empty squares, where the question arises)."""
+    x = sum(1 << sq for sq, c in enumerate(cells) if c == "x")
+    o = sum(1 << sq for sq, c in enumerate(cells) if c == "o")
+    gaps = sum(1 << sq for sq, c in enumerate(cells) if c == "-")
+    pos = rules.Position(x, o, gaps, turn, 0)
+    u = np.uint64
+    assert kernel.can_shuffle(u(pos.own()), u(pos.enemy()), u(gaps)) == bot.can_shuffle(pos)
+
+
+def test_a_to_and_fro_needs_a_jump_that_leaves_the_other_side_stuck():
+    held = rules.from_fen(SHUFFLE_HELD)
+    assert bot.can_shuffle(held)  # g4-g2: g4 is out of x's reach
+    assert not bot.can_shuffle(rules.from_fen(  # e4-g2 would open e4 to x's d4
+        "xxxoxxx/xxxxooo/xxxxooo/xxxxoxx/xxxxooo/xxxooo1/xxxoooo o 1 53"))
