@@ -26,7 +26,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from ai import ataxx, elo  # noqa: E402
+from ai import ataxx, elo, worker  # noqa: E402
 from game.match import Match  # noqa: E402
 from game.rules import ataxx as rules  # noqa: E402
 from players import program as programs  # noqa: E402
@@ -149,6 +149,7 @@ def main() -> None:
     have = {(r["pair"], r["ours"]) for r in rows if r["pair"] < pairs}
     print(f"{len(have)} of {2 * pairs} games already in {args.results}", flush=True)
     ataxx.warm_up()  # build the cache once here; the bot process then only loads it
+    worker.wait_for_bot_process()  # as the arcade starts it at launch, long before a move
     os.makedirs(os.path.dirname(args.results), exist_ok=True)
     for k in range(pairs):
         moves = opening(args.layout, args.seed, k)

@@ -121,6 +121,23 @@ def test_the_bot_process_loads_the_compiled_searches_when_it_starts():
     assert worker._bot_pool().submit(_ataxx_kernel_ready).result(90)
 
 
+def _ataxx_kernel_at_once() -> bool:
+    """Run in the bot process: whether its compiled Ataxx search is there without a wait."""
+    from ai import ataxx
+    return ataxx.KERNEL.get() is not None
+
+
+@pytest.mark.timeout(120)
+def test_a_bench_can_wait_until_the_bot_process_has_loaded_its_searches():
+    """A bench asks for a move at once: its first move found the kernel still loading."""
+    from ai import compiled, worker
+    if not compiled.enabled():
+        pytest.skip("numba is turned off")
+    worker.shutdown_bot_process()
+    worker.wait_for_bot_process(90)
+    assert worker._bot_pool().submit(_ataxx_kernel_at_once).result(30)
+
+
 @pytest.mark.timeout(60)
 def test_a_bot_answers_inside_its_budget_with_the_way_back_counted():
     """The bot process gets the budget less the time the request took to reach it and a
