@@ -199,8 +199,9 @@ def start_bot_process() -> None:
 
 def wait_for_bot_process(timeout: float = 120.0) -> None:
     """Starts the bot process if need be and waits until its compiled searches are loaded: a
-    bench's first move was charged with the process's start (0.21 s at 100 ms a move) and
-    played by the pure search while the kernel loaded (not for the loop thread: it blocks)."""
+    bench's first move was charged with the process's start (0.21 s at 100 ms a move), and a
+    move asked while the kernel loads is searched by the pure search (not for the loop
+    thread: it blocks)."""
     _bot_pool().submit(compiled.warm_up).result(timeout)
 
 
