@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RANDOM_AGENT = f"cmd:{sys.executable} {ROOT / 'tests' / 'agents' / 'random_agent.py'}"
 DIER = f"cmd:{sys.executable} {ROOT / 'tests' / 'agents' / 'dier.py'}"
 LAST = re.compile(r"^(.+) vs (.+): W-D-L = (\d+)-(\d+)-(\d+), score (\d+\.\d)%, "
-                  r"Elo ([+-](?:\d+\.\d|inf)) ± (\d+\.\d|inf|nan) \(95%\)$")
+                  r"Elo ([+-](?:\d+\.\d|inf))"
+                  r"(?: ± (\d+\.\d|inf|nan)|, at (?:least|most) [+-]\d+\.\d) \(95%\)$")
 
 
 @pytest.fixture
@@ -25,6 +26,14 @@ def solo():
     registry.register("solo", "tests.agents.solo", "tests.agents.solo", "tests.agents.solo")
     yield "solo"
     registry.unregister("solo")
+
+
+def test_the_last_line_reads_in_both_forms():
+    """A margin, or the closed end of an interval open on one side (ai.elo.summary_line)."""
+    from ai import elo
+    for wdl in ((6, 0, 0), (3, 1, 2), (5, 0, 1), (1, 0, 5)):
+        m = LAST.match(elo.summary_line("a", "b", *wdl))
+        assert m and tuple(int(x) for x in m.group(3, 4, 5)) == wdl
 
 
 def test_parse_spec():
